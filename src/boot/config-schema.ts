@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+/** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
+export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
+
+const pluginSettingsSchema = z
+  .object({
+    /** `false` turns the plugin off: its extensions and catalog effects are gone. */
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+
+/**
+ * `bosun.json`, global (config folder) and per project. Unknown keys are errors, so a typo is
+ * reported instead of silently ignored. Each subsystem adds its own section here.
+ */
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    plugins: z.record(pluginNameSchema, pluginSettingsSchema).optional(),
+  })
+  .strict();
+
+export type BosunConfig = z.infer<typeof configSchema>;

@@ -1,0 +1,79 @@
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { ConfigError } from "./config-error.js";
+
+/** A JSONC document parsed with positions, so problems can be reported by line. */
+export interface JsoncDocument {
+  file: string;
+  text: string;
+  value: unknown;
+  tree: Node | undefined;
+}
+
+/** Parses JSONC (comments and trailing commas allowed); a syntax error is a `ConfigError`. */
+export function parseJsonc(file: string, text: string): JsoncDocument {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const tree = parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    throw new ConfigError(file, lineAt(body, first.offset), null, `invalid JSON (${describeParseError(first)})`);
+  }
+  if (tree === undefined) {
+    throw new ConfigError(file, 1, null, "the file is empty; write {} for an empty config");
+  }
+  return { file, text: body, value: nodeValue(tree), tree };
+}
+
+/**
+ * The line of the value at `path`, or of the nearest enclosing value that exists (a missing key
+ * is reported at its parent object). Keys named in `key` point at the property itself.
+ */
+export function lineOfPath(doc: JsoncDocument, path: (string | number)[], key?: string): number {
+  if (!doc.tree) return 1;
+  if (key !== undefined) {
+    const parent = findNodeAtLocation(doc.tree, path);
+    const property = parent?.children?.find((child) => child.children?.[0]?.value === key);
+    if (property) return lineAt(doc.text, property.offset);
+  }
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = findNodeAtLocation(doc.tree, path.slice(0, depth));
+    if (node) return lineAt(doc.text, node.parent?.type === "property" ? node.parent.offset : node.offset);
+  }
+  return 1;
+}
+
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function describeParseError(error: ParseError): string {
+  const name = printParseErrorCode(error.error);
+  return name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+// jsonc-parser's own getNodeValue keeps "__proto__" as a real key on plain objects; build values
+// without prototypes' special keys so a config file cannot change Object.prototype.
+function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case "object": {
+      const value: Record<string, unknown> = {};
+      for (const property of node.children ?? []) {
+        const [keyNode, valueNode] = property.children ?? [];
+        if (!keyNode || !valueNode) continue;
+        Object.defineProperty(value, String(keyNode.value), {
+          value: nodeValue(valueNode),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return value;
+    }
+    case "array":
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value;
+  }
+}

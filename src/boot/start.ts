@@ -1,0 +1,96 @@
+import * as nodeFs from "node:fs";
+import { join } from "node:path";
+import { ExtensionHost } from "../extensions/host.js";
+import type { ModuleImporter } from "../extensions/load.js";
+import { extensionRoots, type ExtensionRoot } from "../extensions/roots.js";
+import { spawnDetached } from "../migrations/30_runtime_helper_sync.js";
+import type { MigrationReport } from "../migrations/runner.js";
+import { runStartupMigrations } from "../migrations/startup-pass.js";
+import type { DetachedSpawner, MigrationContext, MigrationFs } from "../migrations/types.js";
+import { listInstalledPlugins, type InstalledPlugin } from "../plugins/installed.js";
+import { readPluginToggles } from "../plugins/toggles.js";
+import { configSources, loadConfig, type ConfigSource, type LoadedConfig } from "./config.js";
+import { DotenvLoader, type DotenvResult } from "./dotenv.js";
+import { packageRoot } from "./package-info.js";
+import { resolvePaths, type BosunPaths, type Env } from "./paths.js";
+import { findProject, type Project } from "./project.js";
+
+export interface BootOptions {
+  /** The environment to read and to load `.env` into (default `process.env`). */
+  env?: Env;
+  cwd?: string;
+  /** Plan the startup migrations without applying them (`bosun migrate --dry-run`). */
+  dryRunMigrations?: boolean;
+  /** Stop after the migrations and `.env`; do not read `bosun.json`. */
+  skipConfig?: boolean;
+  fs?: MigrationFs;
+  spawnDetached?: DetachedSpawner;
+  importModule?: ModuleImporter;
+  lockTimeoutMs?: number;
+}
+
+/** Everything a command needs after bosun has started. */
+export interface Boot {
+  env: Env;
+  paths: BosunPaths;
+  project: Project | null;
+  packageRoot: string;
+  dotenv: DotenvResult;
+  migrations: MigrationReport;
+  configSources: ConfigSource[];
+  /** Null when the boot skipped config. */
+  config: LoadedConfig | null;
+  plugins: InstalledPlugin[];
+  extensions: ExtensionHost;
+}
+
+/**
+ * The start sequence: resolve paths → load `.env` → run startup migrations (which may move the
+ * files read next) → reload `.env` → load config → list plugins. Config is read only after the
+ * migrations, so they can bring an old layout or format up to date first.
+ */
+export async function startBosun(options: BootOptions = {}): Promise<Boot> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const paths = resolvePaths(env, cwd);
+  const project = findProject(cwd, paths.home);
+  const root = packageRoot();
+  const dotenvFile = join(paths.data, ".env");
+  const dotenv = new DotenvLoader(env);
+  dotenv.load(dotenvFile);
+
+  const rootsFor = (plugins: InstalledPlugin[]): ExtensionRoot[] =>
+    extensionRoots({
+      projectDotDir: project?.dotDir ?? null,
+      userConfigDir: paths.config,
+      enabledPlugins: plugins.filter((plugin) => plugin.enabled),
+      builtinDir: join(root, "assets"),
+    });
+  const pluginsBeforeConfig = () => listInstalledPlugins(join(paths.data, "plugins"), readPluginToggles(configSources(paths, project)));
+  const extensions = new ExtensionHost(rootsFor(pluginsBeforeConfig()), options.importModule);
+
+  const ctx: MigrationContext = {
+    paths,
+    project,
+    env,
+    fs: options.fs ?? nodeFs,
+    packageRoot: root,
+    spawnDetached: options.spawnDetached ?? spawnDetached,
+  };
+  const migrations = await runStartupMigrations(extensions, ctx, {
+    dryRun: options.dryRunMigrations ?? false,
+    refreshExtensionRoots: () => extensions.setRoots(rootsFor(pluginsBeforeConfig())),
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+  });
+
+  const reloaded = dotenv.load(dotenvFile);
+  const sources = configSources(paths, project);
+  const config = options.skipConfig ? null : await loadConfig(sources);
+  const toggles = Object.fromEntries(
+    Object.entries(config?.value.plugins ?? {}).flatMap(([name, settings]) => (settings.enabled === undefined ? [] : [[name, settings.enabled]])),
+  );
+  const plugins = config ? listInstalledPlugins(join(paths.data, "plugins"), toggles) : pluginsBeforeConfig();
+  extensions.setRoots(rootsFor(plugins));
+
+  return { env, paths, project, packageRoot: root, dotenv: reloaded, migrations, configSources: sources, config, plugins, extensions };
+}

@@ -1,0 +1,24 @@
+import { CommanderError } from "commander";
+import { isUserError } from "../errors.js";
+import { writeLine, type Output } from "./output.js";
+
+/**
+ * Turns whatever a command threw into one line on stderr and an exit code: 1 for an error the
+ * user can fix (the message says what), 2 for a bug (with the stack only when BOSUN_DEBUG=1).
+ */
+export function reportError(error: unknown, output: Output): number {
+  if (error instanceof CommanderError) {
+    // commander has already printed its message (see configureOutput in main.ts)
+    return error.exitCode === 0 ? 0 : 1;
+  }
+  const debug = output.env.BOSUN_DEBUG === "1";
+  if (isUserError(error)) {
+    writeLine(output.stderr, `bosun: ${error.message}`);
+    if (debug && error.stack) writeLine(output.stderr, error.stack);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  writeLine(output.stderr, `bosun: internal error: ${message}${debug ? "" : " (set BOSUN_DEBUG=1 for details)"}`);
+  if (debug && error instanceof Error && error.stack) writeLine(output.stderr, error.stack);
+  return 2;
+}

@@ -1,0 +1,41 @@
+import { packageVersion } from "../boot/package-info.js";
+import { reportError } from "./errors.js";
+import { processOutput, writeLine, type Output } from "./output.js";
+
+/**
+ * bosun's command line. Returns the exit code. `--version` answers before anything else is
+ * loaded, and each command loads only what it uses, so a start stays close to bare Node.
+ */
+export async function main(argv: string[], output: Output = processOutput()): Promise<number> {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    writeLine(output.stdout, packageVersion());
+    return 0;
+  }
+  try {
+    const { Command } = await import("commander");
+    const program = new Command("bosun")
+      .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
+      .version(packageVersion(), "-V, --version")
+      .exitOverride()
+      .showHelpAfterError("(run bosun --help for usage)")
+      .configureOutput({
+        writeOut: (text) => output.stdout.write(text),
+        writeErr: (text) => output.stderr.write(text),
+        outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`),
+      });
+    const { registerStatus } = await import("./status.js");
+    const { registerMigrate } = await import("./migrate.js");
+    registerStatus(program, output);
+    registerMigrate(program, output);
+    await program.parseAsync(withDefaultCommand(argv), { from: "user" });
+    return 0;
+  } catch (error) {
+    return reportError(error, output);
+  }
+}
+
+/** `bosun` alone is `bosun status`, and so is `bosun --json`. */
+function withDefaultCommand(argv: string[]): string[] {
+  if (argv.length === 0 || argv[0] === "--json") return ["status", ...argv];
+  return argv;
+}

@@ -1,0 +1,73 @@
+import type { Command } from "commander";
+import { displayPath } from "../boot/paths.js";
+import { bootForCommand } from "./boot.js";
+import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
+import { migrationLines } from "./render-migrations.js";
+import { buildStatusReport, SUBSYSTEM_TITLES, type StatusReport } from "./status-report.js";
+
+export function registerStatus(program: Command, output: Output): void {
+  program
+    .command("status")
+    .description("one screen: paths, startup migrations, plugins and each subsystem (the default command)")
+    .option("--json", "print the status as JSON")
+    .action(async (options: { json?: boolean }) => {
+      const boot = await bootForCommand(output);
+      const report = buildStatusReport(boot);
+      if (options.json) writeJson(output, report);
+      else renderStatus(report, boot.paths.home, output);
+    });
+}
+
+export function renderStatus(report: StatusReport, home: string, output: Output): void {
+  const style = styler(output);
+  const show = (path: string) => displayPath(path, home);
+  const lines: string[] = [style("bold", `bosun ${report.version}`), ""];
+
+  lines.push(style("bold", "Paths"));
+  lines.push(
+    ...columns([
+      ["config", show(report.paths.config)],
+      ["data", show(report.paths.data)],
+      ["cache", show(report.paths.cache)],
+      ["state", show(report.paths.state)],
+      ["project", report.project ? show(report.project.root) : style("dim", "none (no bosun.json or .bosun/ above this folder)")],
+    ]),
+  );
+  lines.push("", style("bold", "Config"));
+  const dotenv = report.dotenv.problem
+    ? style("yellow", `not used: ${report.dotenv.problem}`)
+    : report.dotenv.found
+      ? `${report.dotenv.variables} variable${report.dotenv.variables === 1 ? "" : "s"}`
+      : style("dim", "none");
+  lines.push(
+    ...columns([
+      ...report.config.files.map((file) => [file.scope, show(file.file), file.exists ? "" : style("dim", "none")]),
+      [".env", show(report.dotenv.file), dotenv],
+    ]),
+  );
+  lines.push("", style("bold", "Startup migrations"), ...migrationLines(report.migrations, style));
+  lines.push("", style("bold", "Plugins"));
+  if (report.plugins.length === 0) lines.push(`  ${style("dim", `none installed (${show(report.paths.data)}/plugins)`)}`);
+  else {
+    lines.push(
+      ...columns(
+        report.plugins.map((plugin) => [
+          plugin.name,
+          plugin.version ?? "",
+          plugin.problem ? style("yellow", `broken: ${plugin.problem}`) : plugin.enabled ? style("green", "enabled") : style("dim", "disabled"),
+        ]),
+      ),
+    );
+  }
+  lines.push("");
+  lines.push(
+    ...columns(
+      Object.entries(report.subsystems).map(([name, status]) => [
+        style("bold", SUBSYSTEM_TITLES[name as keyof typeof SUBSYSTEM_TITLES]),
+        status.state === "not-set-up" ? style("dim", status.detail) : status.detail,
+      ]),
+      "",
+    ),
+  );
+  for (const line of lines) writeLine(output.stdout, line);
+}

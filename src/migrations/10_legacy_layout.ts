@@ -1,0 +1,157 @@
+import { basename, isAbsolute, join, relative, sep } from "node:path";
+import { displayPath, type BosunPaths } from "../boot/paths.js";
+import { ensurePrivateDir } from "../fs/private-dir.js";
+import { freeBackupName, lstatIfExists, moveEntry, sameFileContent, TEMP_SUFFIX } from "./move.js";
+import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, MigrationStep, StepPlan } from "./types.js";
+
+/**
+ * What happens to an entry of the legacy `~/.bosun/` folder when its target already exists:
+ * `keep` leaves both where they are and reports it; `overwrite` replaces the target (caches only);
+ * `overwrite-with-backup` renames the target to a backup first.
+ */
+export type ConflictRule = "keep" | "overwrite" | "overwrite-with-backup";
+
+export type LegacyMove =
+  | { from: string; to: (paths: BosunPaths) => string; conflict: ConflictRule }
+  | { from: string; drop: true };
+
+/** The move table, documented in the README. Anything not listed stays and is reported. */
+export const LEGACY_MOVES: LegacyMove[] = [
+  { from: "settings.json", to: (p) => join(p.config, "bosun.json"), conflict: "keep" },
+  { from: "extensions", to: (p) => join(p.config, "extensions"), conflict: "keep" },
+  { from: "secrets.env", to: (p) => join(p.data, "secrets.env"), conflict: "keep" },
+  { from: "auth.json", to: (p) => join(p.data, "auth.json"), conflict: "keep" },
+  { from: ".env", to: (p) => join(p.data, ".env"), conflict: "overwrite-with-backup" },
+  { from: "sessions", to: (p) => join(p.data, "sessions"), conflict: "keep" },
+  { from: "agents", to: (p) => join(p.data, "agents"), conflict: "keep" },
+  { from: "plugins", to: (p) => join(p.data, "plugins"), conflict: "keep" },
+  { from: "cache", to: (p) => p.cache, conflict: "overwrite" },
+  { from: "logs", drop: true },
+];
+
+export const OVERWRITE_BACKUP_SUFFIX = ".startup-migration-backup";
+
+export const legacyLayoutStep: MigrationStep = {
+  id: "10_legacy_layout",
+  plan: planLegacyLayout,
+};
+
+/**
+ * Plans moving `~/.bosun/` into the XDG folders. Folders whose target exists are merged entry by
+ * entry. A legacy folder is removed only when every entry in it is planned to leave, so whatever
+ * could not move stays where it was (and is reported) instead of being deleted with its parent.
+ */
+export function planLegacyLayout(ctx: MigrationContext): StepPlan {
+  const { fs, paths } = ctx;
+  const plan: StepPlan = { actions: [], notes: [] };
+  const legacy = paths.legacy;
+  const info = lstatIfExists(fs, legacy);
+  if (!info) return plan;
+  const show = (path: string) => displayPath(path, paths.home);
+  if (!info.isDirectory()) {
+    plan.notes.push(warn(`${show(legacy)} is not a folder; left alone`));
+    return plan;
+  }
+  const overlap = [paths.config, paths.data, paths.cache, paths.state].find((dir) => within(dir, legacy) || within(legacy, dir));
+  if (overlap) {
+    plan.notes.push(warn(`${show(legacy)} overlaps ${show(overlap)}; the legacy layout is not migrated`));
+    return plan;
+  }
+  const planner = new Planner(fs, plan, show);
+  let vacated = true;
+  for (const name of fs.readdirSync(legacy).sort()) {
+    const rule = LEGACY_MOVES.find((move) => move.from === name);
+    const src = join(legacy, name);
+    if (!rule) {
+      plan.notes.push(warn(`${show(src)} is not in the move table; left in place`));
+      vacated = false;
+    } else if ("drop" in rule) {
+      plan.actions.push(action("remove", `remove ${show(src)} (old logs are not kept)`, () => fs.rmSync(src, { recursive: true, force: true })));
+    } else {
+      vacated = planner.entry(src, rule.to(paths), rule.conflict) && vacated;
+    }
+  }
+  if (vacated) plan.actions.push(planner.removeEmptyDir(legacy));
+  if (plan.actions.length > 0) {
+    // The config and data folders (which receive settings and secrets) are created private
+    // before anything moves into them.
+    const missing = [paths.config, paths.data].filter((dir) => !lstatIfExists(fs, dir));
+    plan.actions.unshift(...missing.map((dir) => action("mkdir", `create ${show(dir)} (private)`, () => ensurePrivateDir(dir, fs))));
+  }
+  return plan;
+}
+
+class Planner {
+  constructor(
+    private readonly fs: MigrationFs,
+    private readonly plan: StepPlan,
+    private readonly show: (path: string) => string,
+  ) {}
+
+  /** Plans one source entry; answers whether it will have left its place afterwards. */
+  entry(src: string, dst: string, conflict: ConflictRule): boolean {
+    const { fs, plan, show } = this;
+    const source = lstatIfExists(fs, src);
+    if (!source) return true;
+    if (!source.isFile() && !source.isDirectory() && !source.isSymbolicLink()) {
+      plan.notes.push(warn(`${show(src)} is not a file, folder or symlink; left in place`));
+      return false;
+    }
+    const leftover = dst + TEMP_SUFFIX;
+    if (lstatIfExists(fs, leftover)) {
+      plan.actions.push(action("remove", `remove ${show(leftover)} left by an interrupted copy`, () => fs.rmSync(leftover, { force: true })));
+    }
+    const target = lstatIfExists(fs, dst);
+    if (!target) {
+      plan.actions.push(action("move", `move ${show(src)} → ${show(dst)}`, () => moveEntry(fs, src, dst)));
+      return true;
+    }
+    if (source.isDirectory() && target.isDirectory()) {
+      let vacated = true;
+      for (const name of fs.readdirSync(src).sort()) vacated = this.entry(join(src, name), join(dst, name), conflict) && vacated;
+      if (vacated) plan.actions.push(this.removeEmptyDir(src));
+      return vacated;
+    }
+    if (conflict === "overwrite") {
+      plan.actions.push(
+        action("replace", `replace ${show(dst)} with ${show(src)}`, () => {
+          fs.rmSync(dst, { recursive: true, force: true });
+          moveEntry(fs, src, dst);
+        }),
+      );
+      return true;
+    }
+    if (conflict === "overwrite-with-backup") {
+      plan.actions.push(
+        action("replace", `replace ${show(dst)} with ${show(src)} (the old one is kept as ${basename(dst)}${OVERWRITE_BACKUP_SUFFIX})`, () => {
+          fs.renameSync(dst, freeBackupName(fs, dst, OVERWRITE_BACKUP_SUFFIX));
+          moveEntry(fs, src, dst);
+        }),
+      );
+      return true;
+    }
+    if (sameFileContent(fs, src, dst)) {
+      plan.actions.push(action("remove", `remove ${show(src)} (already moved to ${show(dst)})`, () => fs.unlinkSync(src)));
+      return true;
+    }
+    plan.notes.push(warn(`kept ${show(src)}: ${show(dst)} already exists; merge or delete one of them by hand`));
+    return false;
+  }
+
+  removeEmptyDir(dir: string): MigrationAction {
+    return action("remove-empty-dir", `remove the emptied folder ${this.show(dir)}`, () => this.fs.rmdirSync(dir));
+  }
+}
+
+function action(kind: string, describe: string, apply: () => void): MigrationAction {
+  return { kind, describe, apply: () => void apply() };
+}
+
+function warn(message: string): MigrationNote {
+  return { level: "warn", message };
+}
+
+function within(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
+}

@@ -1,0 +1,106 @@
+import { constants, type Stats } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { sha256FileSync } from "../fs/hash.js";
+import type { MigrationFs } from "./types.js";
+
+/** Suffix of the sibling file a cross-filesystem copy is written to before it is put in place. */
+export const TEMP_SUFFIX = ".bosun-migrate.tmp";
+
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS"]);
+
+/**
+ * Moves `src` to `dst`, which must not exist. On one filesystem this is a rename (files are
+ * hard-linked then unlinked, so an existing `dst` is never overwritten). Across filesystems each
+ * file is copied to a temp sibling, synced, verified by hash, put in place, and only then is the
+ * source deleted; a crash at any point leaves every file complete in at least one place.
+ */
+export function moveEntry(fs: MigrationFs, src: string, dst: string): void {
+  fs.mkdirSync(dirname(dst), { recursive: true });
+  const info = fs.lstatSync(src);
+  try {
+    if (info.isFile()) {
+      try {
+        fs.linkSync(src, dst);
+        fs.unlinkSync(src);
+        return;
+      } catch (error) {
+        if (!NO_HARD_LINKS.has(errorCode(error))) throw error;
+      }
+    }
+    fs.renameSync(src, dst);
+    return;
+  } catch (error) {
+    if (errorCode(error) !== "EXDEV") throw error;
+  }
+  copyAcross(fs, src, dst, info);
+}
+
+function copyAcross(fs: MigrationFs, src: string, dst: string, info: Stats): void {
+  if (info.isDirectory()) {
+    fs.mkdirSync(dst, { mode: info.mode & 0o7777 });
+    for (const name of fs.readdirSync(src)) moveEntry(fs, join(src, name), join(dst, name));
+    fs.rmdirSync(src);
+  } else if (info.isSymbolicLink()) {
+    fs.symlinkSync(fs.readlinkSync(src), dst);
+    fs.unlinkSync(src);
+  } else if (info.isFile()) {
+    const temp = dst + TEMP_SUFFIX;
+    fs.rmSync(temp, { force: true });
+    fs.copyFileSync(src, temp, constants.COPYFILE_EXCL);
+    const fd = fs.openSync(temp, "r+");
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (sha256FileSync(temp) !== sha256FileSync(src)) {
+      fs.unlinkSync(temp);
+      throw new Error(`the copy of ${src} at ${dst} does not match the original`);
+    }
+    fs.chmodSync(temp, info.mode & 0o7777);
+    fs.utimesSync(temp, info.atime, info.mtime);
+    fs.linkSync(temp, dst);
+    fs.unlinkSync(temp);
+    fs.unlinkSync(src);
+  } else {
+    throw new Error(`${src} is not a file, folder or symlink`);
+  }
+}
+
+/** True when both are regular files with the same bytes (a move that completed but for cleanup). */
+export function sameFileContent(fs: MigrationFs, a: string, b: string): boolean {
+  const first = fs.lstatSync(a);
+  const second = fs.lstatSync(b);
+  if (!first.isFile() || !second.isFile()) return false;
+  if (first.ino === second.ino && first.dev === second.dev) return true;
+  return first.size === second.size && sha256FileSync(a) === sha256FileSync(b);
+}
+
+/** `<path><suffix>`, or `<path><suffix>-2`, `-3`… : the first name that is free. */
+export function freeBackupName(fs: MigrationFs, path: string, suffix: string): string {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? path + suffix : `${path}${suffix}-${n}`;
+    if (!exists(fs, candidate)) return candidate;
+  }
+}
+
+export function lstatIfExists(fs: MigrationFs, path: string): Stats | undefined {
+  try {
+    return fs.lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (errorCode(error) === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+export function exists(fs: MigrationFs, path: string): boolean {
+  return lstatIfExists(fs, path) !== undefined;
+}
+
+export function isTempName(path: string): boolean {
+  return basename(path).endsWith(TEMP_SUFFIX);
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException | null)?.code ?? "";
+}

@@ -1,0 +1,36 @@
+import { extensibleAsync } from "../extensions/extensible.js";
+import type { ExtensionHost } from "../extensions/host.js";
+import { BUILTIN_STEPS, extensionStep, MigrationRunner, STARTUP_MIGRATION_POINT, type MigrationReport } from "./runner.js";
+import type { MigrationContext } from "./types.js";
+
+export interface StartupPassOptions {
+  dryRun: boolean;
+  /**
+   * Called when the built-in steps changed something, before extensions are discovered: the
+   * legacy move may just have brought plugins (and the config that enables them) into place.
+   */
+  refreshExtensionRoots?: () => void;
+  lockTimeoutMs?: number;
+}
+
+/**
+ * The startup migration pass: built-in steps, then `startup_migration` extensions, each step run
+ * to completion before the next, in file-name order. It is an extensible function named
+ * `run_startup_migrations`, so plugins can hook `run_startup_migrations/start` and `/end`.
+ */
+export function runStartupMigrations(host: ExtensionHost, ctx: MigrationContext, options: StartupPassOptions): Promise<MigrationReport> {
+  const pass = async (): Promise<MigrationReport> => {
+    const runner = new MigrationRunner(ctx, options.dryRun, options.lockTimeoutMs);
+    try {
+      for (const step of BUILTIN_STEPS) runner.run(step);
+      if (runner.report.changed) options.refreshExtensionRoots?.();
+      for (const extension of await host.load(STARTUP_MIGRATION_POINT)) {
+        runner.run(extensionStep(host, extension), extension.file);
+      }
+    } finally {
+      runner.finish();
+    }
+    return runner.report;
+  };
+  return extensibleAsync(host, "run_startup_migrations", pass)();
+}

@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describeError } from "../errors.js";
+import { isMissingPathError, statOrUndefined } from "../fs/stat.js";
+
+/** A plugin folder in bosun's data dir: `plugins/<name>/plugin.json`. */
+export interface InstalledPlugin {
+  name: string;
+  dir: string;
+  version: string | null;
+  description: string | null;
+  enabled: boolean;
+  /** Why the plugin cannot be used; such a plugin is never loaded. */
+  problem: string | null;
+}
+
+const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]*$/;
+const MAX_MANIFEST_BYTES = 256 * 1024;
+
+/**
+ * Lists the plugins installed under `pluginsDir`, sorted by name. A plugin is enabled unless the
+ * config turns it off (`plugins.<name>.enabled: false`); a folder with a missing or broken
+ * `plugin.json` is listed with its problem and treated as disabled, so it cannot stop bosun.
+ */
+export function listInstalledPlugins(pluginsDir: string, toggles: Record<string, boolean>): InstalledPlugin[] {
+  let names: string[];
+  try {
+    names = readdirSync(pluginsDir, { withFileTypes: true })
+      .filter((entry) => !entry.name.startsWith(".") && statOrUndefined(join(pluginsDir, entry.name))?.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+  } catch (error) {
+    if (isMissingPathError(error)) return [];
+    throw error;
+  }
+  return names.map((name) => readPlugin(join(pluginsDir, name), name, toggles[name] ?? true));
+}
+
+function readPlugin(dir: string, name: string, enabled: boolean): InstalledPlugin {
+  const plugin: InstalledPlugin = { name, dir, version: null, description: null, enabled, problem: null };
+  const broken = (problem: string): InstalledPlugin => ({ ...plugin, enabled: false, problem });
+  if (!PLUGIN_NAME.test(name)) return broken("folder name must use lower-case letters, digits, '.', '_' or '-'");
+  const manifestFile = join(dir, "plugin.json");
+  const info = statOrUndefined(manifestFile);
+  if (!info) return broken("has no plugin.json");
+  if (!info.isFile() || info.size > MAX_MANIFEST_BYTES) return broken("plugin.json is not a small regular file");
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+  } catch (error) {
+    return broken(`plugin.json is not valid JSON (${describeError(error)})`);
+  }
+  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
+    return broken("plugin.json must hold a JSON object");
+  }
+  const { name: declared, version, description } = manifest as Record<string, unknown>;
+  if (declared !== undefined && declared !== name) {
+    return broken(`plugin.json names it ${JSON.stringify(declared)} but its folder is ${JSON.stringify(name)}`);
+  }
+  if (version !== undefined && typeof version !== "string") return broken("plugin.json: version must be a string");
+  if (description !== undefined && typeof description !== "string") return broken("plugin.json: description must be a string");
+  return { ...plugin, version: version ?? null, description: description ?? null };
+}
