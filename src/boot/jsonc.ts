@@ -12,16 +12,14 @@ export interface JsoncDocument {
 /** Parses JSONC (comments and trailing commas allowed); a syntax error is a `ConfigError`. */
 export function parseJsonc(file: string, text: string): JsoncDocument {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === "") throw new ConfigError(file, 1, null, "the file is empty; write {} for an empty config");
   const errors: ParseError[] = [];
   const tree = parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
   if (first) {
     throw new ConfigError(file, lineAt(body, first.offset), null, `invalid JSON (${describeParseError(first)})`);
   }
-  if (tree === undefined) {
-    throw new ConfigError(file, 1, null, "the file is empty; write {} for an empty config");
-  }
-  return { file, text: body, value: nodeValue(tree), tree };
+  return { file, text: body, value: tree ? nodeValue(tree) : undefined, tree };
 }
 
 /**

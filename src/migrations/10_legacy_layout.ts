@@ -1,7 +1,7 @@
 import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { displayPath, type BosunPaths } from "../boot/paths.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
-import { freeBackupName, lstatIfExists, moveEntry, sameFileContent, TEMP_SUFFIX } from "./move.js";
+import { freeBackupName, lstatIfExists, moveEntry, removeDirIfEmpty, sameFileContent, TEMP_SUFFIX } from "./move.js";
 import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, MigrationStep, StepPlan } from "./types.js";
 
 /**
@@ -112,6 +112,12 @@ class Planner {
       if (vacated) plan.actions.push(this.removeEmptyDir(src));
       return vacated;
     }
+    // Checked before any overwrite rule: a move cut short after the new name was made but before
+    // the old one was removed leaves the same file twice, which is not a conflict.
+    if (sameFileContent(fs, src, dst)) {
+      plan.actions.push(action("remove", `remove ${show(src)} (already moved to ${show(dst)})`, () => fs.unlinkSync(src)));
+      return true;
+    }
     if (conflict === "overwrite") {
       plan.actions.push(
         action("replace", `replace ${show(dst)} with ${show(src)}`, () => {
@@ -130,16 +136,17 @@ class Planner {
       );
       return true;
     }
-    if (sameFileContent(fs, src, dst)) {
-      plan.actions.push(action("remove", `remove ${show(src)} (already moved to ${show(dst)})`, () => fs.unlinkSync(src)));
-      return true;
-    }
     plan.notes.push(warn(`kept ${show(src)}: ${show(dst)} already exists; merge or delete one of them by hand`));
     return false;
   }
 
   removeEmptyDir(dir: string): MigrationAction {
-    return action("remove-empty-dir", `remove the emptied folder ${this.show(dir)}`, () => this.fs.rmdirSync(dir));
+    const shown = this.show(dir);
+    return {
+      kind: "remove-empty-dir",
+      describe: `remove the emptied folder ${shown}`,
+      apply: () => (removeDirIfEmpty(this.fs, dir) ? [] : [warn(`kept ${shown}: it still holds entries that could not move`)]),
+    };
   }
 }
 

@@ -38,8 +38,12 @@ export function moveEntry(fs: MigrationFs, src: string, dst: string): void {
 function copyAcross(fs: MigrationFs, src: string, dst: string, info: Stats): void {
   if (info.isDirectory()) {
     fs.mkdirSync(dst, { mode: info.mode & 0o7777 });
-    for (const name of fs.readdirSync(src)) moveEntry(fs, join(src, name), join(dst, name));
-    fs.rmdirSync(src);
+    for (const name of fs.readdirSync(src)) {
+      const child = fs.lstatSync(join(src, name));
+      // A FIFO, socket or device cannot be copied; it stays, and so does its folder.
+      if (child.isFile() || child.isDirectory() || child.isSymbolicLink()) moveEntry(fs, join(src, name), join(dst, name));
+    }
+    removeDirIfEmpty(fs, src);
   } else if (info.isSymbolicLink()) {
     fs.symlinkSync(fs.readlinkSync(src), dst);
     fs.unlinkSync(src);
@@ -64,6 +68,18 @@ function copyAcross(fs: MigrationFs, src: string, dst: string, info: Stats): voi
     fs.unlinkSync(src);
   } else {
     throw new Error(`${src} is not a file, folder or symlink`);
+  }
+}
+
+/** Removes a folder if it is empty; answers whether it did. */
+export function removeDirIfEmpty(fs: MigrationFs, dir: string): boolean {
+  try {
+    fs.rmdirSync(dir);
+    return true;
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOTEMPTY" || code === "EEXIST") return false;
+    throw error;
   }
 }
 
