@@ -1,5 +1,9 @@
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import type { Node, ParseError } from "jsonc-parser";
+import { requireLazily } from "../fs/require.js";
 import { ConfigError } from "./config-error.js";
+
+// Loaded on first use: a start without config files never needs the parser.
+const jsonc = () => requireLazily("jsonc-parser") as typeof import("jsonc-parser");
 
 /** A JSONC document parsed with positions, so problems can be reported by line. */
 export interface JsoncDocument {
@@ -14,7 +18,7 @@ export function parseJsonc(file: string, text: string): JsoncDocument {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === "") throw new ConfigError(file, 1, null, "the file is empty; write {} for an empty config");
   const errors: ParseError[] = [];
-  const tree = parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
+  const tree = jsonc().parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
   if (first) {
     throw new ConfigError(file, lineAt(body, first.offset), null, `invalid JSON (${describeParseError(first)})`);
@@ -29,12 +33,12 @@ export function parseJsonc(file: string, text: string): JsoncDocument {
 export function lineOfPath(doc: JsoncDocument, path: (string | number)[], key?: string): number {
   if (!doc.tree) return 1;
   if (key !== undefined) {
-    const parent = findNodeAtLocation(doc.tree, path);
+    const parent = jsonc().findNodeAtLocation(doc.tree, path);
     const property = parent?.children?.find((child) => child.children?.[0]?.value === key);
     if (property) return lineAt(doc.text, property.offset);
   }
   for (let depth = path.length; depth >= 0; depth--) {
-    const node = findNodeAtLocation(doc.tree, path.slice(0, depth));
+    const node = jsonc().findNodeAtLocation(doc.tree, path.slice(0, depth));
     if (node) return lineAt(doc.text, node.parent?.type === "property" ? node.parent.offset : node.offset);
   }
   return 1;
@@ -47,7 +51,7 @@ export function lineAt(text: string, offset: number): number {
 }
 
 function describeParseError(error: ParseError): string {
-  const name = printParseErrorCode(error.error);
+  const name = jsonc().printParseErrorCode(error.error);
   return name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 

@@ -1,4 +1,3 @@
-import { CommanderError } from "commander";
 import { isUserError } from "../errors.js";
 import { writeLine, type Output } from "./output.js";
 
@@ -7,7 +6,7 @@ import { writeLine, type Output } from "./output.js";
  * user can fix (the message says what), 2 for a bug (with the stack only when BOSUN_DEBUG=1).
  */
 export function reportError(error: unknown, output: Output): number {
-  if (error instanceof CommanderError) {
+  if (isCommanderError(error)) {
     // commander has already printed its message (see configureOutput in main.ts)
     return error.exitCode === 0 ? 0 : 1;
   }
@@ -21,4 +20,10 @@ export function reportError(error: unknown, output: Output): number {
   writeLine(output.stderr, `bosun: internal error: ${message}${debug ? "" : " (set BOSUN_DEBUG=1 for details)"}`);
   if (debug && error instanceof Error && error.stack) writeLine(output.stderr, error.stack);
   return 2;
+}
+
+// Checked by shape so that loading this file does not load commander (`--version` skips it).
+function isCommanderError(error: unknown): error is { exitCode: number } {
+  const candidate = error as { name?: unknown; code?: unknown; exitCode?: unknown } | null;
+  return candidate?.name === "CommanderError" && typeof candidate.code === "string" && typeof candidate.exitCode === "number";
 }

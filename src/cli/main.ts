@@ -12,7 +12,11 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     return 0;
   }
   try {
-    const { Command } = await import("commander");
+    const [{ Command }, { registerStatus }, { registerMigrate }] = await Promise.all([
+      import("commander"),
+      import("./status.js"),
+      import("./migrate.js"),
+    ]);
     const program = new Command("bosun")
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
       .version(packageVersion(), "-V, --version")
@@ -23,8 +27,6 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
         writeErr: (text) => output.stderr.write(text),
         outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`),
       });
-    const { registerStatus } = await import("./status.js");
-    const { registerMigrate } = await import("./migrate.js");
     registerStatus(program, output);
     registerMigrate(program, output);
     await program.parseAsync(withDefaultCommand(argv), { from: "user" });

@@ -1,9 +1,10 @@
-import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
+import { requireLazily } from "./require.js";
 
 /** SHA-256 of a file's bytes, read in chunks so large files do not fill memory. */
 export function sha256FileSync(path: string): string {
-  const hash = createHash("sha256");
+  // node:crypto is loaded on first use: most starts hash nothing.
+  const hash = (requireLazily("node:crypto") as typeof import("node:crypto")).createHash("sha256");
   const buffer = Buffer.allocUnsafe(1024 * 1024);
   const fd = openSync(path, "r");
   try {

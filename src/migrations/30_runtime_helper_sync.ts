@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { copyFileSync, lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { displayPath } from "../boot/paths.js";
@@ -103,6 +102,7 @@ export function startHelperRefresh(helper: string, cliEntry: string, spawnDetach
 
 export const spawnDetached: DetachedSpawner = (command, args) => {
   try {
+    const { spawn } = requireLazily("node:child_process") as typeof import("node:child_process");
     const child = spawn(command, args, { detached: true, stdio: "ignore" });
     child.on("error", () => {});
     child.unref();
