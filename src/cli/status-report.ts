@@ -2,14 +2,27 @@ import { join } from "node:path";
 import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import type { MigrationReport } from "../migrations/runner.js";
+import type { Output } from "./output.js";
 
-/** A subsystem's line on the status screen. */
+export type SubsystemName = "agents" | "install" | "catalog" | "agent";
+
+/**
+ * What one subsystem contributes to `bosun status`: its state and a one-line detail, optional
+ * extra lines for the text screen, optional data for the JSON (merged into its entry), and an
+ * optional part of the one-line summary.
+ */
 export interface SubsystemStatus {
   state: "not-set-up" | "ready" | "attention";
   detail: string;
+  lines?: string[];
+  data?: Record<string, unknown>;
+  summary?: string;
 }
 
-/** `bosun status --json`: a stable shape; later subsystems add their sections. */
+/** Builds one subsystem's status; each subsystem keeps its own in its own file. */
+export type SubsystemStatusSource = (boot: Boot, output: Output) => Promise<SubsystemStatus>;
+
+/** `bosun status --json`: a stable shape; subsystems add their data under their own entry. */
 export interface StatusReport {
   version: string;
   /** One line for hooks and prompts (the hook helper prints it at session start). */
@@ -20,34 +33,42 @@ export interface StatusReport {
   dotenv: { file: string; found: boolean; variables: number; problem?: string };
   migrations: MigrationReport;
   plugins: { name: string; version: string | null; enabled: boolean; problem: string | null }[];
-  subsystems: Record<"agents" | "install" | "catalog" | "agent", SubsystemStatus>;
+  subsystems: Record<SubsystemName, { state: SubsystemStatus["state"]; detail: string } & Record<string, unknown>>;
 }
 
-export const SUBSYSTEM_TITLES: Record<keyof StatusReport["subsystems"], string> = {
+export const SUBSYSTEM_TITLES: Record<SubsystemName, string> = {
   agents: "Agents",
   install: "Install",
   catalog: "Catalog",
   agent: "Agent",
 };
 
-const NOT_YET: Record<keyof StatusReport["subsystems"], string> = {
-  agents: "not set up yet: agent detection (bosun agents) is not part of this build",
-  install: "not set up yet: pack installation (bosun install) is not part of this build",
-  catalog: "not set up yet: the model catalog (bosun models) is not part of this build",
-  agent: "not set up yet: bosun's own agent (bosun run) is not part of this build",
+const notSetUp =
+  (detail: string): SubsystemStatusSource =>
+  async () => ({ state: "not-set-up", detail });
+
+/** Where each subsystem's status comes from. */
+export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
+  agents: notSetUp("not set up yet: agent detection (bosun agents) is not part of this build"),
+  install: notSetUp("not set up yet: pack installation (bosun install) is not part of this build"),
+  catalog: notSetUp("not set up yet: the model catalog (bosun models) is not part of this build"),
+  agent: notSetUp("not set up yet: bosun's own agent (bosun run) is not part of this build"),
 };
 
-export function buildStatusReport(boot: Boot): StatusReport {
+/** The status report, with every subsystem's part gathered in parallel. */
+export async function buildStatusReport(boot: Boot, output: Output): Promise<{ report: StatusReport; sections: Record<SubsystemName, SubsystemStatus> }> {
   const { paths, project } = boot;
+  const names = Object.keys(SUBSYSTEM_STATUS) as SubsystemName[];
+  const results = await Promise.all(names.map((name) => SUBSYSTEM_STATUS[name](boot, output)));
+  const sections = Object.fromEntries(names.map((name, i) => [name, results[i]!])) as Record<SubsystemName, SubsystemStatus>;
   const projectConfig = boot.configSources.find((source) => source.scope === "project");
-  const subsystems = Object.fromEntries(
-    Object.entries(NOT_YET).map(([name, detail]) => [name, { state: "not-set-up", detail }]),
-  ) as StatusReport["subsystems"];
   const version = packageVersion();
   const warnings = boot.migrations.steps.reduce((n, step) => n + step.notes.filter((note) => note.level === "warn").length, 0);
-  return {
+  const parts = results.flatMap((section) => (section.summary ? [section.summary] : []));
+  if (warnings > 0) parts.push(`${warnings} startup migration warning${warnings === 1 ? "" : "s"} (see bosun status)`);
+  const report: StatusReport = {
     version,
-    summary: `bosun ${version}: ${warnings > 0 ? `${warnings} startup migration warning(s), see \`bosun status\`; ` : ""}agents, packs and the model catalog are not set up yet`,
+    summary: `bosun ${version}: ${parts.length > 0 ? parts.join(" · ") : "agents, packs and the model catalog are not set up yet"}`,
     paths: { config: paths.config, data: paths.data, cache: paths.cache, state: paths.state, legacy: paths.legacy },
     project: project ? { root: project.root, config: projectConfig?.exists ? projectConfig.file : null } : null,
     config: { files: boot.configSources.map(({ scope, file, exists }) => ({ scope, file, exists })) },
@@ -59,6 +80,12 @@ export function buildStatusReport(boot: Boot): StatusReport {
     },
     migrations: boot.migrations,
     plugins: boot.plugins.map(({ name, version, enabled, problem }) => ({ name, version, enabled, problem })),
-    subsystems,
+    subsystems: Object.fromEntries(
+      names.map((name) => {
+        const { state, detail, data } = sections[name];
+        return [name, { state, detail, ...data }];
+      }),
+    ) as StatusReport["subsystems"],
   };
+  return { report, sections };
 }

@@ -3,7 +3,7 @@ import { displayPath } from "../boot/paths.js";
 import { bootForCommand } from "./boot.js";
 import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
 import { migrationLines } from "./render-migrations.js";
-import { buildStatusReport, SUBSYSTEM_TITLES, type StatusReport } from "./status-report.js";
+import { buildStatusReport, SUBSYSTEM_TITLES, type StatusReport, type SubsystemName, type SubsystemStatus } from "./status-report.js";
 
 export function registerStatus(program: Command, output: Output): void {
   program
@@ -12,13 +12,13 @@ export function registerStatus(program: Command, output: Output): void {
     .option("--json", "print the status as JSON")
     .action(async (options: { json?: boolean }) => {
       const boot = await bootForCommand(output);
-      const report = buildStatusReport(boot);
+      const { report, sections } = await buildStatusReport(boot, output);
       if (options.json) writeJson(output, report);
-      else renderStatus(report, boot.paths.home, output);
+      else renderStatus(report, sections, boot.paths.home, output);
     });
 }
 
-export function renderStatus(report: StatusReport, home: string, output: Output): void {
+export function renderStatus(report: StatusReport, sections: Record<SubsystemName, SubsystemStatus>, home: string, output: Output): void {
   const style = styler(output);
   const show = (path: string) => displayPath(path, home);
   const lines: string[] = [style("bold", `bosun ${report.version}`), ""];
@@ -59,15 +59,10 @@ export function renderStatus(report: StatusReport, home: string, output: Output)
       ),
     );
   }
-  lines.push("");
-  lines.push(
-    ...columns(
-      Object.entries(report.subsystems).map(([name, status]) => [
-        style("bold", SUBSYSTEM_TITLES[name as keyof typeof SUBSYSTEM_TITLES]),
-        status.state === "not-set-up" ? style("dim", status.detail) : status.detail,
-      ]),
-      "",
-    ),
-  );
+  for (const [name, section] of Object.entries(sections) as [SubsystemName, SubsystemStatus][]) {
+    const detail = section.state === "not-set-up" ? style("dim", section.detail) : section.state === "attention" ? style("yellow", section.detail) : section.detail;
+    lines.push("", `${style("bold", SUBSYSTEM_TITLES[name])}  ${detail}`);
+    for (const line of section.lines ?? []) lines.push(`  ${line}`);
+  }
   for (const line of lines) writeLine(output.stdout, line);
 }

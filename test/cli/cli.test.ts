@@ -26,7 +26,7 @@ describe("bosun (CLI)", () => {
     expect(stdout).toContain(`bosun ${version}`);
     expect(stdout).toMatch(/config\s+~\/\.config\/bosun/);
     expect(stdout).toMatch(/10_legacy_layout\s+nothing to do/);
-    for (const name of ["Agents", "Install", "Catalog", "Agent"]) expect(stdout).toMatch(new RegExp(`^${name}\\s+not set up yet`, "m"));
+    for (const name of ["Agents", "Install", "Catalog", "Agent"]) expect(stdout).toMatch(new RegExp(`^${name}  not set up yet`, "m"));
   });
 
   it("prints status as JSON with the paths in use", async () => {
