@@ -12,10 +12,11 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     return 0;
   }
   try {
-    const [{ Command }, { registerStatus }, { registerMigrate }] = await Promise.all([
+    const [{ Command }, { registerStatus }, { registerMigrate }, { registerAgents }] = await Promise.all([
       import("commander"),
       import("./status.js"),
       import("./migrate.js"),
+      import("./agents.js"),
     ]);
     const program = new Command("bosun")
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
@@ -29,6 +30,7 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       });
     registerStatus(program, output);
     registerMigrate(program, output);
+    registerAgents(program, output);
     await program.parseAsync(withDefaultCommand(argv), { from: "user" });
     return 0;
   } catch (error) {
