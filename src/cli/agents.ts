@@ -5,7 +5,6 @@ import type { Boot } from "../boot/start.js";
 import { isUserError, UserError } from "../errors.js";
 import type { DisconnectPlan, Runtime } from "../runtimes/types.js";
 import { bootForCommand } from "./boot.js";
-import { askYesNo } from "./confirm.js";
 import { styler, writeJson, writeLine, type Output } from "./output.js";
 
 export function registerAgents(program: Command, output: Output): void {
@@ -33,7 +32,7 @@ export function registerAgents(program: Command, output: Output): void {
 async function detection(boot: Boot) {
   const [collect, context, registry] = await Promise.all([
     import("../runtimes/collect-status.js"),
-    import("../runtimes/context.js"),
+    import("../runtimes/machine.js"),
     import("../runtimes/registry.js"),
   ]);
   const ctx = context.machineDetectionContext(boot.env, boot.paths);
@@ -43,10 +42,13 @@ async function detection(boot: Boot) {
 
 async function listAgents(options: { json?: boolean }, output: Output): Promise<void> {
   const boot = await bootForCommand(output);
-  const { collectAgentReports, collectHeadlessDefaults, ctx, agentsConfig } = await detection(boot);
+  const { agentsHeadline, collectAgentReports, ctx, agentsConfig } = await detection(boot);
   const reports = await collectAgentReports(ctx, agentsConfig);
-  if (options.json) return writeJson(output, { agents: reports, defaults: collectHeadlessDefaults(agentsConfig) });
-  const { agentsHeadline, agentsTable } = await import("./render-agents.js");
+  if (options.json) {
+    const { collectHeadlessDefaults } = await import("../runtimes/headless-defaults.js");
+    return writeJson(output, { agents: reports, defaults: collectHeadlessDefaults(agentsConfig) });
+  }
+  const { agentsTable } = await import("./render-agents.js");
   const style = styler(output);
   writeLine(output.stdout, style("bold", `Agents: ${agentsHeadline(reports)}`));
   writeLine(output.stdout);
@@ -62,7 +64,8 @@ async function loginAgent(id: string, options: { json?: boolean }, output: Outpu
   const log = createFileLog(boot.paths.state);
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
-  process.once("SIGINT", onInterrupt);
+  // `on`, not `once`: while a listener of ours is there, the spinner's exit hook leaves Ctrl-C to us.
+  process.on("SIGINT", onInterrupt);
   let spinner: Spinner | undefined;
   try {
     const io = { base: login.codexAuthBase(boot.env), signal: cancel.signal };
@@ -84,7 +87,7 @@ async function loginAgent(id: string, options: { json?: boolean }, output: Outpu
     log.info("agent device login completed", { agent: runtime.id, authPath });
     if (options.json) return writeLine(output.stdout, JSON.stringify({ agent: runtime.id, completed: true, accountId: tokens.accountId, authPath }));
     writeLine(output.stdout, `Signed in${tokens.accountId ? ` (account ${tokens.accountId})` : ""}. The login is in ${displayPath(authPath, boot.paths.home)}.`);
-    if (runtime.pluginLoginHint) writeLine(output.stdout, `${runtime.pluginLoginHint(displayPath(runtime.status.dataDir(ctx), boot.paths.home))}.`);
+    if (runtime.pluginLoginHint) writeLine(output.stdout, `${capitalize(runtime.pluginLoginHint(displayPath(runtime.status.dataDir(ctx), boot.paths.home)))}.`);
   } catch (error) {
     spinner?.stop();
     log.warn("agent device login failed", { agent: runtime.id, error: isUserError(error) ? error.message : (error as Error).name });
@@ -102,6 +105,7 @@ async function disconnectAgent(id: string, options: { yes?: boolean; json?: bool
   const plan = await planRuntimeDisconnect(runtime, configOf(runtime), ctx);
   const what = describePlan(plan, boot.paths.home);
   if (!options.yes) {
+    const { askYesNo } = await import("./confirm.js");
     const answer = await askYesNo(output, `Disconnect ${runtime.title}: ${what}?`);
     if (answer === undefined) throw new UserError(`disconnecting ${runtime.title} would ${what}; pass --yes to confirm (stdin is not a terminal)`);
     if (!answer) return writeLine(output.stderr, "bosun: nothing changed");
@@ -119,6 +123,10 @@ async function disconnectAgent(id: string, options: { yes?: boolean; json?: bool
   }
 }
 
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function describePlan(plan: Exclude<DisconnectPlan, { action: "none" }>, home: string): string {
   if (plan.action === "remove-file") return `delete ${displayPath(plan.path, home)}`;
   return `run \`${[plan.command, ...plan.args].join(" ")}\` (signs out of ${displayPath(plan.authPath, home)})`;
@@ -130,7 +138,9 @@ interface Spinner {
 
 /** A spinner on stderr when it is a terminal (ora, loaded only then); otherwise nothing. */
 async function startSpinner(output: Output, text: string): Promise<Spinner> {
-  if (!output.stderr.isTTY) return { stop() {} };
+  // A terminal that reports no width (a bare pty) would make ora clear lines forever.
+  const width = (output.stderr as { columns?: number }).columns ?? 0;
+  if (!output.stderr.isTTY || !(width > 0)) return { stop() {} };
   const { default: ora } = await import("ora");
   const spinner = ora({ text, stream: output.stderr, discardStdin: false }).start();
   return { stop: () => void spinner.stop() };

@@ -22,6 +22,8 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
       .version(packageVersion(), "-V, --version")
       .exitOverride()
+      // `bosun agents --json` and `bosun agents login codex --json` each get their own --json.
+      .enablePositionalOptions()
       .showHelpAfterError("(run bosun --help for usage)")
       .configureOutput({
         writeOut: (text) => output.stdout.write(text),

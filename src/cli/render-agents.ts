@@ -1,27 +1,9 @@
 import { displayPath } from "../boot/paths.js";
-import type { AgentReport } from "../runtimes/collect-status.js";
+import { signInLabel, type AgentReport } from "../runtimes/collect-status.js";
 import { getRuntime } from "../runtimes/registry.js";
 import { columns, styler, type Output } from "./output.js";
 
 type Style = ReturnType<typeof styler>;
-
-/** How an agent is signed in, in words: `env`, `own login`, `bosun login`, or `no`. */
-export function signedInLabel(report: AgentReport): string {
-  if (!report.auth.connected) return report.auth.error ? "error" : "no";
-  if (report.auth.mode === "env") return "env";
-  if (report.auth.mode === "plugin") return "bosun login";
-  return getRuntime(report.id).externalLabel ?? "own login";
-}
-
-/** Counts for headings and the status summary. */
-export function agentCounts(reports: AgentReport[]): { total: number; installed: number; signedIn: number } {
-  return { total: reports.length, installed: reports.filter((r) => r.installed).length, signedIn: reports.filter((r) => r.auth.connected).length };
-}
-
-export function agentsHeadline(reports: AgentReport[]): string {
-  const { total, installed, signedIn } = agentCounts(reports);
-  return `${signedIn} of ${total} agents signed in, ${installed} installed`;
-}
 
 /** The `bosun agents` table: agent, name, installed, signed in (how), where, hint. */
 export function agentsTable(reports: AgentReport[], home: string, dataDir: string, output: Output): string[] {
@@ -31,7 +13,7 @@ export function agentsTable(reports: AgentReport[], home: string, dataDir: strin
     style("bold", report.id),
     report.title,
     report.installed ? style("green", "yes") : style("dim", "no"),
-    report.auth.connected ? style("green", signedInLabel(report)) : report.auth.error ? style("yellow", "error") : style("dim", "no"),
+    report.auth.connected ? style("green", signInLabel(report)) : report.auth.error ? style("yellow", "error") : style("dim", "no"),
     report.auth.authPath ? displayPath(report.auth.authPath, home) : "",
     hint(report, home, dataDir, style),
   ]);

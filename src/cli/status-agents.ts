@@ -7,10 +7,9 @@ import type { SubsystemStatusSource } from "./status-report.js";
  * bounded at 2 s; a refused connection answers at once).
  */
 export const agentsStatus: SubsystemStatusSource = async (boot, output) => {
-  const [{ collectAgentReports }, { machineDetectionContext }, { agentCounts, agentsHeadline, signedInLabel }] = await Promise.all([
+  const [{ agentCounts, agentsHeadline, collectAgentReports, signInLabel }, { machineDetectionContext }] = await Promise.all([
     import("../runtimes/collect-status.js"),
-    import("../runtimes/context.js"),
-    import("./render-agents.js"),
+    import("../runtimes/machine.js"),
   ]);
   const reports = await collectAgentReports(machineDetectionContext(boot.env, boot.paths), boot.config?.value.agents);
   const style = styler(output);
@@ -20,7 +19,7 @@ export const agentsStatus: SubsystemStatusSource = async (boot, output) => {
     reports.map((report) => [
       report.id,
       report.installed ? "installed" : style("dim", "not installed"),
-      report.auth.error ? style("yellow", report.auth.error) : report.auth.connected ? `signed in (${signedInLabel(report)})` : style("dim", "not signed in"),
+      report.auth.error ? style("yellow", report.auth.error) : report.auth.connected ? `signed in (${signInLabel(report)})` : style("dim", "not signed in"),
     ]),
     "",
   );

@@ -1,6 +1,6 @@
 import { defineStatusAdapter, notSignedIn, signedIn } from "./adapter.js";
 import { configuredBinary, locateBinary } from "./detect/binary.js";
-import { isRegularFile } from "./detect/credential-file.js";
+import { isRegularFile } from "./detect/file-reader.js";
 import type { Env } from "../boot/paths.js";
 import { ProbeError } from "./probe-error.js";
 import type { Runtime, RuntimeConfig } from "./types.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
-import { isRegularFile, presentFile } from "./detect/credential-file.js";
+import { isRegularFile, presentFile } from "./detect/file-reader.js";
 import { envIsSet, envPath } from "./detect/env.js";
 import type { DetectionContext, Runtime } from "./types.js";
 

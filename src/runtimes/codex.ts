@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, runtimeDataDir, signedIn, unlessUnreadable } from "./adapter.js";
-import { presentText } from "./detect/credential-file.js";
 import { envPath } from "./detect/env.js";
-import type { FileReader } from "./detect/file-reader.js";
+import { presentText, type FileReader } from "./detect/file-reader.js";
 import { parseJson } from "./detect/secret-rules.js";
 import type { DetectionContext, Runtime } from "./types.js";
 
@@ -76,7 +75,7 @@ export const codex: Runtime = {
   binary: "codex",
   installHint: "npm install -g @openai/codex",
   loginHint: "bosun agents login codex (or codex login)",
-  pluginLoginHint: (dataDir) => `start Codex with CODEX_HOME=${dataDir}`,
+  pluginLoginHint: (dataDir) => `start Codex with CODEX_HOME=${dataDir} to use it`,
   headless: { values: { binary: "codex", model: "", bypass_sandbox: true } },
   status,
 };

@@ -1,6 +1,5 @@
-import { effectiveHeadless, type HeadlessValue } from "./headless-defaults.js";
 import { displaySafeError, oneLine } from "./probe-error.js";
-import { listRuntimes } from "./registry.js";
+import { getRuntime, listRuntimes } from "./registry.js";
 import type { AuthStatus, DetectionContext, Runtime, RuntimeConfig } from "./types.js";
 
 /** One agent as `bosun agents --json` shows it. */
@@ -66,7 +65,20 @@ function displaySafeAuth(auth: AuthStatus): AuthStatus {
   return safe;
 }
 
-/** Each runtime's headless defaults with `bosun.json` `agents.<id>` over them. */
-export function collectHeadlessDefaults(config: AgentsConfig): Record<string, Record<string, HeadlessValue>> {
-  return Object.fromEntries(listRuntimes().map((runtime) => [runtime.id, effectiveHeadless(runtime.headless, runtimeConfig(config, runtime.id))]));
+/** How an agent is signed in, in words: `env`, `own login` (or the runtime's word), `bosun login`, `error` or `no`. */
+export function signInLabel(report: AgentReport): string {
+  if (!report.auth.connected) return report.auth.error ? "error" : "no";
+  if (report.auth.mode === "env") return "env";
+  if (report.auth.mode === "plugin") return "bosun login";
+  return getRuntime(report.id).externalLabel ?? "own login";
+}
+
+export function agentCounts(reports: AgentReport[]): { total: number; installed: number; signedIn: number } {
+  return { total: reports.length, installed: reports.filter((r) => r.installed).length, signedIn: reports.filter((r) => r.auth.connected).length };
+}
+
+/** "3 of 8 agents signed in, 4 installed". */
+export function agentsHeadline(reports: AgentReport[]): string {
+  const { total, installed, signedIn } = agentCounts(reports);
+  return `${signedIn} of ${total} agents signed in, ${installed} installed`;
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
-import { presentText } from "./detect/credential-file.js";
+import { presentText } from "./detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./detect/env.js";
 import { jsonOrTextHoldsSecret } from "./detect/secret-rules.js";
 import type { DetectionContext, Runtime } from "./types.js";

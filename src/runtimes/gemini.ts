@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./adapter.js";
-import { presentFile, presentText } from "./detect/credential-file.js";
+import { presentFile, presentText } from "./detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./detect/env.js";
 import { dotenvHoldsKey } from "./detect/secret-rules.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";

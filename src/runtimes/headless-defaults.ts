@@ -1,3 +1,5 @@
+import { runtimeConfig, type AgentsConfig } from "./collect-status.js";
+import { listRuntimes } from "./registry.js";
 import type { RuntimeConfig } from "./types.js";
 
 export type HeadlessValue = string | boolean;
@@ -22,4 +24,9 @@ export function effectiveHeadless(defaults: HeadlessDefaults, config: RuntimeCon
     if (typeof value === "string" || typeof value === "boolean") merged[key] = value;
   }
   return merged;
+}
+
+/** Each runtime's headless defaults with `bosun.json` `agents.<id>` over them. */
+export function collectHeadlessDefaults(config: AgentsConfig): Record<string, Record<string, HeadlessValue>> {
+  return Object.fromEntries(listRuntimes().map((runtime) => [runtime.id, effectiveHeadless(runtime.headless, runtimeConfig(config, runtime.id))]));
 }

@@ -6,11 +6,12 @@ export class ProbeError extends Error {
   override name = "ProbeError";
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
+const ANSI_ESCAPE = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+const CONTROL_OR_SPACE = /[\s\u0000-\u001f\u007f-\u009f]+/g;
 
-/** One line of display text: control characters become spaces, long text is cut. */
+/** One line of display text: terminal escapes dropped, control characters and runs of space made one space, long text cut. */
 export function oneLine(text: string, maxLength = 300): string {
-  const flat = text.replace(CONTROL, " ").trim();
+  const flat = text.replace(ANSI_ESCAPE, "").replace(CONTROL_OR_SPACE, " ").trim();
   return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
 }
 

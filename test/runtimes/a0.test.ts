@@ -1,10 +1,10 @@
-import { createServer, type Server } from "node:net";
+import { createConnection, createServer, type Server } from "node:net";
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { A0_PROBE_TIMEOUT_MS, a0, DEFAULT_A0_HOST, DOCKER_A0_BINARY, parseA0Host, resolveA0Host } from "../../src/runtimes/a0.js";
 import { nodeFileReader } from "../../src/runtimes/detect/node-file-reader.js";
 import type { FileReader } from "../../src/runtimes/detect/file-reader.js";
-import { probeTcp } from "../../src/runtimes/tcp-probe.js";
+import { probeTcp } from "../../src/runtimes/machine.js";
 import { makeDetection } from "../fixtures/detection.js";
 
 function listen(): Promise<{ server: Server; port: number }> {
@@ -63,6 +63,19 @@ describe("a0 (Agent Zero headless)", () => {
       const started = Date.now();
       expect(await a0.status.authStatus({ host: `127.0.0.1:${port}` }, t.ctx)).toMatchObject({ connected: false });
       expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("takes localhost to be 127.0.0.1, without asking DNS", async () => {
+    const { server, port } = await listen();
+    try {
+      const hosts: string[] = [];
+      const connect = (options: { host: string; port: number }) => (hosts.push(options.host), createConnection(options));
+      expect(await probeTcp("localhost", port, 1000, connect)).toBe(true);
+      expect(await probeTcp("a0.localhost", port, 1000, connect)).toBe(true);
+      expect(hosts).toEqual(["127.0.0.1", "127.0.0.1"]);
     } finally {
       server.close();
     }

@@ -2,8 +2,7 @@ import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { locateBinary } from "../../../src/runtimes/detect/binary.js";
-import { presentFile, presentText } from "../../../src/runtimes/detect/credential-file.js";
-import { CredentialReadError, MAX_CREDENTIAL_BYTES } from "../../../src/runtimes/detect/file-reader.js";
+import { CredentialReadError, MAX_CREDENTIAL_BYTES, presentFile, presentText } from "../../../src/runtimes/detect/file-reader.js";
 import { nodeFileReader as files } from "../../../src/runtimes/detect/node-file-reader.js";
 import { makeDetection } from "../../fixtures/detection.js";
 import { makeFifo } from "../../fixtures/temp-home.js";
