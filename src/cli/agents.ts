@@ -59,7 +59,10 @@ async function loginAgent(id: string, options: { json?: boolean }, output: Outpu
   const boot = await bootForCommand(output);
   const { getRuntime, ctx, configOf } = await detection(boot);
   const runtime = getRuntime(id);
-  if (!runtime.status.supportsDeviceLogin()) throw new UserError(`${runtime.title} has no device login in bosun; sign in with: ${runtime.loginHint}`);
+  // Codex is the one runtime with a device login (its OAuth client is public); the flow is its own module.
+  if (!runtime.status.supportsDeviceLogin() || runtime.id !== "codex") {
+    throw new UserError(`${runtime.title} has no device login in bosun; sign in with: ${runtime.loginHint}`);
+  }
   const login = await import("../runtimes/codex-device-login.js");
   const log = createFileLog(boot.paths.state);
   const cancel = new AbortController();
@@ -90,7 +93,7 @@ async function loginAgent(id: string, options: { json?: boolean }, output: Outpu
     if (runtime.pluginLoginHint) writeLine(output.stdout, `${capitalize(runtime.pluginLoginHint(displayPath(runtime.status.dataDir(ctx), boot.paths.home)))}.`);
   } catch (error) {
     spinner?.stop();
-    log.warn("agent device login failed", { agent: runtime.id, error: isUserError(error) ? error.message : (error as Error).name });
+    log.warn("agent device login failed", { agent: runtime.id, error: safeMessage(error) });
     throw error;
   } finally {
     process.removeListener("SIGINT", onInterrupt);
@@ -118,9 +121,15 @@ async function disconnectAgent(id: string, options: { yes?: boolean; json?: bool
     const where = displayPath(outcome.authPath, boot.paths.home);
     writeLine(output.stdout, outcome.removed ? `Disconnected ${runtime.title} (${where}).` : `${runtime.title}: ${outcome.message ?? "nothing removed"} (${where}).`);
   } catch (error) {
-    log.warn("agent disconnect failed", { agent: runtime.id, error: isUserError(error) ? error.message : (error as Error).name });
+    log.warn("agent disconnect failed", { agent: runtime.id, error: safeMessage(error) });
     throw error;
   }
+}
+
+/** What goes into the log about a failure: our own (display-safe) messages, otherwise only the kind. */
+function safeMessage(error: unknown): string {
+  if (isUserError(error)) return error.message;
+  return error instanceof Error ? error.name : typeof error;
 }
 
 function capitalize(text: string): string {

@@ -79,6 +79,7 @@ export function codexAuthBase(env: Env): string {
   } catch {
     throw new UserError(`${CODEX_AUTH_BASE_VAR} is not a URL; use e.g. https://auth.example.com`);
   }
+  if (url.username || url.password) throw new UserError(`${CODEX_AUTH_BASE_VAR} must not contain a user name or password`);
   const local = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && local)) {
     throw new UserError(`${CODEX_AUTH_BASE_VAR} must be an https URL (plain http only for localhost)`);

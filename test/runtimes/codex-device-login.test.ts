@@ -225,6 +225,14 @@ describe("Codex device login against a local OAuth server", () => {
     expect(codexAuthBase({ BOSUN_CODEX_AUTH_BASE: "https://auth.example.com" })).toBe("https://auth.example.com");
     expect(() => codexAuthBase({ BOSUN_CODEX_AUTH_BASE: "http://auth.example.com" })).toThrow("BOSUN_CODEX_AUTH_BASE must be an https URL (plain http only for localhost)");
     expect(() => codexAuthBase({ BOSUN_CODEX_AUTH_BASE: "not a url" })).toThrow("BOSUN_CODEX_AUTH_BASE is not a URL");
+    const withPassword = (() => {
+      try {
+        return codexAuthBase({ BOSUN_CODEX_AUTH_BASE: "https://me:hunter2@auth.example.com" });
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(withPassword).toBe("BOSUN_CODEX_AUTH_BASE must not contain a user name or password");
   });
 
   it("never leaves the tokens anywhere but the auth file", async () => {
