@@ -40,15 +40,16 @@ async function detection(boot: Boot) {
   return { ...collect, ...registry, ctx, agentsConfig, configOf: (runtime: Runtime) => collect.runtimeConfig(agentsConfig, runtime.id) };
 }
 
-async function listAgents(options: { json?: boolean }, output: Output): Promise<void> {
+/** `bosun agents [--json]` (also run directly by main's fast path). */
+export async function listAgents(options: { json?: boolean }, output: Output): Promise<void> {
   const boot = await bootForCommand(output);
-  const { agentsHeadline, collectAgentReports, ctx, agentsConfig } = await detection(boot);
+  const [{ agentsHeadline, collectAgentReports, ctx, agentsConfig }, view] = await Promise.all([
+    detection(boot),
+    options.json ? import("../runtimes/headless-defaults.js") : import("./render-agents.js"),
+  ]);
   const reports = await collectAgentReports(ctx, agentsConfig);
-  if (options.json) {
-    const { collectHeadlessDefaults } = await import("../runtimes/headless-defaults.js");
-    return writeJson(output, { agents: reports, defaults: collectHeadlessDefaults(agentsConfig) });
-  }
-  const { agentsTable } = await import("./render-agents.js");
+  if ("collectHeadlessDefaults" in view) return writeJson(output, { agents: reports, defaults: view.collectHeadlessDefaults(agentsConfig) });
+  const { agentsTable } = view;
   const style = styler(output);
   writeLine(output.stdout, style("bold", `Agents: ${agentsHeadline(reports)}`));
   writeLine(output.stdout);

@@ -1,10 +1,12 @@
 import { packageVersion } from "../boot/package-info.js";
 import { reportError } from "./errors.js";
+import { fastPath } from "./fast-path.js";
 import { processOutput, writeLine, type Output } from "./output.js";
 
 /**
  * bosun's command line. Returns the exit code. `--version` answers before anything else is
- * loaded, and each command loads only what it uses, so a start stays close to bare Node.
+ * loaded, the most frequent read commands run without loading the argument parser, and each
+ * command loads only what it uses, so a start stays close to bare Node.
  */
 export async function main(argv: string[], output: Output = processOutput()): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -12,6 +14,11 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     return 0;
   }
   try {
+    const fast = await fastPath(argv);
+    if (fast) {
+      await fast.run(fast.options, output);
+      return 0;
+    }
     const [{ Command }, { registerStatus }, { registerMigrate }, { registerAgents }] = await Promise.all([
       import("commander"),
       import("./status.js"),
