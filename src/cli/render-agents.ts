@@ -1,4 +1,4 @@
-import { displayPath } from "../boot/paths.js";
+import { displayPath, displayPathsIn } from "../boot/paths.js";
 import { signInLabel, type AgentReport } from "../runtimes/collect-status.js";
 import { getRuntime } from "../runtimes/registry.js";
 import { columns, styler, type Output } from "./output.js";
@@ -22,7 +22,7 @@ export function agentsTable(reports: AgentReport[], home: string, dataDir: strin
 
 function hint(report: AgentReport, home: string, dataDir: string, style: Style): string {
   const runtime = getRuntime(report.id);
-  if (report.auth.error) return style("yellow", report.auth.error);
+  if (report.auth.error) return style("yellow", displayPathsIn(report.auth.error, home));
   if (!report.installed) return `install: ${report.installHint}`;
   if (!report.auth.connected) return `sign in: ${runtime.loginHint}`;
   if (report.auth.mode === "plugin" && runtime.pluginLoginHint) return runtime.pluginLoginHint(displayPath(runtime.status.dataDir({ dataDir }), home));

@@ -1,3 +1,4 @@
+import { displayPathsIn } from "../boot/paths.js";
 import { columns, styler } from "./output.js";
 import type { SubsystemStatusSource } from "./status-report.js";
 
@@ -19,7 +20,7 @@ export const agentsStatus: SubsystemStatusSource = async (boot, output) => {
     reports.map((report) => [
       report.id,
       report.installed ? "installed" : style("dim", "not installed"),
-      report.auth.error ? style("yellow", report.auth.error) : report.auth.connected ? `signed in (${signInLabel(report)})` : style("dim", "not signed in"),
+      report.auth.error ? style("yellow", displayPathsIn(report.auth.error, boot.paths.home)) : report.auth.connected ? `signed in (${signInLabel(report)})` : style("dim", "not signed in"),
     ]),
     "",
   );

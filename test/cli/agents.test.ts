@@ -134,7 +134,7 @@ describe("bosun agents", () => {
     expect(json.agents[3].auth).toEqual({ connected: false, mode: "", authPath: "", error: `cannot read ${bad}: is not UTF-8 text` });
     expect(json.agents[5].auth).toEqual({ connected: true, mode: "env", authPath: "XAI_API_KEY" });
     const table = (await runCli(["agents"], env, t.home)).stdout;
-    expect(table).toMatch(/^ {2}cursor +Cursor CLI +no +error +cannot read .*: is not UTF-8 text$/m);
+    expect(table).toMatch(/^ {2}cursor +Cursor CLI +no +error +cannot read ~\/\.cursor\/auth\.json: is not UTF-8 text$/m);
   });
 
   it("never runs an agent: fake binaries of all eight are found on PATH but never started", async () => {
@@ -186,6 +186,8 @@ describe("bosun status (agents part)", () => {
     writeFileSync(t.write(join(t.home, ".local/share/opencode/auth.json"), ""), Buffer.from([0xc3]));
     const json = JSON.parse((await runCli(["status", "--json"], t.env, t.home)).stdout);
     expect(json.subsystems.agents.state).toBe("attention");
+    const screen = (await runCli(["status"], t.env, t.home)).stdout;
+    expect(screen).toMatch(/^ {2}opencode +not installed +cannot read ~\/\.local\/share\/opencode\/auth\.json: is not UTF-8 text$/m);
   });
 });
 
