@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { agentsConfigSchema } from "../runtimes/agents-config-schema.js";
 
 /** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
 export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
@@ -18,6 +19,8 @@ export const configSchema = z
   .object({
     $schema: z.string().optional(),
     plugins: z.record(pluginNameSchema, pluginSettingsSchema).optional(),
+    /** Headless defaults per coding agent (`bosun agents`). */
+    agents: agentsConfigSchema.optional(),
   })
   .strict();
 

@@ -1,10 +1,12 @@
 import { packageVersion } from "../boot/package-info.js";
 import { reportError } from "./errors.js";
+import { fastPath } from "./fast-path.js";
 import { processOutput, writeLine, type Output } from "./output.js";
 
 /**
  * bosun's command line. Returns the exit code. `--version` answers before anything else is
- * loaded, and each command loads only what it uses, so a start stays close to bare Node.
+ * loaded, the most frequent read commands run without loading the argument parser, and each
+ * command loads only what it uses, so a start stays close to bare Node.
  */
 export async function main(argv: string[], output: Output = processOutput()): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -12,15 +14,23 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     return 0;
   }
   try {
-    const [{ Command }, { registerStatus }, { registerMigrate }] = await Promise.all([
+    const fast = await fastPath(argv);
+    if (fast) {
+      await fast.run(fast.options, output);
+      return 0;
+    }
+    const [{ Command }, { registerStatus }, { registerMigrate }, { registerAgents }] = await Promise.all([
       import("commander"),
       import("./status.js"),
       import("./migrate.js"),
+      import("./agents.js"),
     ]);
     const program = new Command("bosun")
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
       .version(packageVersion(), "-V, --version")
       .exitOverride()
+      // `bosun agents --json` and `bosun agents login codex --json` each get their own --json.
+      .enablePositionalOptions()
       .showHelpAfterError("(run bosun --help for usage)")
       .configureOutput({
         writeOut: (text) => output.stdout.write(text),
@@ -29,6 +39,7 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       });
     registerStatus(program, output);
     registerMigrate(program, output);
+    registerAgents(program, output);
     await program.parseAsync(withDefaultCommand(argv), { from: "user" });
     return 0;
   } catch (error) {

@@ -5,6 +5,8 @@ export interface Output {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
+  /** Where questions are answered; `process.stdin` when not given (looked up only when asking). */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 export function processOutput(): Output {

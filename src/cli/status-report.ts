@@ -3,6 +3,7 @@ import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import type { MigrationReport } from "../migrations/runner.js";
 import type { Output } from "./output.js";
+import { agentsStatus } from "./status-agents.js";
 
 export type SubsystemName = "agents" | "install" | "catalog" | "agent";
 
@@ -49,7 +50,7 @@ const notSetUp =
 
 /** Where each subsystem's status comes from. */
 export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
-  agents: notSetUp("not set up yet: agent detection (bosun agents) is not part of this build"),
+  agents: agentsStatus,
   install: notSetUp("not set up yet: pack installation (bosun install) is not part of this build"),
   catalog: notSetUp("not set up yet: the model catalog (bosun models) is not part of this build"),
   agent: notSetUp("not set up yet: bosun's own agent (bosun run) is not part of this build"),

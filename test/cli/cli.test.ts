@@ -18,7 +18,7 @@ describe("bosun (CLI)", () => {
     expect(help.stdout).toMatch(/migrate \[options\]/);
   });
 
-  it("shows the status screen by default: paths, migrations, and each subsystem not set up yet", async () => {
+  it("shows the status screen by default: paths, migrations, agents, and the subsystems not set up yet", async () => {
     const t = makeTempHome();
     const { code, stdout, stderr } = await runCli([], t.env, t.home);
     expect(code).toBe(0);
@@ -26,7 +26,8 @@ describe("bosun (CLI)", () => {
     expect(stdout).toContain(`bosun ${version}`);
     expect(stdout).toMatch(/config\s+~\/\.config\/bosun/);
     expect(stdout).toMatch(/10_legacy_layout\s+nothing to do/);
-    for (const name of ["Agents", "Install", "Catalog", "Agent"]) expect(stdout).toMatch(new RegExp(`^${name}  not set up yet`, "m"));
+    expect(stdout).toMatch(/^Agents  0 of 8 agents signed in, \d installed \(bosun agents\)$/m);
+    for (const name of ["Install", "Catalog", "Agent"]) expect(stdout).toMatch(new RegExp(`^${name}  not set up yet`, "m"));
   });
 
   it("prints status as JSON with the paths in use", async () => {
