@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { permissionsSchema, secretsSchema } from "../agent/permissions-schema.js";
 
 /** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
 export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
@@ -18,6 +19,10 @@ export const configSchema = z
   .object({
     $schema: z.string().optional(),
     plugins: z.record(pluginNameSchema, pluginSettingsSchema).optional(),
+    /** The agent's approval rules (`bosun run`). */
+    permissions: permissionsSchema.optional(),
+    /** Environment variables whose values are redacted from everything the agent sees or writes. */
+    secrets: secretsSchema.optional(),
   })
   .strict();
 

@@ -1,0 +1,364 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UserError } from "../errors.js";
+import { tryAcquireLock, type HeldLock } from "../fs/file-lock.js";
+import { ensurePrivateDir } from "../fs/private-dir.js";
+import { isMissingPathError } from "../fs/stat.js";
+import { Redactor } from "./secrets.js";
+import {
+  applySessionEvent,
+  emptySessionState,
+  parseSessionFile,
+  replaySession,
+  SESSION_FORMAT_VERSION,
+  type NewSessionEvent,
+  type ParsedSession,
+  type SessionEvent,
+  type SessionHeader,
+  type SessionState,
+} from "./session-format.js";
+import { createSpillStore } from "./spill-store.js";
+import type { SpillStore } from "./tools/tool.js";
+
+export class UnknownSessionError extends UserError {
+  override name = "UnknownSessionError";
+  constructor(
+    readonly id: string,
+    readonly candidates: string[] = [],
+  ) {
+    super(
+      candidates.length > 1
+        ? `session id ${JSON.stringify(id)} is ambiguous (${candidates.slice(0, 5).join(", ")}${candidates.length > 5 ? ", …" : ""}); give more of it`
+        : `no session ${JSON.stringify(id)}; bosun sessions lists them`,
+    );
+  }
+}
+
+export class SessionBusyError extends UserError {
+  override name = "SessionBusyError";
+  constructor(
+    readonly id: string,
+    readonly holderPid: number | null,
+  ) {
+    super(`session ${id} is in use by another bosun${holderPid ? ` (process ${holderPid})` : ""}; wait for it to finish`);
+  }
+}
+
+/** What one session line sink does: append a line, make appended lines durable, let go. */
+interface SessionSink {
+  write(line: string): void;
+  sync(): void;
+  close(): void;
+}
+
+/**
+ * One conversation: its header, the state its events add up to, and where new events go. Every
+ * event is redacted before it is applied or written, so neither the model nor the file ever holds
+ * a known secret.
+ */
+export class Session {
+  constructor(
+    readonly header: SessionHeader,
+    readonly state: SessionState,
+    readonly spill: SpillStore,
+    private readonly sink: SessionSink | null,
+    private readonly redactor: Redactor,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  get id(): string {
+    return this.header.id;
+  }
+
+  get messages(): SessionState["messages"] {
+    return this.state.messages;
+  }
+
+  /** Adds an event: redacted, timestamped, applied to the state and appended to the file. */
+  append(event: NewSessionEvent): SessionEvent {
+    const stamped = this.redactor.deep({ ...event, at: this.now().toISOString() } as SessionEvent);
+    applySessionEvent(this.state, stamped);
+    this.sink?.write(JSON.stringify(stamped) + "\n");
+    return stamped;
+  }
+
+  /** Makes everything appended so far durable (called at the end of each turn). */
+  sync(): void {
+    this.sink?.sync();
+  }
+
+  close(): void {
+    this.sink?.close();
+  }
+}
+
+export interface SessionSummary {
+  id: string;
+  file: string | null;
+  createdAt: string;
+  updatedAt: string;
+  model: SessionHeader["model"];
+  workdir: string;
+  /** The first prompt, on one line. */
+  title: string;
+  bytes: number;
+}
+
+export interface NewSession {
+  workdir: string;
+  model: SessionHeader["model"];
+  bosunVersion: string;
+}
+
+/** Where sessions live: files in the data folder, or memory (sub-agents, tests). */
+export interface SessionStore {
+  create(details: NewSession): Session;
+  /** Opens a session to continue it (exact id or a unique prefix). */
+  open(id: string): Session;
+  list(): SessionSummary[];
+}
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+const TITLE_CHARS = 80;
+
+export function newSessionId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+/**
+ * Sessions as JSONL files: `<dir>/<id>.jsonl`, with spilled outputs in `<dir>/<id>/`. Appends are
+ * plain writes (one line each) and an fsync at each turn end; a process holds `<id>.lock` while it
+ * appends, so two runs never interleave lines in one file.
+ */
+export class FileSessionStore implements SessionStore {
+  constructor(
+    readonly dir: string,
+    private readonly redactor: Redactor = new Redactor([]),
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  create(details: NewSession): Session {
+    ensurePrivateDir(this.dir);
+    const id = newSessionId(this.now());
+    const header: SessionHeader = {
+      type: "header",
+      version: SESSION_FORMAT_VERSION,
+      id,
+      createdAt: this.now().toISOString(),
+      workdir: details.workdir,
+      model: details.model,
+      bosun: details.bosunVersion,
+    };
+    const lock = this.lock(id);
+    const file = this.file(id);
+    const fd = openSync(file, "wx", 0o600);
+    const sink = fileSink(fd, lock);
+    sink.write(JSON.stringify(this.redactor.deep(header)) + "\n");
+    sink.sync();
+    return new Session(header, emptySessionState(), this.spillFor(id), sink, this.redactor, this.now);
+  }
+
+  open(idOrPrefix: string): Session {
+    const id = this.resolveId(idOrPrefix);
+    const lock = this.lock(id);
+    try {
+      const file = this.file(id);
+      const text = readFileSync(file, "utf8");
+      const parsed = parseSessionFile(file, text);
+      const fd = openSync(file, "r+");
+      // A torn last line is dropped before anything is appended after it.
+      ftruncateSync(fd, parsed.validBytes);
+      if (parsed.validBytes > 0 && !text.slice(0, parsed.validBytes).endsWith("\n")) writeSync(fd, "\n", parsed.validBytes);
+      closeSync(fd);
+      const appendFd = openSync(file, "a");
+      return new Session(parsed.header, replaySession(parsed.events), this.spillFor(id), fileSink(appendFd, lock), this.redactor, this.now);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  /** Reads a session without opening it for writing (for `bosun sessions show`). */
+  read(idOrPrefix: string): ParsedSession & { file: string } {
+    const id = this.resolveId(idOrPrefix);
+    const file = this.file(id);
+    return { ...parseSessionFile(file, readFileSync(file, "utf8")), file };
+  }
+
+  list(): SessionSummary[] {
+    const summaries: SessionSummary[] = [];
+    for (const id of this.ids()) {
+      const summary = this.summarize(id);
+      if (summary) summaries.push(summary);
+    }
+    return summaries.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
+  }
+
+  /** Session ids on disk, unsorted; cheap (one readdir). */
+  ids(): string[] {
+    try {
+      return readdirSync(this.dir)
+        .filter((name) => name.endsWith(".jsonl"))
+        .map((name) => name.slice(0, -".jsonl".length))
+        .filter((id) => ID_PATTERN.test(id));
+    } catch (error) {
+      if (isMissingPathError(error)) return [];
+      throw error;
+    }
+  }
+
+  /** Header, first prompt and file facts of one session, reading only the start of the file. */
+  summarize(id: string): SessionSummary | null {
+    const file = this.file(id);
+    let head: string;
+    let info: ReturnType<typeof statSync>;
+    try {
+      info = statSync(file);
+      head = readStart(file, 64 * 1024);
+    } catch {
+      return null;
+    }
+    const lines = head.split("\n");
+    let header: SessionHeader;
+    try {
+      header = JSON.parse(lines[0]!) as SessionHeader;
+      if (header.type !== "header") return null;
+    } catch {
+      return null;
+    }
+    let title = "";
+    for (const line of lines.slice(1)) {
+      try {
+        const event = JSON.parse(line) as SessionEvent;
+        if (event.type === "run" && event.phase === "start") {
+          title = oneLine(event.prompt);
+          break;
+        }
+      } catch {
+        break;
+      }
+    }
+    return {
+      id: header.id,
+      file,
+      createdAt: header.createdAt,
+      updatedAt: info.mtime.toISOString(),
+      model: header.model,
+      workdir: header.workdir,
+      title,
+      bytes: info.size,
+    };
+  }
+
+  resolveId(idOrPrefix: string): string {
+    if (!ID_PATTERN.test(idOrPrefix)) throw new UnknownSessionError(idOrPrefix);
+    const ids = this.ids();
+    if (ids.includes(idOrPrefix)) return idOrPrefix;
+    const matches = ids.filter((id) => id.startsWith(idOrPrefix)).sort();
+    if (matches.length === 1) return matches[0]!;
+    throw new UnknownSessionError(idOrPrefix, matches);
+  }
+
+  file(id: string): string {
+    return join(this.dir, `${id}.jsonl`);
+  }
+
+  private spillFor(id: string): SpillStore {
+    return createSpillStore(join(this.dir, id), this.redactor);
+  }
+
+  private lock(id: string): HeldLock {
+    const attempt = tryAcquireLock(join(this.dir, `${id}.lock`));
+    if ("lock" in attempt) return attempt.lock;
+    throw new SessionBusyError(id, attempt.holder?.pid ?? null);
+  }
+}
+
+/** Sessions that live only as long as the process: sub-agents and tests. */
+export class MemorySessionStore implements SessionStore {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(
+    private readonly redactor: Redactor = new Redactor([]),
+    /** Where spilled outputs go; a fresh temp folder per session by default. */
+    private readonly spillDir?: (id: string) => string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  create(details: NewSession): Session {
+    const id = newSessionId(this.now());
+    const header: SessionHeader = {
+      type: "header",
+      version: SESSION_FORMAT_VERSION,
+      id,
+      createdAt: this.now().toISOString(),
+      workdir: details.workdir,
+      model: details.model,
+      bosun: details.bosunVersion,
+    };
+    const dir = this.spillDir ? this.spillDir(id) : join(tmpdir(), `bosun-spill-${id}`);
+    const session = new Session(header, emptySessionState(), createSpillStore(dir, this.redactor), null, this.redactor, this.now);
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  open(id: string): Session {
+    const session = this.sessions.get(id);
+    if (!session) throw new UnknownSessionError(id);
+    return session;
+  }
+
+  list(): SessionSummary[] {
+    return [...this.sessions.values()].map((session) => ({
+      id: session.id,
+      file: null,
+      createdAt: session.header.createdAt,
+      updatedAt: session.header.createdAt,
+      model: session.header.model,
+      workdir: session.header.workdir,
+      title: "",
+      bytes: 0,
+    }));
+  }
+}
+
+function fileSink(fd: number, lock: HeldLock): SessionSink {
+  let open = true;
+  return {
+    write(line) {
+      if (open) writeSync(fd, line);
+    },
+    sync() {
+      if (open) fsyncSync(fd);
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+        lock.release();
+      }
+    },
+  };
+}
+
+function readStart(file: string, bytes: number): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function oneLine(text: string, max = TITLE_CHARS): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
