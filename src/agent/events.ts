@@ -19,3 +19,12 @@ export interface AgentUi extends ToolUi {
 }
 
 export const silentUi: AgentUi = { onEvent: () => {} };
+
+/** The same UI with its events passed through `onEvent` first (which forwards them, changed or not). */
+export function interceptEvents(ui: AgentUi, onEvent: (event: AgentEvent, forward: (event: AgentEvent) => void) => void): AgentUi {
+  return {
+    ...(ui.askUser ? { askUser: ui.askUser.bind(ui) } : {}),
+    ...(ui.showPlan ? { showPlan: ui.showPlan.bind(ui) } : {}),
+    onEvent: (event) => onEvent(event, (forwarded) => ui.onEvent(forwarded)),
+  };
+}

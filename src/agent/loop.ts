@@ -6,7 +6,7 @@ import type { AgentLanguageModel } from "../llm/language-model.js";
 import type { ApprovalGate } from "./approval.js";
 import { estimateTextTokens } from "./compaction.js";
 import { Compactor } from "./compactor.js";
-import type { AgentEvent, AgentUi } from "./events.js";
+import { interceptEvents, type AgentEvent, type AgentUi } from "./events.js";
 import { AgentHooks, type AgentInfo } from "./hooks.js";
 import { AgentAbortedError, ModelCallError } from "./model-errors.js";
 import { RetryBudget } from "./model-retry.js";
@@ -215,13 +215,9 @@ function quietSdkWarnings(): void {
 
 /** Provider error text can echo a credential back: redact what the loop reports about failures. */
 function redactingUi(ui: AgentUi, redactor: Redactor): AgentUi {
-  return {
-    ...(ui.askUser ? { askUser: ui.askUser.bind(ui) } : {}),
-    ...(ui.showPlan ? { showPlan: ui.showPlan.bind(ui) } : {}),
-    onEvent(event: AgentEvent) {
-      if (event.type === "retry") ui.onEvent({ ...event, reason: redactor.text(event.reason) });
-      else if (event.type === "notice") ui.onEvent({ ...event, message: redactor.text(event.message) });
-      else ui.onEvent(event);
-    },
-  };
+  return interceptEvents(ui, (event: AgentEvent, forward) => {
+    if (event.type === "retry") forward({ ...event, reason: redactor.text(event.reason) });
+    else if (event.type === "notice") forward({ ...event, message: redactor.text(event.message) });
+    else forward(event);
+  });
 }

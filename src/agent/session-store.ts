@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
 import { tryAcquireLock, type HeldLock } from "../fs/file-lock.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
-import { isMissingPathError } from "../fs/stat.js";
 import { Redactor } from "./secrets.js";
+import { listSessionIds, SESSION_ID_PATTERN, sessionFile, summarizeSessionFile, type SessionSummary } from "./session-list.js";
 import {
   applySessionEvent,
   emptySessionState,
@@ -94,17 +94,7 @@ export class Session {
   }
 }
 
-export interface SessionSummary {
-  id: string;
-  file: string | null;
-  createdAt: string;
-  updatedAt: string;
-  model: SessionHeader["model"];
-  workdir: string;
-  /** The first prompt, on one line. */
-  title: string;
-  bytes: number;
-}
+export type { SessionSummary };
 
 export interface NewSession {
   workdir: string;
@@ -120,8 +110,6 @@ export interface SessionStore {
   list(): SessionSummary[];
 }
 
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
-const TITLE_CHARS = 80;
 
 export function newSessionId(now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
@@ -191,7 +179,7 @@ export class FileSessionStore implements SessionStore {
   list(): SessionSummary[] {
     const summaries: SessionSummary[] = [];
     for (const id of this.ids()) {
-      const summary = this.summarize(id);
+      const summary = summarizeSessionFile(this.file(id));
       if (summary) summaries.push(summary);
     }
     return summaries.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
@@ -199,62 +187,11 @@ export class FileSessionStore implements SessionStore {
 
   /** Session ids on disk, unsorted; cheap (one readdir). */
   ids(): string[] {
-    try {
-      return readdirSync(this.dir)
-        .filter((name) => name.endsWith(".jsonl"))
-        .map((name) => name.slice(0, -".jsonl".length))
-        .filter((id) => ID_PATTERN.test(id));
-    } catch (error) {
-      if (isMissingPathError(error)) return [];
-      throw error;
-    }
-  }
-
-  /** Header, first prompt and file facts of one session, reading only the start of the file. */
-  summarize(id: string): SessionSummary | null {
-    const file = this.file(id);
-    let head: string;
-    let info: ReturnType<typeof statSync>;
-    try {
-      info = statSync(file);
-      head = readStart(file, 64 * 1024);
-    } catch {
-      return null;
-    }
-    const lines = head.split("\n");
-    let header: SessionHeader;
-    try {
-      header = JSON.parse(lines[0]!) as SessionHeader;
-      if (header.type !== "header") return null;
-    } catch {
-      return null;
-    }
-    let title = "";
-    for (const line of lines.slice(1)) {
-      try {
-        const event = JSON.parse(line) as SessionEvent;
-        if (event.type === "run" && event.phase === "start") {
-          title = oneLine(event.prompt);
-          break;
-        }
-      } catch {
-        break;
-      }
-    }
-    return {
-      id: header.id,
-      file,
-      createdAt: header.createdAt,
-      updatedAt: info.mtime.toISOString(),
-      model: header.model,
-      workdir: header.workdir,
-      title,
-      bytes: info.size,
-    };
+    return listSessionIds(this.dir);
   }
 
   resolveId(idOrPrefix: string): string {
-    if (!ID_PATTERN.test(idOrPrefix)) throw new UnknownSessionError(idOrPrefix);
+    if (!SESSION_ID_PATTERN.test(idOrPrefix)) throw new UnknownSessionError(idOrPrefix);
     const ids = this.ids();
     if (ids.includes(idOrPrefix)) return idOrPrefix;
     const matches = ids.filter((id) => id.startsWith(idOrPrefix)).sort();
@@ -263,7 +200,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   file(id: string): string {
-    return join(this.dir, `${id}.jsonl`);
+    return sessionFile(this.dir, id);
   }
 
   private spillFor(id: string): SpillStore {
@@ -345,20 +282,4 @@ function fileSink(fd: number, lock: HeldLock): SessionSink {
       }
     },
   };
-}
-
-function readStart(file: string, bytes: number): string {
-  const fd = openSync(file, "r");
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const read = readSync(fd, buffer, 0, bytes, 0);
-    return buffer.subarray(0, read).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
-export function oneLine(text: string, max = TITLE_CHARS): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -12,10 +12,12 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     return 0;
   }
   try {
-    const [{ Command }, { registerStatus }, { registerMigrate }] = await Promise.all([
+    const [{ Command }, { registerStatus }, { registerMigrate }, { registerRun }, { registerSessions }] = await Promise.all([
       import("commander"),
       import("./status.js"),
       import("./migrate.js"),
+      import("./run.js"),
+      import("./sessions.js"),
     ]);
     const program = new Command("bosun")
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
@@ -29,6 +31,8 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       });
     registerStatus(program, output);
     registerMigrate(program, output);
+    registerRun(program, output);
+    registerSessions(program, output);
     await program.parseAsync(withDefaultCommand(argv), { from: "user" });
     return 0;
   } catch (error) {

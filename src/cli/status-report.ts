@@ -3,6 +3,7 @@ import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import type { MigrationReport } from "../migrations/runner.js";
 import type { Output } from "./output.js";
+import { agentStatus } from "./status-agent.js";
 
 export type SubsystemName = "agents" | "install" | "catalog" | "agent";
 
@@ -52,7 +53,7 @@ export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
   agents: notSetUp("not set up yet: agent detection (bosun agents) is not part of this build"),
   install: notSetUp("not set up yet: pack installation (bosun install) is not part of this build"),
   catalog: notSetUp("not set up yet: the model catalog (bosun models) is not part of this build"),
-  agent: notSetUp("not set up yet: bosun's own agent (bosun run) is not part of this build"),
+  agent: agentStatus,
 };
 
 /** The status report, with every subsystem's part gathered in parallel. */

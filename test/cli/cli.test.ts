@@ -16,9 +16,11 @@ describe("bosun (CLI)", () => {
     expect(help.stdout).toContain("Usage: bosun");
     expect(help.stdout).toMatch(/status \[options\]/);
     expect(help.stdout).toMatch(/migrate \[options\]/);
+    expect(help.stdout).toMatch(/run \[options\] <prompt>/);
+    expect(help.stdout).toMatch(/sessions \[options\]/);
   });
 
-  it("shows the status screen by default: paths, migrations, and each subsystem not set up yet", async () => {
+  it("shows the status screen by default: paths, migrations, and each subsystem", async () => {
     const t = makeTempHome();
     const { code, stdout, stderr } = await runCli([], t.env, t.home);
     expect(code).toBe(0);
@@ -26,7 +28,8 @@ describe("bosun (CLI)", () => {
     expect(stdout).toContain(`bosun ${version}`);
     expect(stdout).toMatch(/config\s+~\/\.config\/bosun/);
     expect(stdout).toMatch(/10_legacy_layout\s+nothing to do/);
-    for (const name of ["Agents", "Install", "Catalog", "Agent"]) expect(stdout).toMatch(new RegExp(`^${name}  not set up yet`, "m"));
+    for (const name of ["Agents", "Install", "Catalog"]) expect(stdout).toMatch(new RegExp(`^${name}  not set up yet`, "m"));
+    expect(stdout).toMatch(/^Agent  no sessions yet; bosun run "…" starts the agent$/m);
   });
 
   it("prints status as JSON with the paths in use", async () => {
