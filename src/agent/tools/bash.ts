@@ -14,7 +14,7 @@ const TAIL_CHARS = 8_000;
 /** After SIGTERM, a process group gets this long before SIGKILL. */
 const KILL_GRACE_MS = 2_000;
 /** After the shell exits, how long to wait for background children holding its output open. */
-const DRAIN_MS = 500;
+const DRAIN_MS = 2_000;
 
 const inputSchema = z
   .object({
@@ -70,7 +70,8 @@ async function runCommand(shell: string, command: string, cwd: string, timeoutMs
   if (context.signal.aborted) throw new ToolError("aborted before the command started");
   const output = new OutputCollector(context.spill, `bash-${context.callId}.txt`);
   const env = { ...context.env, GIT_TERMINAL_PROMPT: "0", PAGER: "cat", GIT_PAGER: "cat" };
-  const child = spawn(shell, ["-c", command], { cwd, env: env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  // One stream for both outputs, as in a terminal: the model sees errors where they happened.
+  const child = spawn(shell, ["-c", `exec 2>&1\n${command}`], { cwd, env: env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => output.add(chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => output.add(chunk));
 
@@ -160,19 +161,21 @@ class OutputCollector {
 
   add(chunk: string): void {
     this.total += chunk.length;
-    if (!this.file && this.head.length + chunk.length <= MAX_BASH_INLINE_CHARS) {
+    if (this.file) {
+      this.file.write(chunk);
+      this.tail = (this.tail + chunk).slice(-TAIL_CHARS);
+      return;
+    }
+    if (this.head.length + chunk.length <= MAX_BASH_INLINE_CHARS) {
       this.head += chunk;
       return;
     }
-    if (!this.file) {
-      this.file = this.spill.open(this.name);
-      this.spillPath = this.file.path;
-      this.file.write(this.head);
-      this.tail = this.head.slice(HEAD_CHARS);
-      this.head = this.head.slice(0, HEAD_CHARS);
-    }
-    this.file.write(chunk);
-    this.tail = (this.tail + chunk).slice(-TAIL_CHARS);
+    const all = this.head + chunk;
+    this.file = this.spill.open(this.name);
+    this.spillPath = this.file.path;
+    this.file.write(all);
+    this.head = all.slice(0, HEAD_CHARS);
+    this.tail = all.slice(HEAD_CHARS).slice(-TAIL_CHARS);
   }
 
   async finish(): Promise<string> {
