@@ -47,16 +47,18 @@ export class Compactor {
     const { limits, fixedTokens, ui } = this.options;
     if (limits.context <= 0) return false;
     const threshold = this.thresholdTokens;
-    const target = Math.floor(limits.context * COMPACTION_TARGET);
     const before = contextTokens(session.state, fixedTokens());
     if (before < threshold && !force) return false;
+    // After an overflow error the estimate was evidently too low: aim at half of it, and let
+    // even the newest tool outputs go to files (they may be what broke the limit).
+    const target = Math.min(Math.floor(limits.context * COMPACTION_TARGET), force ? Math.floor(before / 2) : Infinity);
 
-    const stubs = planToolOutputStubs(session.messages, before, target, session.spill);
+    const stubs = planToolOutputStubs(session.messages, before, target, session.spill, { includeNewest: force });
     if (Object.keys(stubs).length > 0) {
       session.append({ type: "compaction", step: "stub", stubs, tokensBefore: before, tokensAfter: 0 });
       const after = contextTokens(session.state, fixedTokens());
       ui.onEvent({ type: "compaction", step: "stub", tokensBefore: before, tokensAfter: after });
-      if (after < threshold && !force) return true;
+      if (force || after < threshold) return true;
     }
 
     const current = contextTokens(session.state, fixedTokens());

@@ -95,7 +95,7 @@ async function runCommand(shell: string, command: string, cwd: string, timeoutMs
     child.once("exit", (code, signal) => {
       // Background children may keep the pipes open; give them a moment, then stop listening.
       const drained = Promise.all([closed(child.stdout), closed(child.stderr)]);
-      const deadline = new Promise((done) => setTimeout(done, DRAIN_MS));
+      const deadline = new Promise((done) => setTimeout(done, DRAIN_MS).unref());
       void Promise.race([drained, deadline]).then(() => {
         child.stdout.destroy();
         child.stderr.destroy();

@@ -1,0 +1,43 @@
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BOSUN_BIN } from "../fixtures/cli.js";
+import { startLlmServer, type LlmServer } from "../fixtures/llm-server.js";
+import { makeTempHome } from "../fixtures/temp-home.js";
+
+let llm: LlmServer;
+beforeAll(async () => {
+  llm = await startLlmServer();
+});
+afterAll(async () => {
+  await llm.close();
+});
+
+describe("bosun run and Ctrl-C", () => {
+  it("stops a running command at once, saves the session and exits 130", async () => {
+    const t = makeTempHome();
+    llm.reply().tool("bash", { command: "sleep 60" });
+    const env = {
+      ...t.env,
+      BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 10_000, output: 500 }),
+    };
+    const child = spawn(process.execPath, [BOSUN_BIN, "run", "--yes", "wait a minute"], { env: env as NodeJS.ProcessEnv, cwd: t.home });
+    let stderr = "";
+    let interrupted = false;
+    let interruptedAt = 0;
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!interrupted && stderr.includes("$ sleep 60")) {
+        interrupted = true;
+        setTimeout(() => {
+          interruptedAt = Date.now();
+          child.kill("SIGINT");
+        }, 200);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(Date.now() - interruptedAt).toBeLessThan(1_500);
+    expect(code).toBe(130);
+    expect(stderr).toContain("bosun: cancelling…");
+    expect(stderr).toMatch(/bosun: cancelled; the session is saved: continue it with bosun run --session \S+ "…"/);
+  });
+});
