@@ -111,6 +111,19 @@ export interface SessionStore {
 }
 
 
+/** The first line of a new session. */
+export function newSessionHeader(details: NewSession, now: Date): SessionHeader {
+  return {
+    type: "header",
+    version: SESSION_FORMAT_VERSION,
+    id: newSessionId(now),
+    createdAt: now.toISOString(),
+    workdir: details.workdir,
+    model: details.model,
+    bosun: details.bosunVersion,
+  };
+}
+
 export function newSessionId(now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   return `${stamp}-${randomBytes(3).toString("hex")}`;
@@ -130,16 +143,8 @@ export class FileSessionStore implements SessionStore {
 
   create(details: NewSession): Session {
     ensurePrivateDir(this.dir);
-    const id = newSessionId(this.now());
-    const header: SessionHeader = {
-      type: "header",
-      version: SESSION_FORMAT_VERSION,
-      id,
-      createdAt: this.now().toISOString(),
-      workdir: details.workdir,
-      model: details.model,
-      bosun: details.bosunVersion,
-    };
+    const header = newSessionHeader(details, this.now());
+    const id = header.id;
     const lock = this.lock(id);
     const file = this.file(id);
     const fd = openSync(file, "wx", 0o600);
@@ -226,16 +231,8 @@ export class MemorySessionStore implements SessionStore {
   ) {}
 
   create(details: NewSession): Session {
-    const id = newSessionId(this.now());
-    const header: SessionHeader = {
-      type: "header",
-      version: SESSION_FORMAT_VERSION,
-      id,
-      createdAt: this.now().toISOString(),
-      workdir: details.workdir,
-      model: details.model,
-      bosun: details.bosunVersion,
-    };
+    const header = newSessionHeader(details, this.now());
+    const id = header.id;
     const dir = this.spillDir ? this.spillDir(id) : join(tmpdir(), `bosun-spill-${id}`);
     const session = new Session(header, emptySessionState(), createSpillStore(dir, this.redactor), null, this.redactor, this.now);
     this.sessions.set(id, session);

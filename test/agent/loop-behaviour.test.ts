@@ -1,21 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { estimateMessagesTokens, estimateTextTokens } from "../../src/agent/compaction.js";
 import { ModelCallError } from "../../src/agent/model-errors.js";
 import { replaySession, type SessionEvent } from "../../src/agent/session-format.js";
 import type { ProviderPackage } from "../../src/llm/model-target.js";
 import { languageModelFor, makeWorkspace, recordingUi, runScripted, scriptedTarget, type RecordingUi } from "../fixtures/agent-harness.js";
-import { startLlmServer, type LlmServer, type RecordedRequest } from "../fixtures/llm-server.js";
+import type { RecordedRequest } from "../fixtures/llm-server.js";
+import { useLlmServer } from "../fixtures/use-llm-server.js";
 
-let llm: LlmServer;
-beforeAll(async () => {
-  llm = await startLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-beforeEach(() => llm.reset());
+const llm = useLlmServer();
 
 function sessionLines(sessions: string, id: string): Record<string, any>[] {
   return readFileSync(join(sessions, `${id}.jsonl`), "utf8")

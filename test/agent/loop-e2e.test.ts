@@ -1,18 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { languageModelFor, makeWorkspace, recordingUi, runScripted, scriptedTarget } from "../fixtures/agent-harness.js";
-import { startLlmServer, type LlmServer } from "../fixtures/llm-server.js";
+import { useLlmServer } from "../fixtures/use-llm-server.js";
 
-let llm: LlmServer;
-beforeAll(async () => {
-  llm = await startLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-beforeEach(() => llm.reset());
+const llm = useLlmServer();
 
 describe("the agent loop against a scripted OpenAI-compatible server", () => {
   it("reads, edits and runs a command in a temp repo, and the file on disk changes", async () => {

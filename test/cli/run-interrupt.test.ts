@@ -1,16 +1,10 @@
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BOSUN_BIN } from "../fixtures/cli.js";
-import { startLlmServer, type LlmServer } from "../fixtures/llm-server.js";
+import { useLlmServer } from "../fixtures/use-llm-server.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
-let llm: LlmServer;
-beforeAll(async () => {
-  llm = await startLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
+const llm = useLlmServer();
 
 describe("bosun run and Ctrl-C", () => {
   it("stops a running command at once, saves the session and exits 130", async () => {

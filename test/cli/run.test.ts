@@ -1,18 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../fixtures/cli.js";
-import { startLlmServer, type LlmServer } from "../fixtures/llm-server.js";
+import { useLlmServer } from "../fixtures/use-llm-server.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
-let llm: LlmServer;
-beforeAll(async () => {
-  llm = await startLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-beforeEach(() => llm.reset());
+const llm = useLlmServer();
 
 function devModel(t: TempHome, extra: Record<string, unknown> = {}): Record<string, string | undefined> {
   return {
