@@ -26,7 +26,7 @@ export interface SecretSources {
  * names say they hold a key or token.
  */
 export async function collectSecrets(sources: SecretSources): Promise<Secret[]> {
-  const secrets: Secret[] = [...(sources.extra ?? [])];
+  const secrets: Secret[] = [];
   const fromEnv = (name: string) => {
     const value = sources.env[name];
     if (value) secrets.push({ name, value });
@@ -35,6 +35,8 @@ export async function collectSecrets(sources: SecretSources): Promise<Secret[]> 
   for (const name of sources.configuredEnvVars) fromEnv(name);
   for (const name of Object.keys(sources.env)) if (SECRET_ENV_NAME.test(name)) fromEnv(name);
   secrets.push(...(await sources.storedCredentials()));
+  // Named by where they came from when a value is known twice: env var names say the most.
+  secrets.push(...(sources.extra ?? []));
   return dedupe(secrets);
 }
 

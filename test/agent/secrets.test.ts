@@ -29,7 +29,7 @@ describe("collectSecrets", () => {
       extra: [{ name: "model", value: "sk-openai-1" }],
     });
     expect(secrets).toEqual([
-      { name: "model", value: "sk-openai-1" },
+      { name: "OPENAI_API_KEY", value: "sk-openai-1" },
       { name: "DB_URL", value: "postgres://u:p@h/db" },
       { name: "GITHUB_TOKEN", value: "ghp_abc123" },
       { name: "anthropic", value: "sk-ant-stored" },

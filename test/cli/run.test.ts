@@ -66,6 +66,29 @@ describe("bosun run", () => {
     expect(JSON.stringify(messages)).toContain("my favourite colour is blue");
   });
 
+  it("keeps secrets out of stderr, the log and the session file", async () => {
+    const t = makeTempHome();
+    t.write(join(t.paths.config, "bosun.json"), '{ "secrets": ["DB_URL"] }');
+    const env = { ...devModel(t), DB_URL: "postgres://admin:pw-93ks@db/app" };
+    llm.reply().httpError(503, "upstream rejected key sk-scripted-secret-value-123", { "retry-after": "0" });
+    llm.reply().tool("bash", { command: "echo $DB_URL" });
+    llm.reply().text("done");
+    const result = await runCli(["run", "--yes", "connect"], env, t.home);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("the model call failed (503: upstream rejected key [redacted:SCRIPTED_API_KEY]); retrying");
+    const log = readFileSync(join(t.paths.state, "logs", "bosun.log"), "utf8");
+    expect(log).toContain("agent model call retried");
+    expect(log).toContain("[redacted:SCRIPTED_API_KEY]");
+    expect(JSON.stringify(llm.requests[2]!.body)).toContain("[redacted:DB_URL]");
+    const sessions = join(t.paths.data, "sessions");
+    const { readdirSync } = await import("node:fs");
+    const files = readdirSync(sessions).filter((f) => f.endsWith(".jsonl")).map((f) => readFileSync(join(sessions, f), "utf8"));
+    for (const text of [result.stderr, result.stdout, log, ...files, ...llm.requests.map((r) => JSON.stringify(r.body))]) {
+      expect(text).not.toContain("sk-scripted-secret-value-123");
+      expect(text).not.toContain("pw-93ks");
+    }
+  });
+
   it("rejects bad flags before doing anything", async () => {
     const t = makeTempHome();
     expect((await runCli(["run", "--mode", "yolo", "x"], devModel(t))).stderr).toBe("bosun: --mode must be one of ask, auto-edit, full-access, not \"yolo\"\n");
