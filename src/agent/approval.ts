@@ -5,6 +5,8 @@ export type ApprovalAnswer = "once" | "session" | "deny";
 
 export interface ApprovalRequest extends ApprovalQuestion {
   callId: string;
+  /** Lines to show with the question (the change an edit makes, …), already redacted. */
+  preview?: string;
 }
 
 /** Whoever can approve: a terminal prompt, or a host's callback. */

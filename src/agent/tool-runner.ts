@@ -74,11 +74,15 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
   }
   if (deps.signal.aborted) return finish("aborted", "Not run: the user cancelled the run.", "cancelled", true);
 
-  const approval = await deps.approval.check({ tool: tool.name, access: tool.access, danger, description, callId: call.toolCallId }, deps.signal).catch((error: unknown) => {
+  const preview = tool.preview ? deps.redactor.text(tool.preview(input)) : undefined;
+  const approval = await deps.approval.check({ tool: tool.name, access: tool.access, danger, description, callId: call.toolCallId, ...(preview ? { preview } : {}) }, deps.signal).catch((error: unknown) => {
     if (deps.signal.aborted) return { allowed: false as const, message: "Not run: the user cancelled the run." };
     return { allowed: false as const, message: `Not run: asking for approval failed (${describeError(error)}).` };
   });
-  if (!approval.allowed) return finish(deps.signal.aborted ? "aborted" : "denied", approval.message, deps.signal.aborted ? "cancelled" : "denied", true);
+  if (!approval.allowed) {
+    if (deps.signal.aborted) return finish("aborted", approval.message, "cancelled", true);
+    return finish("denied", approval.message, `denied: ${approval.message.replace(/^Not run: /, "").split(". ")[0]}`, true);
+  }
 
   let output: string;
   let summary: string;

@@ -34,6 +34,7 @@ export function createTerminalPrompter(input: NodeJS.ReadableStream, output: Nod
     async approver(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
       const head = request.danger ? `bosun: ${request.tool} wants to run something dangerous: it ${request.danger}` : `bosun: ${request.tool} needs your approval`;
       output.write(`\n${head}\n    ${request.description}\n`);
+      if (request.preview) output.write(request.preview.split("\n").map((line) => `      ${line}\n`).join(""));
       for (;;) {
         const answer = (await ask("  allow [o]nce, [a]lways for this session, or [d]eny? ", signal)).trim().toLowerCase();
         if (["o", "once", "y", "yes"].includes(answer)) return "once";

@@ -138,9 +138,9 @@ describe("approval in the loop", () => {
     llm.reply().text("done");
     const answers = ["deny", "once"] as const;
     const asked: string[] = [];
-    const { ws, run } = await scripted("write", { mode: "ask", approver: async (request) => (asked.push(request.description), answers[asked.length - 1]!) });
+    const { ws, run } = await scripted("write", { mode: "ask", approver: async (request) => (asked.push(`${request.description}: ${request.preview}`), answers[asked.length - 1]!) });
     await run;
-    expect(asked).toEqual(["write a.txt (1 lines)", "write b.txt (1 lines)"]);
+    expect(asked).toEqual(["write a.txt (1 lines): + one", "write b.txt (1 lines): + two"]);
     expect(existsSync(join(ws.workdir, "a.txt"))).toBe(false);
     expect(readFileSync(join(ws.workdir, "b.txt"), "utf8")).toBe("two");
     expect(JSON.stringify(llm.requests[1]!.body.messages)).toContain("the user declined this call");

@@ -89,6 +89,17 @@ describe("bosun run", () => {
     }
   });
 
+  it("without a terminal, a call that needs approval is refused and stderr says why", async () => {
+    const t = makeTempHome();
+    llm.reply().tool("write", { path: "x.txt", content: "x" });
+    llm.reply().text("I need your approval to write x.txt.");
+    const result = await runCli(["run", "make x.txt"], devModel(t), t.home);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("⊘ denied: write needs the user's approval in ask mode, and nobody can approve in this session (bosun is not attached to a terminal)");
+    expect(existsSync(join(t.home, "x.txt"))).toBe(false);
+    expect(result.stdout).toBe("I need your approval to write x.txt.\n");
+  });
+
   it("rejects bad flags before doing anything", async () => {
     const t = makeTempHome();
     expect((await runCli(["run", "--mode", "yolo", "x"], devModel(t))).stderr).toBe("bosun: --mode must be one of ask, auto-edit, full-access, not \"yolo\"\n");

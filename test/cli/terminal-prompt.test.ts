@@ -34,10 +34,10 @@ describe("the terminal prompter", () => {
     expect(await first).toBe("session");
     expect(t.shown()).toContain("bosun: bash needs your approval\n    $ npm publish\n");
     expect(t.shown()).toContain("please answer o, a or d");
-    const second = prompter.approver({ ...request, danger: "force-pushes with git" }, signal);
+    const second = prompter.approver({ ...request, danger: "force-pushes with git", preview: "- a\n+ b" }, signal);
     await t.answer("", 3);
     expect(await second).toBe("deny");
-    expect(t.shown()).toContain("bosun: bash wants to run something dangerous: it force-pushes with git");
+    expect(t.shown()).toContain("bosun: bash wants to run something dangerous: it force-pushes with git\n    $ npm publish\n      - a\n      + b\n");
     const third = prompter.approver(request, signal);
     await t.answer("o", 4);
     expect(await third).toBe("once");

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { localFileOperations, looksBinary, type FileOperations } from "./file-operations.js";
 import { resolveToolPath, showPath } from "./paths.js";
 import { ToolError, type AgentTool } from "./tool.js";
-import { MAX_WRITE_BYTES, outsideWorkdirDanger } from "./write.js";
+import { MAX_WRITE_BYTES, outsideWorkdirDanger, previewLines } from "./write.js";
 
 const inputSchema = z
   .object({
@@ -25,6 +25,7 @@ export function createEditTool(files: FileOperations = localFileOperations): Age
     access: "edit",
     describe: (input, workdir) => `edit ${showPath(workdir, resolveToolPath(workdir, input.path))}`,
     danger: (input, workdir) => outsideWorkdirDanger(workdir, resolveToolPath(workdir, input.path)),
+    preview: (input) => previewLines([...input.old_string.split("\n").map((line) => `- ${line}`), ...input.new_string.split("\n").map((line) => `+ ${line}`)]),
     async execute(input, context) {
       const path = resolveToolPath(context.workdir, input.path);
       const shown = showPath(context.workdir, path);

@@ -61,6 +61,8 @@ export interface AgentTool<I = any> {
   describe(input: I, workdir: string): string;
   /** Why this call is dangerous (asks even in full-access), or null. */
   danger?(input: I, workdir: string): string | null;
+  /** What the user should see before approving: the change an edit makes, the text a write puts. */
+  preview?(input: I): string;
   execute(input: I, context: ToolContext): Promise<ToolResult>;
 }
 

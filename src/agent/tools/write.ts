@@ -24,6 +24,7 @@ export function createWriteTool(files: FileOperations = localFileOperations): Ag
     access: "edit",
     describe: (input, workdir) => `write ${showPath(workdir, resolveToolPath(workdir, input.path))} (${lineCount(input.content)} lines)`,
     danger: (input, workdir) => outsideWorkdirDanger(workdir, resolveToolPath(workdir, input.path)),
+    preview: (input) => previewLines(input.content.split("\n").map((line) => `+ ${line}`)),
     async execute(input, context) {
       const path = resolveToolPath(context.workdir, input.path);
       const shown = showPath(context.workdir, path);
@@ -42,6 +43,16 @@ export function createWriteTool(files: FileOperations = localFileOperations): Ag
 export function outsideWorkdirDanger(workdir: string, path: string): string | null {
   if (isInsideWorkdir(workdir, path) || isScratchPath(path)) return null;
   return `writes outside the working directory (${path})`;
+}
+
+const PREVIEW_LINES = 20;
+const PREVIEW_LINE_CHARS = 160;
+
+/** At most 20 lines of at most 160 characters, saying how many more there are. */
+export function previewLines(lines: string[]): string {
+  const shown = lines.slice(0, PREVIEW_LINES).map((line) => (line.length > PREVIEW_LINE_CHARS ? `${line.slice(0, PREVIEW_LINE_CHARS)}…` : line));
+  if (lines.length > PREVIEW_LINES) shown.push(`… ${lines.length - PREVIEW_LINES} more lines`);
+  return shown.join("\n");
 }
 
 export function lineCount(text: string): number {
