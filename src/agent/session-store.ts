@@ -159,12 +159,12 @@ export class FileSessionStore implements SessionStore {
     const lock = this.lock(id);
     try {
       const file = this.file(id);
-      const text = readFileSync(file, "utf8");
-      const parsed = parseSessionFile(file, text);
+      const bytes = readFileSync(file);
+      const parsed = parseSessionFile(file, bytes.toString("utf8"));
       const fd = openSync(file, "r+");
       // A torn last line is dropped before anything is appended after it.
       ftruncateSync(fd, parsed.validBytes);
-      if (parsed.validBytes > 0 && !text.slice(0, parsed.validBytes).endsWith("\n")) writeSync(fd, "\n", parsed.validBytes);
+      if (parsed.validBytes > 0 && bytes[parsed.validBytes - 1] !== 0x0a) writeSync(fd, "\n", parsed.validBytes);
       closeSync(fd);
       const appendFd = openSync(file, "a");
       return new Session(parsed.header, replaySession(parsed.events), this.spillFor(id), fileSink(appendFd, lock), this.redactor, this.now);
@@ -261,19 +261,25 @@ export class MemorySessionStore implements SessionStore {
 
 function fileSink(fd: number, lock: HeldLock): SessionSink {
   let open = true;
+  // fsync costs milliseconds on a real disk: only when something was written since the last one.
+  let dirty = false;
+  const sync = () => {
+    if (open && dirty) fsyncSync(fd);
+    dirty = false;
+  };
   return {
     write(line) {
-      if (open) writeSync(fd, line);
+      if (!open) return;
+      writeSync(fd, line);
+      dirty = true;
     },
-    sync() {
-      if (open) fsyncSync(fd);
-    },
+    sync,
     close() {
       if (!open) return;
-      open = false;
       try {
-        fsyncSync(fd);
+        sync();
       } finally {
+        open = false;
         closeSync(fd);
         lock.release();
       }
