@@ -11,7 +11,7 @@ export interface StepRequest {
   tools?: ToolSet;
   maxOutputTokens?: number;
   signal: AbortSignal;
-  /** Give up (a transient failure) when the model sends nothing for this long; default 2 minutes. */
+  /** Give up (a transient failure) when the model sends nothing for this long; default 5 minutes. */
   idleTimeoutMs?: number;
   /** Each piece of the reply's text as it streams in. */
   onText?: (delta: string) => void;
@@ -121,7 +121,8 @@ export async function streamModelStep(request: StepRequest): Promise<StepResult>
   return { assistant, text, toolCalls, usage, finishReason };
 }
 
-const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+// Reasoning models can think for minutes before their first token; five minutes of silence is a dead stream.
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 function idleFailure(ms: number): Error {
   return new Error(`the model sent nothing for ${Math.round(ms / 1000)} s (network timeout)`);

@@ -38,7 +38,11 @@ export function createEditTool(files: FileOperations = localFileOperations): Age
       const buffer = await files.readFile(path, MAX_WRITE_BYTES);
       if (looksBinary(buffer)) throw new ToolError(`${shown} is a binary file`);
       const text = buffer.toString("utf8");
-      const positions = occurrences(text, input.old_string);
+      // Models write "\n"; a file with Windows line endings gets its own in both strings.
+      const crlf = text.includes("\r\n") && !input.old_string.includes("\r\n");
+      const oldString = crlf ? input.old_string.replace(/\n/g, "\r\n") : input.old_string;
+      const newString = crlf ? input.new_string.replace(/\n/g, "\r\n") : input.new_string;
+      const positions = occurrences(text, oldString);
       if (positions.length === 0) throw new ToolError(`old_string was not found in ${shown}${nearMiss(text, input.old_string)}`);
       if (positions.length > 1 && !input.replace_all) {
         const lines = positions.slice(0, 10).map((at) => lineAt(text, at));
@@ -47,11 +51,11 @@ export function createEditTool(files: FileOperations = localFileOperations): Age
             "include more surrounding text to pick one, or set replace_all to true",
         );
       }
-      const updated = input.replace_all ? text.split(input.old_string).join(input.new_string) : text.replace(input.old_string, () => input.new_string);
+      const updated = input.replace_all ? text.split(oldString).join(newString) : text.replace(oldString, () => newString);
       await files.writeFile(path, updated);
       const first = lineAt(text, positions[0]!);
       const count = input.replace_all ? positions.length : 1;
-      const excerpt = excerptAround(updated, first, input.new_string);
+      const excerpt = excerptAround(updated.replace(/\r\n/g, "\n"), first, input.new_string);
       return {
         output: `replaced ${count} occurrence${count === 1 ? "" : "s"} in ${shown} (first at line ${first}):\n${excerpt}`,
         summary: `${count} replacement${count === 1 ? "" : "s"} at line ${first}`,

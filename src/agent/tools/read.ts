@@ -53,7 +53,7 @@ export function createReadTool(files: FileOperations = localFileOperations): Age
       let chars = 0;
       let last = offset - 1;
       for (let i = offset - 1; i < Math.min(lines.length, offset - 1 + limit); i++) {
-        let line = lines[i]!;
+        let line = lines[i]!.replace(/\r$/, "");
         if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]`;
         const numbered = `${String(i + 1).padStart(6)}\t${line}`;
         if (chars + numbered.length > MAX_READ_CHARS && out.length > 0) break;

@@ -90,6 +90,13 @@ describe("edit", () => {
     expect(readFileSync(join(t.workdir, "a.txt"), "utf8")).toBe("x = 9\ny = 2\nx = 9\n");
   });
 
+  it("matches across Windows line endings and keeps them", async () => {
+    const t = makeToolBench();
+    t.write("win.txt", "one\r\ntwo\r\nthree\r\n");
+    await t.run(edit, { path: "win.txt", old_string: "one\ntwo", new_string: "1\n2" });
+    expect(readFileSync(join(t.workdir, "win.txt"), "utf8")).toBe("1\r\n2\r\nthree\r\n");
+  });
+
   it("explains a miss, pointing at a whitespace-only difference", async () => {
     const t = makeToolBench();
     t.write("a.ts", "function f() {\n\treturn 1;\n}\n");
