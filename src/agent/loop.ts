@@ -99,6 +99,7 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
   try {
     await hooks.init(agent);
     const toolSet = options.toolCalls ? options.tools.modelTools() : undefined;
+    if (!toolSet) ui.onEvent({ type: "notice", message: "this model cannot call tools; it answers without them" });
     const base =
       options.systemPrompt ??
       defaultSystemPrompt({

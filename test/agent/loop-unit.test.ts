@@ -89,7 +89,9 @@ describe("the loop with the AI SDK's mock model", () => {
   it("sends no tools to a model that cannot call them", async () => {
     const ws = makeWorkspace();
     const model = new MockLanguageModelV3({ doStream: [reply(...text("ok"))] as never });
-    await runAgent("hi", options(model, ws.workdir, { toolCalls: false }));
+    const ui = recordingUi();
+    await runAgent("hi", options(model, ws.workdir, { toolCalls: false, ui }));
+    expect(ui.events).toContainEqual({ type: "notice", message: "this model cannot call tools; it answers without them" });
     expect(model.doStreamCalls[0]!.tools).toBeUndefined();
     expect(JSON.stringify(model.doStreamCalls[0]!.prompt[0])).toContain("You have no tools in this session");
   });

@@ -6,15 +6,28 @@ import { makeTempHome } from "../fixtures/temp-home.js";
 
 const llm = useLlmServer();
 
-describe("bosun run and Ctrl-C", () => {
+function devEnv(t: ReturnType<typeof makeTempHome>): Record<string, string | undefined> {
+  return { ...t.env, BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 10_000, output: 500 }) };
+}
+
+describe("bosun run as a process", () => {
+  it("reads the prompt from stdin with -", async () => {
+    const t = makeTempHome();
+    llm.reply().text("Got it.");
+    const child = spawn(process.execPath, [BOSUN_BIN, "run", "-"], { env: devEnv(t) as NodeJS.ProcessEnv, cwd: t.home });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdin.end("a prompt\nover two lines\n");
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(stdout).toBe("Got it.\n");
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain("a prompt\\nover two lines");
+  });
+
   it("stops a running command at once, saves the session and exits 130", async () => {
     const t = makeTempHome();
     llm.reply().tool("bash", { command: "sleep 60" });
-    const env = {
-      ...t.env,
-      BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 10_000, output: 500 }),
-    };
-    const child = spawn(process.execPath, [BOSUN_BIN, "run", "--yes", "wait a minute"], { env: env as NodeJS.ProcessEnv, cwd: t.home });
+    const child = spawn(process.execPath, [BOSUN_BIN, "run", "--yes", "wait a minute"], { env: devEnv(t) as NodeJS.ProcessEnv, cwd: t.home });
     let stderr = "";
     let interrupted = false;
     let interruptedAt = 0;
