@@ -62,7 +62,12 @@ export function createRunRenderer(output: Output, options: { json: boolean }): R
           return;
         }
         case "retry":
-          err(style("yellow", `bosun: the model call failed (${event.reason}); retrying in ${(event.delayMs / 1000).toFixed(1)} s (retry ${event.attempt})`));
+          err(
+            style(
+              "yellow",
+              `bosun: the model call failed (${event.reason})${event.hadPartialReply ? " partway through its reply, which starts over" : ""}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (retry ${event.attempt})`,
+            ),
+          );
           return;
         case "compaction":
           err(

@@ -77,6 +77,9 @@ export function registerRun(program: Command, output: Output): void {
             onStart: (info) => {
               sessionId = info.sessionId;
               writeLine(output.stderr, `bosun: ${info.resumed ? "continuing" : "session"} ${info.sessionId} · ${info.model} · ${info.mode} mode${info.workdir !== process.cwd() ? ` · in ${info.workdir}` : ""}`);
+              if (!interactive && info.mode !== "full-access") {
+                writeLine(output.stderr, `bosun: not attached to a terminal: calls that need approval in ${info.mode} mode will be refused (--yes or --mode change that)`);
+              }
             },
           },
         );

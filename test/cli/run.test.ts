@@ -76,6 +76,7 @@ describe("bosun run", () => {
     const result = await runCli(["run", "--yes", "connect"], env, t.home);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("the model call failed (503: upstream rejected key [redacted:SCRIPTED_API_KEY]); retrying");
+    expect(result.stderr).not.toContain("not attached to a terminal");
     const log = readFileSync(join(t.paths.state, "logs", "bosun.log"), "utf8");
     expect(log).toContain("agent model call retried");
     expect(log).toContain("[redacted:SCRIPTED_API_KEY]");
@@ -96,6 +97,7 @@ describe("bosun run", () => {
     const result = await runCli(["run", "make x.txt"], devModel(t), t.home);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("⊘ denied: write needs the user's approval in ask mode, and nobody can approve in this session (bosun is not attached to a terminal)");
+    expect(result.stderr).toContain("bosun: not attached to a terminal: calls that need approval in ask mode will be refused (--yes or --mode change that)");
     expect(existsSync(join(t.home, "x.txt"))).toBe(false);
     expect(result.stdout).toBe("I need your approval to write x.txt.\n");
   });
