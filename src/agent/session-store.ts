@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
@@ -259,30 +259,56 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
+/**
+ * Appends lines to a session file. Each line is one synchronous write (a crash leaves at most a
+ * torn last line). The fsync at a turn's end runs in the background, overlapping the next model
+ * call instead of delaying it; closing waits for it and makes the tail durable. An fsync error
+ * surfaces at the next `sync` or `close`.
+ */
 function fileSink(fd: number, lock: HeldLock): SessionSink {
   let open = true;
-  // fsync costs milliseconds on a real disk: only when something was written since the last one.
-  let dirty = false;
-  const sync = () => {
-    if (open && dirty) fsyncSync(fd);
-    dirty = false;
+  let closed = false;
+  let unsynced = false;
+  let inFlight = 0;
+  let failure: NodeJS.ErrnoException | null = null;
+  const rethrow = () => {
+    if (!failure) return;
+    const error = failure;
+    failure = null;
+    throw error;
+  };
+  const finish = () => {
+    if (closed || inFlight > 0) return;
+    closed = true;
+    try {
+      if (unsynced) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   };
   return {
     write(line) {
       if (!open) return;
       writeSync(fd, line);
-      dirty = true;
+      unsynced = true;
     },
-    sync,
+    sync() {
+      rethrow();
+      if (!open || !unsynced) return;
+      unsynced = false;
+      inFlight++;
+      fsync(fd, (error) => {
+        inFlight--;
+        if (error) failure ??= error;
+        if (!open) finish();
+      });
+    },
     close() {
       if (!open) return;
-      try {
-        sync();
-      } finally {
-        open = false;
-        closeSync(fd);
-        lock.release();
-      }
+      open = false;
+      lock.release();
+      finish();
+      rethrow();
     },
   };
 }
