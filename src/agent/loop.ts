@@ -15,7 +15,7 @@ import type { Redactor } from "./secrets.js";
 import type { RunEndReason } from "./session-format.js";
 import type { Session } from "./session-store.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
-import type { ToolRegistry } from "./tool-registry.js";
+import { toolJsonSchema, type ToolRegistry } from "./tool-registry.js";
 import { runToolCall } from "./tool-runner.js";
 
 export const DEFAULT_MAX_TURNS = 50;
@@ -110,7 +110,9 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
         mode: options.approval.mode,
       });
     const system = redactor.text(await hooks.systemPrompt(agent, base));
-    const fixedTokens = estimateTextTokens(system) + (toolSet ? estimateTextTokens(JSON.stringify(options.tools.list().map((t) => [t.name, t.description]))) + 150 * options.tools.names().length : 0);
+    // Every request carries the system prompt and the tool definitions: counted once.
+    const toolDefinitions = toolSet ? options.tools.list().map((t) => ({ name: t.name, description: t.description, parameters: toolJsonSchema(t) })) : [];
+    const fixedTokens = estimateTextTokens(system) + estimateTextTokens(JSON.stringify(toolDefinitions));
     const compactor = new Compactor({
       model: options.model,
       limits: options.limits,
