@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { agentsConfigSchema } from "../runtimes/agents-config-schema.js";
+import { permissionsSchema, secretsSchema } from "../agent/permissions-schema.js";
 
 /** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
 export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
@@ -21,6 +22,10 @@ export const configSchema = z
     plugins: z.record(pluginNameSchema, pluginSettingsSchema).optional(),
     /** Headless defaults per coding agent (`bosun agents`). */
     agents: agentsConfigSchema.optional(),
+    /** The agent's approval rules (`bosun run`). */
+    permissions: permissionsSchema.optional(),
+    /** Environment variables whose values are redacted from everything the agent sees or writes. */
+    secrets: secretsSchema.optional(),
   })
   .strict();
 

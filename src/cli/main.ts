@@ -19,11 +19,13 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       await fast.run(fast.options, output);
       return 0;
     }
-    const [{ Command }, { registerStatus }, { registerMigrate }, { registerAgents }] = await Promise.all([
+    const [{ Command }, { registerStatus }, { registerMigrate }, { registerAgents }, { registerRun }, { registerSessions }] = await Promise.all([
       import("commander"),
       import("./status.js"),
       import("./migrate.js"),
       import("./agents.js"),
+      import("./run.js"),
+      import("./sessions.js"),
     ]);
     const program = new Command("bosun")
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
@@ -40,6 +42,8 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     registerStatus(program, output);
     registerMigrate(program, output);
     registerAgents(program, output);
+    registerRun(program, output);
+    registerSessions(program, output);
     await program.parseAsync(withDefaultCommand(argv), { from: "user" });
     return 0;
   } catch (error) {

@@ -4,6 +4,7 @@ import type { Boot } from "../boot/start.js";
 import type { MigrationReport } from "../migrations/runner.js";
 import type { Output } from "./output.js";
 import { agentsStatus } from "./status-agents.js";
+import { agentStatus } from "./status-agent.js";
 
 export type SubsystemName = "agents" | "install" | "catalog" | "agent";
 
@@ -53,7 +54,7 @@ export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
   agents: agentsStatus,
   install: notSetUp("not set up yet: pack installation (bosun install) is not part of this build"),
   catalog: notSetUp("not set up yet: the model catalog (bosun models) is not part of this build"),
-  agent: notSetUp("not set up yet: bosun's own agent (bosun run) is not part of this build"),
+  agent: agentStatus,
 };
 
 /** The status report, with every subsystem's part gathered in parallel. */
