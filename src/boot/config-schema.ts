@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultModelSchema, disabledProvidersSchema, policyConfigSchema, providersConfigSchema } from "../catalog/config-schema.js";
 
 /** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
 export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
@@ -18,6 +19,14 @@ export const configSchema = z
   .object({
     $schema: z.string().optional(),
     plugins: z.record(pluginNameSchema, pluginSettingsSchema).optional(),
+    /** Providers added to the catalog or merged over models.dev's (see the catalog section of the README). */
+    providers: providersConfigSchema.optional(),
+    /** The default model, `provider/model`. */
+    model: defaultModelSchema.optional(),
+    /** Providers listed but switched off. */
+    disabled_providers: disabledProvidersSchema.optional(),
+    /** Allow/deny statements; the user's own file outranks a project's. */
+    policy: policyConfigSchema.optional(),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import { packageVersion } from "../boot/package-info.js";
+import { requireLazily } from "../fs/require.js";
 import { reportError } from "./errors.js";
 import { processOutput, writeLine, type Output } from "./output.js";
 
@@ -12,11 +13,10 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     return 0;
   }
   try {
-    const [{ Command }, { registerStatus }, { registerMigrate }] = await Promise.all([
-      import("commander"),
-      import("./status.js"),
-      import("./migrate.js"),
-    ]);
+    // commander is CommonJS: requiring it directly skips the ESM wrapper and export scan, which
+    // cost more than the rest of a `bosun status`.
+    const { Command } = requireLazily("commander") as typeof import("commander");
+    const args = withDefaultCommand(argv);
     const program = new Command("bosun")
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
       .version(packageVersion(), "-V, --version")
@@ -27,13 +27,32 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
         writeErr: (text) => output.stderr.write(text),
         outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`),
       });
-    registerStatus(program, output);
-    registerMigrate(program, output);
-    await program.parseAsync(withDefaultCommand(argv), { from: "user" });
+    for (const register of await registrations(args[0])) register(program, output);
+    await program.parseAsync(args, { from: "user" });
     return 0;
   } catch (error) {
     return reportError(error, output);
   }
+}
+
+type Register = (program: import("commander").Command, output: Output) => void;
+
+/** Each command's module, loaded only when needed. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  status: async () => (await import("./status.js")).registerStatus,
+  migrate: async () => (await import("./migrate.js")).registerMigrate,
+  models: async () => (await import("./models.js")).registerModels,
+  policy: async () => (await import("./policy.js")).registerPolicy,
+  auth: async () => (await import("./auth.js")).registerAuth,
+};
+
+/**
+ * The commands to register: only the one named, so a command does not pay for loading the
+ * others; all of them for help, a flag or an unknown name (so commander can list or suggest).
+ */
+function registrations(name: string | undefined): Promise<Register[]> {
+  const only = name !== undefined && Object.hasOwn(COMMANDS, name) ? [COMMANDS[name]!] : Object.values(COMMANDS);
+  return Promise.all(only.map((load) => load()));
 }
 
 /** `bosun` alone is `bosun status`, and so is `bosun --json`. */

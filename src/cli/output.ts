@@ -1,14 +1,32 @@
 import { styleText } from "node:util";
 
+/** Standard input as a command may read it (a secret piped in, or typed at a hidden prompt). */
+export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(raw: boolean): unknown };
+
 /** Where a command writes: data on stdout, progress and problems on stderr. */
 export interface Output {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
+  /** Only commands that read input use it; absent means no input. */
+  stdin?: InputStream;
 }
 
 export function processOutput(): Output {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  endQuietlyWhenStdoutCloses();
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin };
+}
+
+let guarded = false;
+
+// `bosun models | head` closes the pipe early: that is the reader's choice, not a crash.
+function endQuietlyWhenStdoutCloses(): void {
+  if (guarded) return;
+  guarded = true;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+  });
 }
 
 export function writeLine(stream: NodeJS.WritableStream, text = ""): void {
