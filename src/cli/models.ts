@@ -40,7 +40,9 @@ export function registerModels(program: Command, output: Output): void {
     .command("refresh")
     .description("download models.dev's list now (whatever the age of the cache)")
     .option("--json", "print the outcome as JSON")
-    .action(async (options: { json?: boolean }) => {
+    .action(async (_options: unknown, command: Command) => {
+      // `--json` after `refresh` may be taken by `models` (which has one too): read both.
+      const options = command.optsWithGlobals<{ json?: boolean }>();
       const boot = await (await import("./boot.js")).bootForCommand(output);
       const { modelsDevClientFor } = await import("../catalog/open.js");
       const { createFileLog } = await import("../boot/log.js");
