@@ -138,7 +138,7 @@ export class ModelsDevClient {
 
   private async refreshOnce(force: boolean): Promise<RefreshOutcome> {
     if (this.fetchDisabled) return { status: "disabled" };
-    const requestedAt = this.now();
+    const seen = this.cacheWrittenAt();
     if (!force && this.isFresh()) return { status: "fresh" };
     let lock;
     try {
@@ -149,9 +149,10 @@ export class ModelsDevClient {
       return this.failed(error);
     }
     try {
-      // Another process may have finished a download while this one waited for the lock.
+      // Another process may have finished a download while this one waited for the lock: the
+      // cache is then fresh, or (when forced) newer than the one this call set out to replace.
       const written = this.cacheWrittenAt();
-      if (written !== undefined && (force ? written >= requestedAt : this.now() - written < MODELS_FRESH_MS)) {
+      if (written !== undefined && (force ? written !== seen : this.now() - written < MODELS_FRESH_MS)) {
         this.invalidate();
         return { status: "fresh" };
       }

@@ -232,8 +232,8 @@ export class PluginHost {
     const limit = this.options.transformTimeoutMs ?? 10_000;
     return (editor) => {
       const result = transform(editor);
-      if (result === undefined || typeof (result as Promise<void>).then !== "function") return result;
-      return withTimeout(result as Promise<void>, limit, `${name}'s catalog transform did not finish in time`);
+      if (typeof (result as { then?: unknown } | null)?.then !== "function") return result;
+      return withTimeout(Promise.resolve(result), limit, `${name}'s catalog transform did not finish in time`);
     };
   }
 

@@ -3,8 +3,8 @@ import { currentBatch, type Rebuildable } from "./batch.js";
 import { Mutex } from "./mutex.js";
 import type { Scope } from "./scope.js";
 
-/** A replayable edit: gets the editor over the value being built; may be async. */
-export type Transform<D> = (draft: D) => void | Promise<void>;
+/** A replayable edit: gets the editor over the value being built. A returned promise is awaited; any other result is ignored. */
+export type Transform<D> = (draft: D) => unknown;
 
 export interface TransformOptions {
   /**
@@ -201,7 +201,7 @@ export class State<S, D, C = true> implements Rebuildable {
       if (entry.quarantined) continue;
       try {
         const result = entry.transform(draft);
-        if (result !== undefined && typeof (result as Promise<void>).then === "function") await result;
+        if (isPromiseLike(result)) await result;
       } catch (error) {
         if (entry.onError) return { entry, error };
         throw new TransformError(`a transform failed, so the previous value stays: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -235,6 +235,10 @@ export class State<S, D, C = true> implements Rebuildable {
       throw new Error(`a transform cannot ${what} the state it is being replayed into (it would wait for itself forever)`);
     }
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 function reportListenerError(error: unknown): void {
