@@ -65,6 +65,8 @@ export class ModelsDevClient {
   readonly cacheFile: string;
   private readonly lockFile: string;
   private snapshot: ModelsSnapshot | undefined;
+  /** The write time of a cache file found unusable: it does not count as fresh. */
+  private unusableCacheAt: number | undefined;
   private readonly listeners = new Set<() => void>();
   private refreshing: Promise<RefreshOutcome> | undefined;
 
@@ -97,9 +99,11 @@ export class ModelsDevClient {
     return written === undefined ? undefined : Math.max(0, this.now() - written);
   }
 
+  /** Whether the cache is under 5 minutes old and usable (a corrupt cache is stale, whatever its age). */
   isFresh(): boolean {
-    const age = this.cacheAge();
-    return age !== undefined && age < MODELS_FRESH_MS;
+    this.current();
+    const written = this.cacheWrittenAt();
+    return written !== undefined && written !== this.unusableCacheAt && this.now() - written < MODELS_FRESH_MS;
   }
 
   /** Called after each successful download. */
@@ -139,7 +143,10 @@ export class ModelsDevClient {
   private async refreshOnce(force: boolean): Promise<RefreshOutcome> {
     if (this.fetchDisabled) return { status: "disabled" };
     const seen = this.cacheWrittenAt();
-    if (!force && this.isFresh()) return { status: "fresh" };
+    if (!force && this.isFresh()) {
+      this.adoptNewerCache();
+      return { status: "fresh" };
+    }
     let lock;
     try {
       ensurePrivateDir(dirname(this.cacheFile));
@@ -152,8 +159,8 @@ export class ModelsDevClient {
       // Another process may have finished a download while this one waited for the lock: the
       // cache is then fresh, or (when forced) newer than the one this call set out to replace.
       const written = this.cacheWrittenAt();
-      if (written !== undefined && (force ? written !== seen : this.now() - written < MODELS_FRESH_MS)) {
-        this.invalidate();
+      if (written !== undefined && (force ? written !== seen : this.isFresh())) {
+        this.adoptNewerCache();
         return { status: "fresh" };
       }
       this.removeLeftoverTempFiles();
@@ -168,9 +175,9 @@ export class ModelsDevClient {
       const { data } = parseModelsDevData(text, url);
       const writeFileAtomic = requireLazily("write-file-atomic") as typeof import("write-file-atomic");
       await writeFileAtomic(this.cacheFile, text, { mode: 0o644, fsync: true });
-      this.snapshot = { data, source: "network", fetchedAt: this.now() };
+      this.snapshot = { data, source: "network", fetchedAt: this.cacheWrittenAt() ?? this.now() };
       this.options.log?.info("models.dev list downloaded", { url, bytes: text.length });
-      for (const listener of [...this.listeners]) listener();
+      this.notify();
       return { status: "fetched", bytes: text.length };
     } catch (error) {
       return this.failed(error);
@@ -179,6 +186,27 @@ export class ModelsDevClient {
         lock.release();
       } catch (error) {
         this.options.log?.warn("models.dev lock release failed", { error: describeError(error) });
+      }
+    }
+  }
+
+  /**
+   * Another process downloaded a newer list than the one in use (a long-running process sees
+   * this at its next refresh): use it, and tell the listeners as after a download.
+   */
+  private adoptNewerCache(): void {
+    const written = this.cacheWrittenAt();
+    if (!this.snapshot || written === undefined || this.snapshot.fetchedAt === written) return;
+    this.invalidate();
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        this.options.log?.warn("a models.dev listener failed", { error: describeError(error) });
       }
     }
   }
@@ -196,7 +224,10 @@ export class ModelsDevClient {
       const { data } = parseModelsDevData(readFileSync(this.cacheFile, "utf8"), this.cacheFile);
       return { data, source: "cache", fetchedAt: written };
     } catch (error) {
-      if (!isMissingPathError(error)) problem = `the cached list is unusable and will be replaced by the next download (${describeError(error)})`;
+      if (!isMissingPathError(error)) {
+        problem = `the cached list is unusable and will be replaced by the next download (${describeError(error)})`;
+        this.unusableCacheAt = this.cacheWrittenAt();
+      }
     }
     const embedded: ModelsSnapshot = { data: readEmbeddedProviders(this.options.packageRoot), source: "embedded" };
     if (problem) embedded.problem = problem;

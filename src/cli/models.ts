@@ -63,7 +63,7 @@ export function registerModels(program: Command, output: Output): void {
         writeJson(output, { status: outcome.status, url: `${modelsDev.sourceUrl}/api.json`, cache: modelsDev.cacheFile, providers, models: modelCount });
         return;
       }
-      const what = `${providers} providers, ${modelCount} models`;
+      const what = `${plural(providers, "provider")}, ${plural(modelCount, "model")}`;
       writeLine(
         output.stdout,
         outcome.status === "fetched"
@@ -133,4 +133,8 @@ function compact(tokens: number): string {
   if (tokens >= 1_000_000) return `${+(tokens / 1_000_000).toFixed(1)}M`;
   if (tokens >= 1_000) return `${Math.round(tokens / 1_000)}K`;
   return String(tokens);
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

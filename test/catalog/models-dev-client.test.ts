@@ -87,8 +87,8 @@ describe("models.dev client", () => {
     const snapshot = c.current();
     expect(snapshot.source).toBe("embedded");
     expect(snapshot.problem).toMatch(/cached list is unusable .*not valid JSON/);
-    expect(c.isFresh()).toBe(true); // the file is new, but unusable: a plain refresh would skip it...
-    expect((await c.refresh({ force: true })).status).toBe("fetched");
+    expect(c.isFresh()).toBe(false);
+    expect((await c.refresh()).status).toBe("fetched");
     expect(readFileSync(c.cacheFile, "utf8")).toBe(served);
     c.invalidate();
     expect(c.current().source).toBe("cache");
@@ -145,6 +145,22 @@ describe("models.dev client", () => {
     writeCache(`${c.cacheFile}.1234abcd`, "half a file");
     await c.refresh({ force: true });
     expect(readdirSync(dirname(c.cacheFile)).sort()).toEqual([c.cacheFile.split("/").pop()]);
+  });
+
+  it("picks up a list another process downloaded, and tells its listeners", async () => {
+    const t = makeTempHome();
+    const server = await startModelsServer(served);
+    const c = client(t, { BOSUN_MODELS_URL: server.url });
+    expect(c.current().source).toBe("embedded");
+    const heard: string[] = [];
+    c.onRefreshed(() => heard.push("refreshed"));
+    writeCache(c.cacheFile, cached, 1000);
+    expect(await c.refresh()).toEqual({ status: "fresh" });
+    expect(heard).toEqual(["refreshed"]);
+    expect(c.current()).toMatchObject({ source: "cache", data: { cachedco: {} } });
+    expect(await c.refresh()).toEqual({ status: "fresh" });
+    expect(heard).toHaveLength(1);
+    expect(server.requests).toHaveLength(0);
   });
 
   it("refreshes at start and then every hour in a long-running process", async () => {

@@ -106,6 +106,20 @@ describe("bosun models", () => {
     expect(result.stderr).toMatch(/showing the cached list from 3 hours ago\n$/);
   });
 
+  it("downloads again when the cache is corrupt, however new it is", async () => {
+    const t = makeTempHome();
+    const server = await startModelsServer(JSON.stringify(served));
+    const env = { ...t.env, BOSUN_MODELS_URL: server.url, ACME_API_KEY: "k" };
+    await runCli(["models", "refresh"], env, t.home);
+    const { readdirSync, writeFileSync } = await import("node:fs");
+    const dir = join(t.paths.cache, "models-dev");
+    for (const name of readdirSync(dir)) writeFileSync(join(dir, name), "{ not json");
+    const result = await runCli(["models", "--json"], env, t.home);
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toMatchObject({ source: "network", providers: [{ id: "acme" }] });
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("--offline never downloads", async () => {
     const t = makeTempHome();
     const server = await startModelsServer(JSON.stringify(served));

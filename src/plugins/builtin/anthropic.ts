@@ -1,5 +1,6 @@
 import type { CatalogEditor } from "../../catalog/editor.js";
 import type { BosunPlugin } from "../api.js";
+import { transformPlugin } from "./transform-plugin.js";
 import { packageOf, setHeaderIfUnset } from "./tweak-helpers.js";
 
 /** The betas bosun's agent relies on: thinking between tool calls, and streamed tool arguments. */
@@ -7,12 +8,7 @@ export const ANTHROPIC_BETAS = "interleaved-thinking-2025-05-14,fine-grained-too
 
 /** Providers served through `@ai-sdk/anthropic` (Anthropic's own and compatible ones) get bosun's beta header, unless set. */
 export function anthropicPlugin(): BosunPlugin {
-  return {
-    name: "provider-anthropic",
-    async activate(ctx) {
-      await ctx.catalog.transform(applyAnthropicTweaks);
-    },
-  };
+  return transformPlugin("provider-anthropic", applyAnthropicTweaks);
 }
 
 export function applyAnthropicTweaks(editor: CatalogEditor): void {

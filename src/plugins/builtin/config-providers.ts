@@ -3,18 +3,14 @@ import type { ProviderConfig } from "../../catalog/config-schema.js";
 import type { CatalogEditor } from "../../catalog/editor.js";
 import { parseModelRef } from "../../catalog/records.js";
 import type { BosunPlugin } from "../api.js";
+import { transformPlugin } from "./transform-plugin.js";
 
 /**
  * `bosun.json`'s `providers` (merged over the models.dev provider of the same id, file by file,
  * the project's last), `disabled_providers` (from every file) and `model` (the default).
  */
 export function configProvidersPlugin(config: LoadedConfig): BosunPlugin {
-  return {
-    name: "config-providers",
-    async activate(ctx) {
-      await ctx.catalog.transform((editor) => applyConfigProviders(editor, config));
-    },
-  };
+  return transformPlugin("config-providers", (editor) => applyConfigProviders(editor, config));
 }
 
 export function applyConfigProviders(editor: CatalogEditor, config: LoadedConfig): void {

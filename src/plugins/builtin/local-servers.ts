@@ -1,6 +1,7 @@
 import type { CatalogEditor } from "../../catalog/editor.js";
 import type { ProviderRecord } from "../../catalog/records.js";
 import type { BosunPlugin } from "../api.js";
+import { transformPlugin } from "./transform-plugin.js";
 import { hostOf } from "./tweak-helpers.js";
 
 const OPENAI_COMPATIBLE = "@ai-sdk/openai-compatible";
@@ -22,12 +23,7 @@ const KNOWN_SERVERS: Record<string, { port: number; name: string }> = {
  * until configured, so a fresh bosun does not pick a server that is not there as its default.
  */
 export function localServersPlugin(configured: ReadonlySet<string>): BosunPlugin {
-  return {
-    name: "provider-local",
-    async activate(ctx) {
-      await ctx.catalog.transform((editor) => applyLocalServerTweaks(editor, configured));
-    },
-  };
+  return transformPlugin("provider-local", (editor) => applyLocalServerTweaks(editor, configured));
 }
 
 export function applyLocalServerTweaks(editor: CatalogEditor, configured: ReadonlySet<string>): void {

@@ -1,6 +1,7 @@
 import type { CatalogEditor } from "../../catalog/editor.js";
 import type { ModelApi, ProviderApi } from "../../catalog/records.js";
 import type { BosunPlugin } from "../api.js";
+import { transformPlugin } from "./transform-plugin.js";
 import { hostOf, packageOf, setHeaderIfUnset } from "./tweak-helpers.js";
 
 const OPENROUTER_PACKAGE = "@openrouter/ai-sdk-provider";
@@ -14,12 +15,7 @@ const CHAT_ONLY_MODELS = ["openai/gpt-5-chat", "gpt-5-chat-latest"];
  * unless set), and switches off chat-only models that cannot call tools.
  */
 export function openrouterPlugin(): BosunPlugin {
-  return {
-    name: "provider-openrouter",
-    async activate(ctx) {
-      await ctx.catalog.transform(applyOpenRouterTweaks);
-    },
-  };
+  return transformPlugin("provider-openrouter", applyOpenRouterTweaks);
 }
 
 export function applyOpenRouterTweaks(editor: CatalogEditor): void {
