@@ -1,5 +1,5 @@
 import { isProviderAvailable } from "./projection.js";
-import { formatModelRef, type CatalogValue, type CostEntry, type CredentialIndex, type ModelRecord, type ModelRef } from "./records.js";
+import { formatModelRef, type CatalogValue, type CredentialIndex, type ModelRecord, type ModelRef } from "./records.js";
 
 /** How many ids each list of a diff names at most; the counts are always complete. */
 export const DIFF_LIST_LIMIT = 20;
@@ -84,17 +84,16 @@ function note(target: Changes, kind: "added" | "removed" | "changed", id: string
   if (target.counts[kind]++ < DIFF_LIST_LIMIT) target[kind].push(id);
 }
 
-/** Field lists of the record shapes; a record with other fields (a plugin may add some) is compared field by field. */
-const MODEL_FIELDS = 13;
-const MODEL_FIELDS_WITH_FAMILY = 14;
+/** The fields every model record has (`family` is the one optional field). */
+const MODEL_FIELDS = 12;
 
 /**
- * Model equality, written out for the fields a model record has (thousands are compared after
- * every rebuild); anything unusual falls back to the generic comparison.
+ * Model equality, with the record's own fields compared directly (thousands of models are
+ * compared after every rebuild); a record with fields of a plugin's own is compared generically.
  */
 function sameModel(a: ModelRecord, b: ModelRecord): boolean {
-  const size = keyCount(a);
-  if (size !== keyCount(b) || (size !== MODEL_FIELDS && size !== MODEL_FIELDS_WITH_FAMILY)) return deepEqual(a, b);
+  const expected = MODEL_FIELDS + (a.family === undefined ? 0 : 1);
+  if (keyCount(a) !== expected || keyCount(b) !== expected + (b.family === undefined ? 0 : 1) - (a.family === undefined ? 0 : 1)) return deepEqual(a, b);
   return (
     a.id === b.id &&
     a.providerID === b.providerID &&
@@ -102,21 +101,13 @@ function sameModel(a: ModelRecord, b: ModelRecord): boolean {
     a.family === b.family &&
     a.status === b.status &&
     a.enabled === b.enabled &&
-    a.time.released === b.time.released &&
-    a.limit.context === b.limit.context &&
-    a.limit.output === b.limit.output &&
-    a.limit.input === b.limit.input &&
-    a.capabilities.tools === b.capabilities.tools &&
-    a.capabilities.reasoning === b.capabilities.reasoning &&
-    sameStrings(a.capabilities.input, b.capabilities.input) &&
-    sameStrings(a.capabilities.output, b.capabilities.output) &&
-    sameCosts(a.cost, b.cost) &&
-    deepEqual(a.api, b.api) &&
-    deepEqual(a.request, b.request) &&
-    deepEqual(a.variants, b.variants) &&
+    deepEqual(a.time, b.time) &&
     deepEqual(a.limit, b.limit) &&
     deepEqual(a.capabilities, b.capabilities) &&
-    deepEqual(a.time, b.time)
+    deepEqual(a.cost, b.cost) &&
+    deepEqual(a.api, b.api) &&
+    deepEqual(a.request, b.request) &&
+    deepEqual(a.variants, b.variants)
   );
 }
 
@@ -124,18 +115,6 @@ function keyCount(record: object): number {
   let count = 0;
   for (const key in record) if ((record as Record<string, unknown>)[key] !== undefined) count++;
   return count;
-}
-
-function sameStrings(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function sameCosts(a: CostEntry[], b: CostEntry[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-  return true;
 }
 
 /** Structural equality of JSON-like values (plain objects, arrays, primitives). */

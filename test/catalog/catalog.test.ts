@@ -264,3 +264,33 @@ describe("Catalog", () => {
     expect(reader.model.all()).toBe(reader.model.all());
   });
 });
+
+describe("catalog diff", () => {
+  it("sees a change in a field a plugin added to a model, and in every field of the record", async () => {
+    const { diffCatalogs } = await import("../../src/catalog/diff.js");
+    const { catalogEditor } = await import("../../src/catalog/editor.js");
+    const { emptyCatalog } = await import("../../src/catalog/records.js");
+    const build = (edit: (model: Record<string, unknown>) => void) => {
+      const value = emptyCatalog();
+      catalogEditor(value).model.update("p", "m", (model) => edit(model as unknown as Record<string, unknown>));
+      return value;
+    };
+    const base = build(() => undefined);
+    expect(diffCatalogs(base, build(() => undefined))).toBeNull();
+    const edits: ((model: Record<string, unknown>) => void)[] = [
+      (m) => (m.extra = 1),
+      (m) => (m.family = "x"),
+      (m) => (m.name = "other"),
+      (m) => ((m.limit as { input?: number }).input = 5),
+      (m) => ((m.capabilities as { input: string[] }).input.push("text")),
+      (m) => ((m.request as { headers: Record<string, string> }).headers.a = "b"),
+      (m) => ((m.variants as unknown[]).push({ id: "v", headers: {}, body: {} })),
+      (m) => ((m.api as { url?: string }).url = "https://x.test"),
+      (m) => ((m.cost as unknown[]).push({ input: 1, output: 1, cache: { read: 0, write: 0 } })),
+      (m) => (m.enabled = false),
+    ];
+    for (const edit of edits) expect(diffCatalogs(base, build(edit))?.models.changed, edit.toString()).toEqual(["p/m"]);
+    const withExtra = build((m) => (m.extra = 1));
+    expect(diffCatalogs(withExtra, build((m) => (m.extra = 2)))?.models.changed).toEqual(["p/m"]);
+  });
+});
