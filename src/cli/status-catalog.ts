@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import type { CatalogSummary } from "../catalog/summary.js";
@@ -23,7 +24,14 @@ export async function catalogStatus(boot: Boot): Promise<SubsystemStatus> {
     import("../catalog/auth-store.js"),
   ]);
   const sourceUrl = modelsSourceUrl(boot.env);
-  const files = [modelsCacheFile(boot.paths.cache, sourceUrl), embeddedProvidersFile(boot.packageRoot), ...boot.configSources.map((source) => source.file), authStoreFile(boot.paths.data)];
+  const files = [
+    modelsCacheFile(boot.paths.cache, sourceUrl),
+    embeddedProvidersFile(boot.packageRoot),
+    ...boot.configSources.map((source) => source.file),
+    authStoreFile(boot.paths.data),
+    // This build of bosun: a rebuilt bosun (same version, new code) computes afresh.
+    fileURLToPath(import.meta.url),
+  ];
   const extra = [packageVersion(), sourceUrl, process.cwd()];
   const runsPluginCode = boot.plugins.some((plugin) => plugin.enabled && !plugin.problem && plugin.main !== null);
   const cache = new SummaryCache<CatalogSummary>(join(boot.paths.cache, "status"), boot.env);
