@@ -12,7 +12,7 @@ import { Scope } from "../state/scope.js";
 import { AuthStore, authStoreFile } from "./auth-store.js";
 import { Catalog } from "./catalog.js";
 import type { ModelsDevClient } from "./models-dev-client.js";
-import { policyFromDocuments, type Policy } from "./policy.js";
+import { policyFromConfig, type Policy } from "./policy.js";
 
 export interface LocationInputs {
   /** The working directory. */
@@ -52,7 +52,7 @@ export interface Location {
  * them); plugins on disk activate afterwards in the background.
  */
 export async function openLocation(inputs: LocationInputs): Promise<Location> {
-  const policy = policyFromDocuments(inputs.config.layers.map((layer) => ({ scope: layer.scope, file: layer.file, statements: layer.value.policy ?? [] })));
+  const policy = policyFromConfig(inputs.config.layers);
   const catalog = new Catalog({
     location: inputs.directory,
     policy,

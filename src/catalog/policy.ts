@@ -1,3 +1,4 @@
+import type { ConfigLayer } from "../boot/config.js";
 import { wildcardMatch, wildcardMatcher } from "./wildcard.js";
 
 export type PolicyEffect = "allow" | "deny";
@@ -110,4 +111,9 @@ export function policyFromDocuments(documents: PolicyDocument[]): Policy {
     doc.statements.forEach((statement, index) => statements.push({ ...statement, origin: { file: doc.file, index, scope: doc.scope } }));
   }
   return new Policy(statements);
+}
+
+/** The policy written in a location's config files (`policy` in each `bosun.json`, global first). */
+export function policyFromConfig(layers: ConfigLayer[]): Policy {
+  return policyFromDocuments(layers.map((layer) => ({ scope: layer.scope, file: layer.file, statements: layer.value.policy ?? [] })));
 }

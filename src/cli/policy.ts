@@ -13,13 +13,12 @@ export function registerPolicy(program: Command, output: Output): void {
     .argument("<resource>", "a provider id, or provider/model for model.use")
     .option("--json", "print the decision as JSON")
     .action(async (action: string, resource: string, options: { json?: boolean }) => {
-      const { POLICY_ACTIONS, policyFromDocuments } = await import("../catalog/policy.js");
+      const { POLICY_ACTIONS, policyFromConfig } = await import("../catalog/policy.js");
       if (!(POLICY_ACTIONS as readonly string[]).includes(action)) {
         throw new UserError(`unknown action ${JSON.stringify(action)}; use ${POLICY_ACTIONS.join(" or ")}`);
       }
       const boot = await bootForCommand(output);
-      const layers = boot.config?.layers ?? [];
-      const rules = policyFromDocuments(layers.map((layer) => ({ scope: layer.scope, file: layer.file, statements: layer.value.policy ?? [] })));
+      const rules = policyFromConfig(boot.config?.layers ?? []);
       const decision = rules.evaluate(action, resource, "allow");
       const statement = decision.statement;
       if (options.json) {
