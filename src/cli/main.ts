@@ -1,5 +1,4 @@
 import { packageVersion } from "../boot/package-info.js";
-import { requireLazily } from "../fs/require.js";
 import { reportError } from "./errors.js";
 import { processOutput, writeLine, type Output } from "./output.js";
 
@@ -15,6 +14,7 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
   try {
     // commander is CommonJS: requiring it directly skips the ESM wrapper and export scan, which
     // cost more than the rest of a `bosun status`.
+    const { requireLazily } = await import("../fs/require.js");
     const { Command } = requireLazily("commander") as typeof import("commander");
     const args = withDefaultCommand(argv);
     const program = new Command("bosun")

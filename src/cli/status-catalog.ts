@@ -2,6 +2,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
+import { authStoreFile } from "../catalog/auth-store.js";
+import { embeddedProvidersFile, modelsCacheFile, modelsSourceUrl } from "../catalog/models-dev-source.js";
+import { SummaryCache } from "../catalog/summary-cache.js";
 import type { CatalogSummary } from "../catalog/summary.js";
 import { describeSource } from "./catalog-words.js";
 import type { SubsystemStatus } from "./status-report.js";
@@ -18,11 +21,6 @@ const NAMED_PROVIDERS = 6;
  * unchanged; with plugins on disk that run code, it is computed every time.
  */
 export async function catalogStatus(boot: Boot): Promise<SubsystemStatus> {
-  const [{ SummaryCache }, { embeddedProvidersFile, modelsCacheFile, modelsSourceUrl }, { authStoreFile }] = await Promise.all([
-    import("../catalog/summary-cache.js"),
-    import("../catalog/models-dev-source.js"),
-    import("../catalog/auth-store.js"),
-  ]);
   const sourceUrl = modelsSourceUrl(boot.env);
   const files = [
     modelsCacheFile(boot.paths.cache, sourceUrl),
