@@ -4,7 +4,7 @@
 // plugin, plus a plugin with 10 extra transforms, under 50 policy statements.
 //   rebuild  = catalog.reload(): fresh value -> every transform -> policy -> compare -> publish
 //   clone    = structuredClone of the parsed api.json
-// Interleaved, warm-up first, median of ROUNDS. A rebuild that changes nothing must emit no event
+// Interleaved, warm-up first, medians over BLOCKS alternating 1x/4x blocks of ROUNDS each. A rebuild that changes nothing must emit no event
 // (asserted). Then the same at 4x the data. Targets: rebuild/clone <= 2.0, scale4x <= 4.4.
 // The heap is collected before each timed step (node --expose-gc, as `npm run bench:catalog` runs it).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 3);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = (path) => import(join(root, "dist", path));
 const { loadModelsDevFixture, scaleModelsDevData } = await tsImport(join(root, "test/fixtures/models-dev-data.ts"), import.meta.url);
@@ -83,42 +84,51 @@ async function setUp(text, home) {
 }
 
 // The data lives once, where bosun keeps it (the models.dev client's parsed copy); the clone
-// copies that same object, so both sides work on the same heap.
-async function measure(label, text) {
+// copies that same object, so both sides work on the same heap. One block opens a location,
+// times ROUNDS rebuilds and clones, and closes it.
+async function block(label, text, samples) {
   const home = mkdtempSync(join(tmpdir(), "bosun-bench-catalog-"));
   try {
-    const firstBuild = await time(async () => (await setUp(text, join(home, "cold"))).location.close());
+    samples.firstBuilds.push(await time(async () => (await setUp(text, join(home, "cold"))).location.close()));
     const { location, data, events } = await setUp(text, home);
-    const models = location.catalog.read().model.all().length;
+    samples.providers = Object.keys(data).length;
+    samples.models = location.catalog.read().model.all().length;
     for (let i = 0; i < 3; i++) {
       await location.catalog.reload();
       structuredClone(data);
     }
-    const rebuilds = [];
-    const clones = [];
     for (let i = 0; i < ROUNDS; i++) {
-      rebuilds.push(await time(() => location.catalog.reload()));
-      clones.push(await time(() => structuredClone(data)));
+      samples.rebuilds.push(await time(() => location.catalog.reload()));
+      samples.clones.push(await time(() => structuredClone(data)));
     }
     if (events() !== 0) throw new Error(`${label}: ${events()} catalog.updated events from rebuilds that changed nothing (expected 0)`);
-    const rebuild = median(rebuilds);
-    const clone = median(clones);
-    console.log(`  ${label}: ${Object.keys(data).length} providers, ${models} models in the catalog`);
-    console.log(`    first build (location open)  ${firstBuild.toFixed(1)} ms`);
-    console.log(`    rebuild                      ${rebuild.toFixed(1)} ms (median of ${ROUNDS}; no event)`);
-    console.log(`    structuredClone(api.json)    ${clone.toFixed(1)} ms (median of ${ROUNDS})`);
     await location.close();
-    return { rebuild, clone };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+function report(label, samples) {
+  const rebuild = median(samples.rebuilds);
+  const clone = median(samples.clones);
+  console.log(`  ${label}: ${samples.providers} providers, ${samples.models} models in the catalog`);
+  console.log(`    first build (location open)  ${median(samples.firstBuilds).toFixed(1)} ms`);
+  console.log(`    rebuild                      ${rebuild.toFixed(1)} ms (median of ${samples.rebuilds.length}; no event)`);
+  console.log(`    structuredClone(api.json)    ${clone.toFixed(1)} ms (median of ${samples.clones.length})`);
+  return { rebuild, clone };
 }
 
 let fixture = loadModelsDevFixture();
 console.log(`data: ${fixture.origin === "snapshot" ? "models.dev snapshot (../shared/data)" : "generated catalog of the snapshot's size"}, ${(fixture.text.length / 1e6).toFixed(2)} MB`);
 const texts = { one: fixture.text, four: JSON.stringify(scaleModelsDevData(fixture.data, 4)) };
 fixture = undefined;
-const one = await measure("1x", texts.one);
-const four = await measure("4x", texts.four);
+// 1x and 4x blocks alternate, so a busy spell on the machine hits both sides alike.
+const samples = { one: { firstBuilds: [], rebuilds: [], clones: [] }, four: { firstBuilds: [], rebuilds: [], clones: [] } };
+for (let i = 0; i < BLOCKS; i++) {
+  await block("1x", texts.one, samples.one);
+  await block("4x", texts.four, samples.four);
+}
+const one = report("1x", samples.one);
+const four = report("4x", samples.four);
 console.log(`  targets: rebuild/clone <= 2.0, 4x rebuild <= 4.4 x the 1x rebuild`);
 console.log(`catalog: rebuild/clone=${(one.rebuild / one.clone).toFixed(2)} scale4x=${(four.rebuild / one.rebuild).toFixed(2)}`);
