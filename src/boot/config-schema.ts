@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defaultModelSchema, disabledProvidersSchema, policyConfigSchema, providersConfigSchema } from "../catalog/config-schema.js";
+import { agentsConfigSchema } from "../runtimes/agents-config-schema.js";
 
 /** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
 export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
@@ -19,6 +20,8 @@ export const configSchema = z
   .object({
     $schema: z.string().optional(),
     plugins: z.record(pluginNameSchema, pluginSettingsSchema).optional(),
+    /** Headless defaults per coding agent (`bosun agents`). */
+    agents: agentsConfigSchema.optional(),
     /** Providers added to the catalog or merged over models.dev's (see the catalog section of the README). */
     providers: providersConfigSchema.optional(),
     /** The default model, `provider/model`. */

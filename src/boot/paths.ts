@@ -58,6 +58,11 @@ export function expandHome(path: string, home: string): string {
   return path;
 }
 
+/** Text for display with every path under the home directory shown from `~`. */
+export function displayPathsIn(text: string, home: string): string {
+  return home ? text.replaceAll(home + "/", "~/") : text;
+}
+
 /** A path for display: the home directory shown as `~`. */
 export function displayPath(path: string, home: string): string {
   if (path === home) return "~";

@@ -1,10 +1,12 @@
 import { packageVersion } from "../boot/package-info.js";
 import { reportError } from "./errors.js";
+import { fastPath } from "./fast-path.js";
 import { processOutput, writeLine, type Output } from "./output.js";
 
 /**
  * bosun's command line. Returns the exit code. `--version` answers before anything else is
- * loaded, and each command loads only what it uses, so a start stays close to bare Node.
+ * loaded, the most frequent read commands run without loading the argument parser, and each
+ * command loads only what it uses, so a start stays close to bare Node.
  */
 export async function main(argv: string[], output: Output = processOutput()): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -12,8 +14,13 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     return 0;
   }
   try {
-    // commander is CommonJS: requiring it directly skips the ESM wrapper and export scan, which
-    // cost more than the rest of a `bosun status`.
+    const fast = await fastPath(argv);
+    if (fast) {
+      await fast.run(fast.options, output);
+      return 0;
+    }
+    // commander is CommonJS: requiring it directly skips the ESM wrapper and its export scan,
+    // which cost as much as the rest of a command's start.
     const { requireLazily } = await import("../fs/require.js");
     const { Command } = requireLazily("commander") as typeof import("commander");
     const args = withDefaultCommand(argv);
@@ -21,6 +28,8 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
       .version(packageVersion(), "-V, --version")
       .exitOverride()
+      // `bosun agents --json` and `bosun agents login codex --json` each get their own --json.
+      .enablePositionalOptions()
       .showHelpAfterError("(run bosun --help for usage)")
       .configureOutput({
         writeOut: (text) => output.stdout.write(text),
@@ -41,6 +50,7 @@ type Register = (program: import("commander").Command, output: Output) => void;
 const COMMANDS: Record<string, () => Promise<Register>> = {
   status: async () => (await import("./status.js")).registerStatus,
   migrate: async () => (await import("./migrate.js")).registerMigrate,
+  agents: async () => (await import("./agents.js")).registerAgents,
   models: async () => (await import("./models.js")).registerModels,
   policy: async () => (await import("./policy.js")).registerPolicy,
   auth: async () => (await import("./auth.js")).registerAuth,

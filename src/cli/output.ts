@@ -8,13 +8,13 @@ export interface Output {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
-  /** Only commands that read input use it; absent means no input. */
+  /** Where questions and secrets are read; `process.stdin` when not given (looked up only when asking). */
   stdin?: InputStream;
 }
 
 export function processOutput(): Output {
   endQuietlyWhenStdoutCloses();
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
 }
 
 let guarded = false;

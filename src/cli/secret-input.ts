@@ -9,8 +9,7 @@ const MAX_SECRET_BYTES = 64 * 1024;
  * where it would land in the shell history and the process list.
  */
 export async function readSecret(output: Output, prompt: string, howToPipe: string): Promise<string> {
-  const stdin = output.stdin;
-  if (!stdin) throw new UserError(`no standard input to read the key from; ${howToPipe}`);
+  const stdin: InputStream = output.stdin ?? process.stdin;
   const value = stdin.isTTY && stdin.setRawMode ? await promptHidden(stdin, output.stderr, prompt) : await readPiped(stdin);
   const line = value.replace(/\r?\n$/, "");
   if (line.trim() === "") throw new UserError(`no key on standard input; ${howToPipe}`);

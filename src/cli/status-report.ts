@@ -3,6 +3,7 @@ import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import type { MigrationReport } from "../migrations/runner.js";
 import type { Output } from "./output.js";
+import { agentsStatus } from "./status-agents.js";
 import { catalogStatus } from "./status-catalog.js";
 
 export type SubsystemName = "agents" | "install" | "catalog" | "agent";
@@ -52,7 +53,7 @@ const notSetUp =
 
 /** Where each subsystem's status comes from. */
 export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
-  agents: notSetUp("not set up yet: agent detection (bosun agents) is not part of this build"),
+  agents: agentsStatus,
   install: notSetUp("not set up yet: pack installation (bosun install) is not part of this build"),
   catalog: catalogStatus,
   agent: notSetUp("not set up yet: bosun's own agent (bosun run) is not part of this build"),

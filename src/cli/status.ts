@@ -10,12 +10,15 @@ export function registerStatus(program: Command, output: Output): void {
     .command("status")
     .description("one screen: paths, startup migrations, plugins and each subsystem (the default command)")
     .option("--json", "print the status as JSON")
-    .action(async (options: { json?: boolean }) => {
-      const boot = await bootForCommand(output);
-      const { report, sections } = await buildStatusReport(boot, output);
-      if (options.json) writeJson(output, report);
-      else renderStatus(report, sections, boot.paths.home, output);
-    });
+    .action(async (options: { json?: boolean }) => runStatus(options, output));
+}
+
+/** `bosun status [--json]` (also run directly by main's fast path). */
+export async function runStatus(options: { json?: boolean }, output: Output): Promise<void> {
+  const boot = await bootForCommand(output);
+  const { report, sections } = await buildStatusReport(boot, output);
+  if (options.json) writeJson(output, report);
+  else renderStatus(report, sections, boot.paths.home, output);
 }
 
 export function renderStatus(report: StatusReport, sections: Record<SubsystemName, SubsystemStatus>, home: string, output: Output): void {

@@ -18,7 +18,7 @@ describe("bosun (CLI)", () => {
     expect(help.stdout).toMatch(/migrate \[options\]/);
   });
 
-  it("shows the status screen by default: paths, migrations, the catalog and the subsystems not set up yet", async () => {
+  it("shows the status screen by default: paths, migrations, agents, the catalog, and the subsystems not set up yet", async () => {
     const t = makeTempHome();
     const { code, stdout, stderr } = await runCli([], t.env, t.home);
     expect(code).toBe(0);
@@ -26,8 +26,9 @@ describe("bosun (CLI)", () => {
     expect(stdout).toContain(`bosun ${version}`);
     expect(stdout).toMatch(/config\s+~\/\.config\/bosun/);
     expect(stdout).toMatch(/10_legacy_layout\s+nothing to do/);
-    for (const name of ["Agents", "Install", "Agent"]) expect(stdout).toMatch(new RegExp(`^${name}  not set up yet`, "m"));
+    expect(stdout).toMatch(/^Agents  0 of 8 agents signed in, \d installed \(bosun agents\)$/m);
     expect(stdout).toMatch(/^Catalog  no provider available \(\d+ known\)/m);
+    for (const name of ["Install", "Agent"]) expect(stdout).toMatch(new RegExp(`^${name}  not set up yet`, "m"));
   });
 
   it("prints status as JSON with the paths in use", async () => {

@@ -1,0 +1,84 @@
+import { displaySafeError, oneLine } from "./probe-error.js";
+import { getRuntime, listRuntimes } from "./registry.js";
+import type { AuthStatus, DetectionContext, Runtime, RuntimeConfig } from "./types.js";
+
+/** One agent as `bosun agents --json` shows it. */
+export interface AgentReport {
+  id: string;
+  title: string;
+  description: string;
+  binary: string;
+  installed: boolean;
+  installHint: string;
+  supportsDeviceLogin: boolean;
+  canDisconnect: boolean;
+  auth: AuthStatus;
+}
+
+/** `bosun.json` `agents` (or nothing): each runtime's section. */
+export type AgentsConfig = Readonly<Record<string, RuntimeConfig | undefined>> | undefined;
+
+export function runtimeConfig(config: AgentsConfig, id: string): RuntimeConfig {
+  return config?.[id] ?? {};
+}
+
+/**
+ * Every runtime's status, in registry order. All of them run at once, so one slow probe never
+ * holds up the others, and one that fails is reported as not signed in with a display-safe
+ * error while the others still report.
+ */
+export function collectAgentReports(ctx: DetectionContext, config: AgentsConfig): Promise<AgentReport[]> {
+  return Promise.all(listRuntimes().map((runtime) => reportRuntime(runtime, runtimeConfig(config, runtime.id), ctx)));
+}
+
+export async function reportRuntime(runtime: Runtime, config: RuntimeConfig, ctx: DetectionContext): Promise<AgentReport> {
+  const { status } = runtime;
+  let binary = runtime.binary;
+  let installed = false;
+  try {
+    binary = status.resolveBinary(config, ctx);
+    installed = status.isInstalled(config, ctx);
+  } catch {
+    // An odd PATH or binary setting leaves the agent "not installed"; detection carries on.
+  }
+  const [auth, canDisconnect] = await Promise.all([
+    status.authStatus(config, ctx).then(displaySafeAuth, (error: unknown): AuthStatus => ({ connected: false, mode: "", authPath: "", error: displaySafeError(error) })),
+    status.planDisconnect ? status.planDisconnect(config, ctx).then((plan) => plan.action !== "none", () => false) : Promise.resolve(false),
+  ]);
+  return {
+    id: runtime.id,
+    title: runtime.title,
+    description: runtime.description,
+    binary,
+    installed,
+    installHint: runtime.installHint,
+    supportsDeviceLogin: status.supportsDeviceLogin(),
+    canDisconnect,
+    auth,
+  };
+}
+
+// Only the documented fields leave, whatever an adapter put in its answer.
+function displaySafeAuth(auth: AuthStatus): AuthStatus {
+  const safe: AuthStatus = { connected: auth.connected === true, mode: auth.mode, authPath: String(auth.authPath) };
+  if (auth.error !== undefined) safe.error = oneLine(String(auth.error));
+  return safe;
+}
+
+/** How an agent is signed in, in words: `env`, `own login` (or the runtime's word), `bosun login`, `error` or `no`. */
+export function signInLabel(report: AgentReport): string {
+  if (!report.auth.connected) return report.auth.error ? "error" : "no";
+  if (report.auth.mode === "env") return "env";
+  if (report.auth.mode === "plugin") return "bosun login";
+  return getRuntime(report.id).externalLabel ?? "own login";
+}
+
+export function agentCounts(reports: AgentReport[]): { total: number; installed: number; signedIn: number } {
+  return { total: reports.length, installed: reports.filter((r) => r.installed).length, signedIn: reports.filter((r) => r.auth.connected).length };
+}
+
+/** "3 of 8 agents signed in, 4 installed". */
+export function agentsHeadline(reports: AgentReport[]): string {
+  const { total, installed, signedIn } = agentCounts(reports);
+  return `${signedIn} of ${total} agents signed in, ${installed} installed`;
+}

@@ -1,0 +1,75 @@
+import { join } from "node:path";
+import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
+import { presentText } from "./detect/file-reader.js";
+import { codePointSorted, envPath, firstSetEnvVar } from "./detect/env.js";
+import { atLeastFourChars, dotenvHoldsKey, jsonHoldsSecret, parseJson } from "./detect/secret-rules.js";
+import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
+
+/** The provider keys Hermes reads, from the environment or its `.env` (checked in code-point order). */
+export const HERMES_ENV_KEYS: ReadonlySet<string> = new Set([
+  "ALIBABA_CODING_PLAN_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_TOKEN",
+  "ARCEEAI_API_KEY",
+  "AZURE_FOUNDRY_API_KEY",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "COPILOT_GITHUB_TOKEN",
+  "DASHSCOPE_API_KEY",
+  "DEEPSEEK_API_KEY",
+  "GEMINI_API_KEY",
+  "GH_TOKEN",
+  "GITHUB_TOKEN",
+  "GLM_API_KEY",
+  "GMI_API_KEY",
+  "GOOGLE_API_KEY",
+  "HF_TOKEN",
+  "KILOCODE_API_KEY",
+  "KIMI_API_KEY",
+  "KIMI_CODING_API_KEY",
+  "MINIMAX_API_KEY",
+  "NOVITA_API_KEY",
+  "NVIDIA_API_KEY",
+  "OLLAMA_API_KEY",
+  "OPENAI_API_KEY",
+  "OPENCODE_GO_API_KEY",
+  "OPENCODE_ZEN_API_KEY",
+  "OPENROUTER_API_KEY",
+  "STEPFUN_API_KEY",
+  "TOKENHUB_API_KEY",
+  "XAI_API_KEY",
+  "ZAI_API_KEY",
+]);
+export const HERMES_SECRET_KEYS: ReadonlySet<string> = new Set(["access_token", "agent_key", "api_key", "id_token", "refresh_token", "runtime_api_key", "token"]);
+
+/** `$HERMES_HOME`, else `~/.hermes`. */
+export function hermesHome(ctx: DetectionContext): string {
+  return envPath(ctx.env, "HERMES_HOME", ctx.home, ctx.cwd) ?? join(ctx.home, ".hermes");
+}
+
+function findHermesAuth(ctx: DetectionContext): AuthStatus {
+  const variable = firstSetEnvVar(ctx.env, codePointSorted(HERMES_ENV_KEYS));
+  if (variable) return signedIn("env", variable);
+  const home = hermesHome(ctx);
+  const dotenv = presentText(ctx.files, join(home, ".env"));
+  if (dotenv && dotenvHoldsKey(dotenv.text, HERMES_ENV_KEYS)) return signedIn("external", dotenv.shownPath);
+  // auth.json must be JSON (no text fallback), and values shorter than four characters are placeholders.
+  const auth = presentText(ctx.files, join(home, "auth.json"));
+  const parsed = auth && parseJson(auth.text);
+  if (auth && parsed && jsonHoldsSecret(parsed.value, HERMES_SECRET_KEYS, atLeastFourChars)) return signedIn("external", auth.shownPath);
+  return notSignedIn("");
+}
+
+export const hermes: Runtime = {
+  id: "hermes",
+  title: "Hermes Agent",
+  description: "Nous Research's Hermes Agent, run headless with `hermes chat -q`.",
+  binary: "hermes",
+  installHint: "curl -fsSL https://hermes-agent.nousresearch.com/install.sh | bash",
+  loginHint: "hermes setup --portal, or a provider key in ~/.hermes/.env",
+  headless: { values: { binary: "hermes", model: "", provider: "", toolsets: "", yolo: true } },
+  status: defineStatusAdapter({
+    id: "hermes",
+    binary: "hermes",
+    authStatus: (_config, ctx) => stopOnReadError(() => findHermesAuth(ctx)),
+  }),
+};

@@ -1,0 +1,92 @@
+import type { Env } from "../boot/paths.js";
+import type { FileReader } from "./detect/file-reader.js";
+import type { HeadlessDefaults } from "./headless-defaults.js";
+
+/**
+ * How an agent is signed in: `plugin` = credentials bosun owns (Codex device login), `external` =
+ * the agent's own login or credential store (for a0: a reachable host), `env` = an environment
+ * variable (then `authPath` is its name, never its value), `""` = not signed in.
+ */
+export type AuthMode = "plugin" | "external" | "env" | "";
+
+/** An adapter's answer. `error` is display-safe: it never holds a credential's content. */
+export interface AuthStatus {
+  connected: boolean;
+  mode: AuthMode;
+  authPath: string;
+  error?: string;
+}
+
+/**
+ * The `bosun.json` `agents.<id>` section of one runtime. Adapters read only `binary` (all) and
+ * `host` (a0); the other keys are headless defaults for whoever drives the agent.
+ */
+export type RuntimeConfig = Readonly<Record<string, unknown>> & { binary?: unknown; host?: unknown };
+
+/** Answers whether a TCP connection to host:port opens within the timeout. */
+export type SocketProber = (host: string, port: number, timeoutMs: number) => Promise<boolean>;
+
+/**
+ * Everything detection reads, passed in so that it stays pure: the environment, the home folder,
+ * a file reader and a socket prober. Tests hand in temp folders and fakes; nothing else is
+ * touched.
+ */
+export interface DetectionContext {
+  env: Env;
+  home: string;
+  cwd: string;
+  /** bosun's data folder; a runtime keeps bosun-owned state in `<data>/runtimes/<id>/`. */
+  dataDir: string;
+  files: FileReader;
+  probeSocket: SocketProber;
+}
+
+/**
+ * What `disconnect` would do, decided without changing anything (so a prompt can say it first):
+ * delete one credential file the adapter names exactly, run the agent's own logout command, or
+ * nothing (with the reason).
+ */
+export type DisconnectPlan =
+  | { action: "remove-file"; mode: Exclude<AuthMode, "">; path: string }
+  | { action: "run-logout"; mode: "external"; command: string; args: string[]; authPath: string; secretFiles: string[] }
+  | { action: "none"; reason: string };
+
+/**
+ * The status facet of a runtime. Status only: nothing here runs, installs or builds an agent.
+ * The one writer is `planDisconnect`'s plan, carried out by `disconnectRuntime`.
+ */
+export interface StatusAdapter {
+  /** The configured `binary` (trimmed, `~` expanded) or the runtime's default. */
+  resolveBinary(config: RuntimeConfig, ctx: DetectionContext): string;
+  /** A configured path must be an executable regular file; a bare name is looked up on PATH. */
+  isInstalled(config: RuntimeConfig, ctx: DetectionContext): boolean;
+  authStatus(config: RuntimeConfig, ctx: DetectionContext): Promise<AuthStatus>;
+  supportsDeviceLogin(): boolean;
+  /** Only runtimes whose credential store bosun can name exactly have one. */
+  planDisconnect?(config: RuntimeConfig, ctx: DetectionContext): Promise<DisconnectPlan>;
+  /** bosun's own folder for this runtime (not created here). */
+  dataDir(ctx: Pick<DetectionContext, "dataDir">): string;
+}
+
+/**
+ * One external coding agent. Each facet lives in the runtime's own module: `status` here, the
+ * install surfaces next to it, so a new facet never changes how the registry is consumed.
+ */
+export interface Runtime {
+  id: string;
+  title: string;
+  description: string;
+  /** Default executable name. */
+  binary: string;
+  /** Display text only; bosun never runs it. */
+  installHint: string;
+  /** How a person signs this agent in (display text only). */
+  loginHint: string;
+  /** How the agent is pointed at a login bosun owns (runtimes with device login). */
+  pluginLoginHint?(dataDir: string): string;
+  /** What "signed in" means for this runtime's external mode, when not its own login. */
+  externalLabel?: string;
+  /** Keys and defaults of `bosun.json` `agents.<id>`. */
+  headless: HeadlessDefaults;
+  status: StatusAdapter;
+}

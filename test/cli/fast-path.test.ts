@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { fastPath } from "../../src/cli/fast-path.js";
+import { runStatus } from "../../src/cli/status.js";
+import { listAgents } from "../../src/cli/agents.js";
+import { runCli } from "../fixtures/cli.js";
+import { makeTempHome } from "../fixtures/temp-home.js";
+
+describe("the fast path for frequent read commands", () => {
+  it("takes exactly bosun, --json, status [--json] and agents [--json]", async () => {
+    expect(await fastPath([])).toEqual({ run: runStatus, options: {} });
+    expect(await fastPath(["--json"])).toEqual({ run: runStatus, options: { json: true } });
+    expect(await fastPath(["status"])).toEqual({ run: runStatus, options: {} });
+    expect(await fastPath(["status", "--json"])).toEqual({ run: runStatus, options: { json: true } });
+    expect(await fastPath(["agents"])).toEqual({ run: listAgents, options: {} });
+    expect(await fastPath(["agents", "--json"])).toEqual({ run: listAgents, options: { json: true } });
+    for (const argv of [["status", "--nope"], ["--json", "--json"], ["agents", "login", "codex"], ["agents", "--help"], ["migrate"], ["constructor"], ["--help"]]) {
+      expect(await fastPath(argv), argv.join(" ")).toBeUndefined();
+    }
+  });
+
+  it("prints what the same command prints through the argument parser", async () => {
+    const t = makeTempHome();
+    for (const [fast, parsed] of [
+      [["status", "--json"], ["status", "--json", "--json"]],
+      [["agents", "--json"], ["agents", "--json", "--json"]],
+      [["agents"], ["agents", "--no-such-flag"]],
+    ]) {
+      const viaFast = await runCli(fast!, t.env, t.home);
+      const viaParser = await runCli(parsed!, t.env, t.home);
+      if (parsed!.includes("--no-such-flag")) {
+        expect(viaParser).toMatchObject({ code: 1, stderr: expect.stringContaining("unknown option '--no-such-flag'") });
+        continue;
+      }
+      expect(viaFast.code).toBe(0);
+      expect(viaParser.stdout).toBe(viaFast.stdout);
+    }
+  });
+});

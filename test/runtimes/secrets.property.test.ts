@@ -1,0 +1,149 @@
+// A secret's value never appears anywhere bosun writes: planted everywhere an adapter looks, for
+// all eight agents at once, under several seeds.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CLAUDE_ENV_KEY } from "../../src/runtimes/claude.js";
+import { CURSOR_ENV_KEYS } from "../../src/runtimes/cursor.js";
+import { GEMINI_ENV_KEYS } from "../../src/runtimes/gemini.js";
+import { GROK_ENV_KEYS } from "../../src/runtimes/grok.js";
+import { HERMES_ENV_KEYS } from "../../src/runtimes/hermes.js";
+import { OPENCODE_ENV_KEYS } from "../../src/runtimes/opencode.js";
+import { runCli, runCliAnswering, type CliResult } from "../fixtures/cli.js";
+import { CREDENTIAL_STORES, storePath, type StoreFormat } from "../fixtures/credential-stores.js";
+import { startOAuthServer } from "../fixtures/oauth-server.js";
+import { makeTempHome } from "../fixtures/temp-home.js";
+
+/** Every variable any adapter reads a secret from. */
+const SECRET_VARS = [...new Set([CLAUDE_ENV_KEY, ...CURSOR_ENV_KEYS, ...GEMINI_ENV_KEYS, ...GROK_ENV_KEYS, ...HERMES_ENV_KEYS, ...OPENCODE_ENV_KEYS, "CODEX_API_KEY"])];
+const SEEDS = [1, 7, 42, 1337, 90210];
+/** Leaks this long or longer are caught, so a CLI that prints a masked key's first 8 characters is too. */
+const WINDOW = 8;
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+
+class Secrets {
+  readonly all: string[] = [];
+  constructor(private readonly next: () => number) {}
+  make(): string {
+    let value = "";
+    const length = 24 + Math.floor(this.next() * 24);
+    for (let i = 0; i < length; i++) value += ALPHABET[Math.floor(this.next() * ALPHABET.length)];
+    this.all.push(value);
+    return value;
+  }
+  coin(): boolean {
+    return this.next() < 0.5;
+  }
+}
+
+/** File content for a store: a secret where the rule looks (or, by coin, next to it), always a secret inside. */
+function plantedContent(format: StoreFormat, s: Secrets): string {
+  const found = s.coin();
+  switch (format) {
+    case "codex":
+      return JSON.stringify({ auth_mode: "chatgpt", OPENAI_API_KEY: s.make(), tokens: { id_token: s.make(), access_token: found ? s.make() : "", refresh_token: s.make(), account_id: s.make() } });
+    case "json":
+      return JSON.stringify({ provider: { [found ? "api_key" : "note"]: s.make(), type: "oauth" }, refresh_token: found ? s.make() : "", other: [s.make()] });
+    case "json-or-text":
+      return found ? `broken { "token": "${s.make()}"` : JSON.stringify({ meta: { token: "", secret: s.make() } });
+    case "toml":
+      return found ? `[auth]\napi_key = "${s.make()}"\n` : `# api_key = "${s.make()}"\nenv_key = "PLANTED_ENV_KEY_TARGET"\n`;
+    case "dotenv":
+      return `${found ? "GEMINI_API_KEY" : "UNRELATED_KEY"}="${s.make()}"\nOPENAI_API_KEY=${found ? s.make() : ""}\n# ${s.make()}\n`;
+    case "opaque":
+      return JSON.stringify({ claudeAiOauth: { accessToken: s.make(), refreshToken: s.make() }, private_key: s.make() });
+  }
+}
+
+function leaksIn(text: string, secrets: string[]): string[] {
+  const leaks: string[] = [];
+  for (const secret of secrets) {
+    for (let i = 0; i + WINDOW <= secret.length; i++) {
+      if (text.includes(secret.slice(i, i + WINDOW))) {
+        leaks.push(secret);
+        break;
+      }
+    }
+  }
+  return leaks;
+}
+
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+describe("secrets never leave the check that read them", () => {
+  for (const seed of SEEDS) {
+    for (const withEnv of [true, false]) {
+      it(`seed ${seed}, ${withEnv ? "secrets in the environment and every file" : "secrets in every file only"}`, async () => {
+        const s = new Secrets(random(seed * 2 + (withEnv ? 1 : 0)));
+        const t = makeTempHome();
+        const bin = join(t.root, "bin");
+        mkdirSync(bin);
+        // A `codex` whose logout fails shouting everything it knows, masked key first (as Codex does).
+        const access = s.make();
+        writeFileSync(
+          join(bin, "codex"),
+          `#!/bin/sh\necho "Error: API key configured - ${access.slice(0, 8)}***${access.slice(-5)}" >&2\n/bin/cat "$HOME/.codex/auth.json" >&2\n/usr/bin/env >&2\nexit 1\n`,
+        );
+        chmodSync(join(bin, "codex"), 0o755);
+        const server = await startOAuthServer({ usercode: { status: 400, body: { error: "invalid_request", error_description: "rejected" } } });
+        servers.push(server);
+
+        const env: Record<string, string | undefined> = {
+          ...t.env,
+          PATH: bin,
+          GOOGLE_APPLICATION_CREDENTIALS: join(t.home, "service-account.json"),
+          PLANTED_ENV_KEY_TARGET: s.make(),
+          AGENT_ZERO_HOST: `http://agent:${s.make()}@127.0.0.1:1`,
+          BOSUN_CODEX_AUTH_BASE: server.base,
+        };
+        if (withEnv) for (const name of SECRET_VARS) env[name] = s.make();
+        for (const store of CREDENTIAL_STORES) {
+          const path = storePath(store, t.home, t.paths.data);
+          mkdirSync(dirname(path), { recursive: true });
+          writeFileSync(path, plantedContent(store.format, s));
+        }
+        // bosun's own Codex login is valid (its disconnect is logged); Codex's holds the key the fake CLI prints a part of.
+        writeFileSync(join(t.paths.data, "runtimes/codex/auth.json"), JSON.stringify({ tokens: { access_token: s.make(), refresh_token: s.make(), id_token: s.make() } }));
+        writeFileSync(join(t.home, ".codex/auth.json"), JSON.stringify({ tokens: { access_token: access, refresh_token: s.make(), id_token: s.make() } }));
+
+        const outputs: CliResult[] = [];
+        const run = async (argv: string[]) => outputs.push(await runCli(argv, env, t.home));
+        await run(["agents", "--json"]);
+        await run(["agents"]);
+        await run(["status"]);
+        await run(["status", "--json"]);
+        await run(["agents", "disconnect", "cursor", "--yes"]);
+        await run(["agents", "disconnect", "claude"]);
+        await run(["agents", "login", "codex", "--json"]);
+        // Drop bosun's own Codex login so disconnect reaches the fake `codex logout`.
+        await run(["agents", "disconnect", "codex", "--yes"]);
+        await run(["agents", "disconnect", "codex", "--yes"]);
+        outputs.push(await runCliAnswering(["agents", "disconnect", "claude"], env, "y", t.home));
+
+        const logFile = join(t.paths.state, "logs", "bosun.log");
+        expect(existsSync(logFile)).toBe(true);
+        const everything = [...outputs.flatMap((o) => [o.stdout, o.stderr]), readFileSync(logFile, "utf8")].join("\n");
+        expect(everything).toContain("`codex logout` failed");
+        expect(everything).toContain("agent disconnected");
+        expect(leaksIn(everything, s.all)).toEqual([]);
+        const json = JSON.parse(outputs[0]!.stdout) as { agents: { auth: { connected: boolean } }[] };
+        expect(json.agents.filter((agent) => agent.auth.connected).length).toBeGreaterThan(withEnv ? 5 : 2);
+      });
+    }
+  }
+});
