@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defaultModelSchema, disabledProvidersSchema, policyConfigSchema, providersConfigSchema } from "../catalog/config-schema.js";
 import { agentsConfigSchema } from "../runtimes/agents-config-schema.js";
+import { permissionsSchema, secretsSchema } from "../agent/permissions-schema.js";
 
 /** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
 export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
@@ -30,6 +31,10 @@ export const configSchema = z
     disabled_providers: disabledProvidersSchema.optional(),
     /** Allow/deny statements; the user's own file outranks a project's. */
     policy: policyConfigSchema.optional(),
+    /** The agent's approval rules (`bosun run`). */
+    permissions: permissionsSchema.optional(),
+    /** Environment variables whose values are redacted from everything the agent sees or writes. */
+    secrets: secretsSchema.optional(),
   })
   .strict();
 

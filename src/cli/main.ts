@@ -54,6 +54,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   models: async () => (await import("./models.js")).registerModels,
   policy: async () => (await import("./policy.js")).registerPolicy,
   auth: async () => (await import("./auth.js")).registerAuth,
+  run: async () => (await import("./run.js")).registerRun,
+  sessions: async () => (await import("./sessions.js")).registerSessions,
 };
 
 /**

@@ -4,6 +4,7 @@ import type { Boot } from "../boot/start.js";
 import type { MigrationReport } from "../migrations/runner.js";
 import type { Output } from "./output.js";
 import { agentsStatus } from "./status-agents.js";
+import { agentStatus } from "./status-agent.js";
 import { catalogStatus } from "./status-catalog.js";
 
 export type SubsystemName = "agents" | "install" | "catalog" | "agent";
@@ -56,7 +57,7 @@ export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
   agents: agentsStatus,
   install: notSetUp("not set up yet: pack installation (bosun install) is not part of this build"),
   catalog: catalogStatus,
-  agent: notSetUp("not set up yet: bosun's own agent (bosun run) is not part of this build"),
+  agent: agentStatus,
 };
 
 function pluginProblem(sections: SubsystemStatus[], name: string): string | null {

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import type { Env } from "../boot/paths.js";
 import { UserError } from "../errors.js";
-import { redactSecrets, type NamedSecret } from "../agent/redact.js";
+import { redactSecrets, type Secret } from "../agent/redact.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
 import { requireLazily } from "../fs/require.js";
 import { codexPluginAuthPath } from "./codex.js";
@@ -111,7 +111,7 @@ export async function startCodexDeviceLogin(io: DeviceLoginIo): Promise<DeviceLo
  */
 export async function pollCodexDeviceLogin(start: DeviceLoginStart, io: DeviceLoginIo): Promise<CodexTokens | undefined> {
   if (!start.deviceAuthId || !start.userCode) throw new DeviceLoginError("missing device_auth_id or user_code");
-  const known: NamedSecret[] = [{ name: "device_auth_id", value: start.deviceAuthId }];
+  const known: Secret[] = [{ name: "device_auth_id", value: start.deviceAuthId }];
   const answer = await postJson(io, "/api/accounts/deviceauth/token", { device_auth_id: start.deviceAuthId, user_code: start.userCode }, known, [403, 404]);
   if (answer.pending) return undefined;
   const code = stringField(answer.value, "authorization_code");
@@ -191,7 +191,7 @@ export function accountIdFromIdToken(idToken: string): string {
   }
 }
 
-function postJson(io: DeviceLoginIo, path: string, body: unknown, known: NamedSecret[], pendingStatuses: number[] = []) {
+function postJson(io: DeviceLoginIo, path: string, body: unknown, known: Secret[], pendingStatuses: number[] = []) {
   return post(io, path, { "content-type": "application/json" }, JSON.stringify(body), known, pendingStatuses);
 }
 
@@ -200,7 +200,7 @@ async function post(
   path: string,
   headers: Record<string, string>,
   body: string,
-  known: NamedSecret[],
+  known: Secret[],
   pendingStatuses: number[] = [],
 ): Promise<{ pending: boolean; value: unknown }> {
   const timeoutMs = io.httpTimeoutMs ?? HTTP_TIMEOUT_MS;
@@ -248,7 +248,7 @@ async function readBounded(response: Response): Promise<string> {
 }
 
 // The server's own words, redacted and short: `error_description`, else `error`, else the status.
-function serverComplaint(value: unknown, status: number, known: NamedSecret[]): string {
+function serverComplaint(value: unknown, status: number, known: Secret[]): string {
   const description = fieldOf(value, "error_description");
   const error = fieldOf(value, "error");
   const nested = typeof error === "object" && error !== null ? (error as Record<string, unknown>).message : undefined;

@@ -1,5 +1,5 @@
 import type { Env } from "../boot/paths.js";
-import type { NamedSecret } from "../agent/redact.js";
+import type { Secret } from "../agent/redact.js";
 import { MAX_CREDENTIAL_BYTES, type FileReader } from "./detect/file-reader.js";
 import { parseJson } from "./detect/secret-rules.js";
 
@@ -11,8 +11,8 @@ const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
  * credential-like environment variables (and of `names`), and every string in the given JSON
  * credential files. Used only to redact; the values go nowhere else.
  */
-export function knownSecrets(env: Env, names: Iterable<string>, files: FileReader, jsonFiles: readonly string[]): NamedSecret[] {
-  const secrets: NamedSecret[] = [];
+export function knownSecrets(env: Env, names: Iterable<string>, files: FileReader, jsonFiles: readonly string[]): Secret[] {
+  const secrets: Secret[] = [];
   const wanted = new Set(names);
   for (const [name, value] of Object.entries(env)) {
     if (value && (wanted.has(name) || SECRET_NAME.test(name))) secrets.push({ name, value });
@@ -31,7 +31,7 @@ export function knownSecrets(env: Env, names: Iterable<string>, files: FileReade
   return secrets;
 }
 
-function collectStrings(root: unknown, name: string, into: NamedSecret[]): void {
+function collectStrings(root: unknown, name: string, into: Secret[]): void {
   const pending: [unknown, string][] = [[root, name]];
   while (pending.length > 0) {
     const [value, key] = pending.pop()!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MIN_REDACTED_LENGTH, redactSecrets } from "../../src/agent/redact.js";
+import { MIN_SECRET_LENGTH, redactSecrets } from "../../src/agent/redact.js";
 import { relayAgentMessage } from "../../src/runtimes/agent-message.js";
 import { knownSecrets } from "../../src/runtimes/known-secrets.js";
 import { makeDetection } from "../fixtures/detection.js";
@@ -23,8 +23,8 @@ describe("redactSecrets", () => {
   });
 
   it("ignores values shorter than a few characters and treats values literally", () => {
-    expect(MIN_REDACTED_LENGTH).toBe(6);
-    expect(redactSecrets("yes 12345 ok", [{ name: "A", value: "yes" }, { name: "B", value: "12345" }])).toBe("yes 12345 ok");
+    expect(MIN_SECRET_LENGTH).toBe(4);
+    expect(redactSecrets("yes 123 ok", [{ name: "A", value: "yes" }, { name: "B", value: "123" }])).toBe("yes 123 ok");
     expect(redactSecrets("a.*b+c?(d) a-b-c-d", [{ name: "RE", value: "a.*b+c?(d)" }])).toBe("[redacted:RE] a-b-c-d");
     expect(redactSecrets("", [{ name: "A", value: "abcdefgh" }])).toBe("");
     expect(redactSecrets("text", [])).toBe("text");

@@ -16,9 +16,11 @@ describe("bosun (CLI)", () => {
     expect(help.stdout).toContain("Usage: bosun");
     expect(help.stdout).toMatch(/status \[options\]/);
     expect(help.stdout).toMatch(/migrate \[options\]/);
+    expect(help.stdout).toMatch(/run \[options\] <prompt>/);
+    expect(help.stdout).toMatch(/sessions \[options\]/);
   });
 
-  it("shows the status screen by default: paths, migrations, agents, the catalog, and the subsystems not set up yet", async () => {
+  it("shows the status screen by default: paths, migrations, agents, the catalog, the agent, and the subsystems not set up yet", async () => {
     const t = makeTempHome();
     const { code, stdout, stderr } = await runCli([], t.env, t.home);
     expect(code).toBe(0);
@@ -28,7 +30,8 @@ describe("bosun (CLI)", () => {
     expect(stdout).toMatch(/10_legacy_layout\s+nothing to do/);
     expect(stdout).toMatch(/^Agents  0 of 8 agents signed in, \d installed \(bosun agents\)$/m);
     expect(stdout).toMatch(/^Catalog  no provider available \(\d+ known\)/m);
-    for (const name of ["Install", "Agent"]) expect(stdout).toMatch(new RegExp(`^${name}  not set up yet`, "m"));
+    expect(stdout).toMatch(/^Install  not set up yet/m);
+    expect(stdout).toMatch(/^Agent  no sessions yet; bosun run "…" starts the agent$/m);
   });
 
   it("prints status as JSON with the paths in use", async () => {

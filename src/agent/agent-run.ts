@@ -1,0 +1,122 @@
+import { existsSync } from "node:fs";
+import { createFileLog, type Log } from "../boot/log.js";
+import { packageVersion } from "../boot/package-info.js";
+import type { Boot } from "../boot/start.js";
+import { languageModelFor } from "../llm/language-model.js";
+import type { ModelSource } from "../llm/resolve-model.js";
+import { ApprovalGate, type Approver } from "./approval.js";
+import type { ApprovalMode } from "./approval-policy.js";
+import { interceptEvents, type AgentEvent, type AgentUi } from "./events.js";
+import { runAgent, type AgentRunResult } from "./loop.js";
+import { collectSecrets, Redactor } from "./secrets.js";
+import { FileSessionStore } from "./session-store.js";
+import { sessionsDir } from "./session-list.js";
+import { ToolRegistry } from "./tool-registry.js";
+import { builtinTools } from "./tools/builtin.js";
+
+export interface AgentRunRequest {
+  prompt: string;
+  /** `provider/model`; the default model (or the resumed session's) when absent. */
+  modelSpec?: string;
+  /** Continue this session instead of starting one. */
+  sessionId?: string;
+  mode: ApprovalMode;
+  maxTurns?: number;
+  cwd: string;
+}
+
+export interface AgentRunIo {
+  ui: AgentUi;
+  approver: Approver | null;
+  signal: AbortSignal;
+  /** Called once the session is open, before the first model call. */
+  onStart?(info: { sessionId: string; model: string; mode: ApprovalMode; resumed: boolean; workdir: string }): void;
+}
+
+export interface AgentRunOutcome {
+  result: AgentRunResult;
+  model: string;
+}
+
+/**
+ * `bosun run` as a whole: pick the model (the session's, on resume, unless `--model` says
+ * otherwise), gather the secrets to redact, open or create the session, build the approval gate
+ * from the mode and `bosun.json` `permissions`, and run the loop with bosun's tools and the
+ * extension points of this boot. Log lines go through the same redactor.
+ */
+export async function runAgentFromBoot(boot: Boot, source: ModelSource, request: AgentRunRequest, io: AgentRunIo): Promise<AgentRunOutcome> {
+  const config = boot.config?.value ?? {};
+  const lookup = new FileSessionStore(sessionsDir(boot.paths));
+  const resumed = request.sessionId ? lookup.read(request.sessionId) : null;
+  const spec = request.modelSpec ?? (resumed ? `${resumed.header.model.providerID}/${resumed.header.model.modelID}` : undefined);
+  const target = await source.resolve(spec);
+
+  const secrets = await collectSecrets({
+    env: boot.env,
+    credentialEnvVars: source.credentialEnvVars,
+    configuredEnvVars: config.secrets ?? [],
+    storedCredentials: () => source.storedCredentials(),
+    ...(target.apiKey ? { extra: [{ name: `${target.providerID}_credential`, value: target.apiKey }] } : {}),
+  });
+  const redactor = new Redactor(secrets);
+  const model = await languageModelFor(target);
+  const store = new FileSessionStore(sessionsDir(boot.paths), redactor);
+  const session = resumed ? store.open(resumed.header.id) : store.create({ workdir: request.cwd, model: { providerID: target.providerID, modelID: target.modelID, name: target.name }, bosunVersion: packageVersion() });
+  const workdir = resumed && existsSync(resumed.header.workdir) ? resumed.header.workdir : request.cwd;
+  const modelName = `${target.providerID}/${target.modelID}`;
+  const log = redactingLog(createFileLog(boot.paths.state), redactor);
+
+  try {
+    const approval = new ApprovalGate({
+      mode: request.mode,
+      rules: config.permissions ?? {},
+      approver: io.approver,
+      grants: session.state.grants,
+      onGrant: (key) => session.append({ type: "grant", key }),
+    });
+    io.onStart?.({ sessionId: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir });
+    log.info("agent run started", { session: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir });
+    const result = await runAgent(request.prompt, {
+      model,
+      modelRef: { providerID: target.providerID, modelID: target.modelID },
+      limits: target.limits,
+      toolCalls: target.toolCall,
+      tools: new ToolRegistry(builtinTools()),
+      session,
+      approval,
+      redactor,
+      extensions: boot.extensions,
+      workdir,
+      env: boot.env,
+      ui: loggingUi(io.ui, log, session.id),
+      signal: io.signal,
+      ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
+    });
+    log.info("agent run ended", { session: session.id, reason: result.reason, turns: result.turns, usage: result.usage });
+    return { result, model: modelName };
+  } catch (error) {
+    log.error("agent run failed", { session: session.id, error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  } finally {
+    session.close();
+  }
+}
+
+/** A log whose messages and fields are redacted before they are written. */
+export function redactingLog(log: Log, redactor: Redactor): Log {
+  return {
+    info: (message, fields) => log.info(redactor.text(message), fields && redactor.deep(fields)),
+    warn: (message, fields) => log.warn(redactor.text(message), fields && redactor.deep(fields)),
+    error: (message, fields) => log.error(redactor.text(message), fields && redactor.deep(fields)),
+  };
+}
+
+/** Passes events on to the UI and logs the ones worth keeping (tools, retries, compaction). */
+function loggingUi(ui: AgentUi, log: Log, session: string): AgentUi {
+  return interceptEvents(ui, (event: AgentEvent, forward) => {
+    if (event.type === "tool-end") log.info("agent tool call", { session, tool: event.tool, status: event.status, ms: event.ms, summary: event.summary });
+    else if (event.type === "retry") log.warn("agent model call retried", { session, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+    else if (event.type === "compaction") log.info("agent context compacted", { session, step: event.step, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter });
+    forward(event);
+  });
+}

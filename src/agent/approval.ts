@@ -1,0 +1,89 @@
+import { decideApproval, type ApprovalMode, type ApprovalQuestion, type PermissionRules } from "./approval-policy.js";
+
+/** The user's answer: run it this once, run it and don't ask again this session, or refuse. */
+export type ApprovalAnswer = "once" | "session" | "deny";
+
+export interface ApprovalRequest extends ApprovalQuestion {
+  callId: string;
+  /** Lines to show with the question (the change an edit makes, …), already redacted. */
+  preview?: string;
+}
+
+/** Whoever can approve: a terminal prompt, or a host's callback. */
+export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+
+export type ApprovalOutcome = { allowed: true } | { allowed: false; message: string };
+
+export interface ApprovalGateOptions {
+  mode: ApprovalMode;
+  rules: PermissionRules;
+  /** Null when nobody can be asked (no terminal, no callback): asks are then refused. */
+  approver: Approver | null;
+  /** Grants already given in this session (restored on resume). */
+  grants?: Set<string>;
+  /** Called when the user grants something for the session (the loop records it). */
+  onGrant?: (key: string) => void;
+}
+
+/**
+ * Applies the approval rules to each tool call and asks the approver when they say so. The
+ * message of a refusal is written for the model: what was refused, why, and what to do instead.
+ */
+export class ApprovalGate {
+  readonly mode: ApprovalMode;
+  readonly rules: PermissionRules;
+  readonly approver: Approver | null;
+  private readonly grants: Set<string>;
+  private readonly onGrant: ((key: string) => void) | undefined;
+
+  constructor(options: ApprovalGateOptions) {
+    this.mode = options.mode;
+    this.rules = options.rules;
+    this.approver = options.approver;
+    this.grants = options.grants ?? new Set();
+    this.onGrant = options.onGrant;
+  }
+
+  /** Whether someone can be asked; a sub-agent batch runs in parallel only when nobody can. */
+  get canAsk(): boolean {
+    return this.approver !== null;
+  }
+
+  async check(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome> {
+    const decision = decideApproval(request, this.mode, this.rules, this.grants);
+    if (decision.action === "allow") return { allowed: true };
+    if (decision.action === "deny") return { allowed: false, message: `Not run: ${decision.reason}. Do not retry it; find another way or tell the user what you need.` };
+    if (!this.approver) return { allowed: false, message: noApproverMessage(request, this.mode) };
+    const answer = await this.approver(request, signal);
+    if (answer === "deny") {
+      return { allowed: false, message: "Not run: the user declined this call. Do not retry the same call; ask the user or try a different approach." };
+    }
+    if (answer === "session") {
+      this.grants.add(decision.grantKey);
+      this.onGrant?.(decision.grantKey);
+    }
+    return { allowed: true };
+  }
+
+  /**
+   * The gate for a sub-agent: same mode, rules, approver and grants, except that dangerous calls
+   * are never loosened below "ask" (a child cannot run what its parent would have had to ask about).
+   */
+  forSubAgent(): ApprovalGate {
+    const rules: PermissionRules = { ...this.rules, dangerous: this.rules.dangerous === "deny" ? "deny" : "ask" };
+    return new ApprovalGate({ mode: this.mode, rules, approver: this.approver, grants: this.grants, ...(this.onGrant ? { onGrant: this.onGrant } : {}) });
+  }
+}
+
+function noApproverMessage(request: ApprovalRequest, mode: ApprovalMode): string {
+  if (request.danger) {
+    return (
+      `Not run: this call ${request.danger}, which always needs the user's approval (even with --yes), and nobody can approve in this session ` +
+      "(bosun is not attached to a terminal). Do not retry it. Tell the user what you wanted to run; they can run it themselves or set permissions.dangerous to allow in bosun.json."
+    );
+  }
+  return (
+    `Not run: ${request.tool} needs the user's approval in ${mode} mode, and nobody can approve in this session (bosun is not attached to a terminal). ` +
+    `Do not retry it. Tell the user what you wanted to do; they can rerun with --yes or --mode, or set permissions.${request.tool} to allow in bosun.json.`
+  );
+}

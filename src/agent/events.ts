@@ -1,0 +1,30 @@
+import type { ToolStatus } from "./session-format.js";
+import type { ToolUi } from "./tools/tool.js";
+
+/** What the loop reports while it runs; the CLI turns these into stdout text and stderr progress. */
+export type AgentEvent =
+  | { type: "turn-start"; turn: number }
+  | { type: "text"; delta: string }
+  /** The model's reply for this turn is complete (`text` is all of it). */
+  | { type: "reply-end"; text: string }
+  | { type: "tool-start"; callId: string; tool: string; description: string }
+  | { type: "tool-end"; callId: string; tool: string; status: ToolStatus; summary: string; ms: number }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string; hadPartialReply: boolean }
+  | { type: "compaction"; step: "stub" | "summarize"; tokensBefore: number; tokensAfter: number }
+  | { type: "notice"; message: string };
+
+/** The loop's way to the user: progress events plus the tools' questions and plan display. */
+export interface AgentUi extends ToolUi {
+  onEvent(event: AgentEvent): void;
+}
+
+export const silentUi: AgentUi = { onEvent: () => {} };
+
+/** The same UI with its events passed through `onEvent` first (which forwards them, changed or not). */
+export function interceptEvents(ui: AgentUi, onEvent: (event: AgentEvent, forward: (event: AgentEvent) => void) => void): AgentUi {
+  return {
+    ...(ui.askUser ? { askUser: ui.askUser.bind(ui) } : {}),
+    ...(ui.showPlan ? { showPlan: ui.showPlan.bind(ui) } : {}),
+    onEvent: (event) => onEvent(event, (forwarded) => ui.onEvent(forwarded)),
+  };
+}

@@ -1,0 +1,79 @@
+import type { ModelMessage } from "ai";
+import type { ExtensionHost } from "../extensions/host.js";
+import type { StepToolCall } from "./model-step.js";
+import type { TokenUsage } from "./session-format.js";
+import type { ToolRegistry } from "./tool-registry.js";
+
+/** What every agent extension point gets as `agent`: who is running, where, with what. */
+export interface AgentInfo {
+  sessionId: string;
+  workdir: string;
+  model: { providerID: string; modelID: string };
+  mode: string;
+  /** 0 for the top-level agent, 1 for its sub-agents, … */
+  depth: number;
+  /** The agent's tools; `agent_init` extensions may register or remove tools here. */
+  tools: ToolRegistry;
+}
+
+/** `tool_before`: an extension may set `veto` (the call is not run; the model reads the reason). */
+export interface ToolBeforeCall {
+  name: string;
+  callId: string;
+  input: unknown;
+  veto?: string;
+}
+
+/** `tool_after`: an extension may rewrite `result.output` (it is redacted again afterwards). */
+export interface ToolAfterCall {
+  name: string;
+  callId: string;
+  input: unknown;
+  result: { output: string; isError: boolean; status: string };
+}
+
+/**
+ * The agent's extension points, called through the foundation's ExtensionHost (or nowhere, for a
+ * host-less loop in tests). Each gets `{agent, …}`; the object after the agent holds what the
+ * extension may change.
+ */
+export class AgentHooks {
+  constructor(private readonly host: ExtensionHost | null) {}
+
+  /** `agent_init` (sync): once, before anything is sent. */
+  async init(agent: AgentInfo): Promise<void> {
+    if (!this.host) return;
+    await this.host.preload(["agent_init"]);
+    this.host.callSync("agent_init", { agent });
+  }
+
+  /** `system_prompt`: extensions edit `prompt.text`. */
+  async systemPrompt(agent: AgentInfo, text: string): Promise<string> {
+    if (!this.host) return text;
+    const prompt = { text };
+    await this.host.callAsync("system_prompt", { agent, prompt });
+    return typeof prompt.text === "string" ? prompt.text : text;
+  }
+
+  /** `before_llm_call`: extensions may edit `request.system` and `request.messages` for this call only. */
+  async beforeLlmCall(agent: AgentInfo, turn: number, system: string, messages: ModelMessage[]): Promise<{ system: string; messages: ModelMessage[] }> {
+    if (!this.host) return { system, messages };
+    const request = { turn, system, messages: [...messages] };
+    await this.host.callAsync("before_llm_call", { agent, request });
+    return { system: request.system, messages: request.messages };
+  }
+
+  /** `after_llm_call`: extensions see the reply (read-only). */
+  async afterLlmCall(agent: AgentInfo, response: { turn: number; text: string; toolCalls: StepToolCall[]; usage: TokenUsage; finishReason: string }): Promise<void> {
+    if (!this.host) return;
+    await this.host.callAsync("after_llm_call", { agent, response });
+  }
+
+  async toolBefore(agent: AgentInfo, tool: ToolBeforeCall): Promise<void> {
+    if (this.host) await this.host.callAsync("tool_before", { agent, tool });
+  }
+
+  async toolAfter(agent: AgentInfo, tool: ToolAfterCall): Promise<void> {
+    if (this.host) await this.host.callAsync("tool_after", { agent, tool });
+  }
+}

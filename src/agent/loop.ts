@@ -1,0 +1,226 @@
+import type { ModelMessage, ToolModelMessage } from "ai";
+import type { Env } from "../boot/paths.js";
+import { describeError } from "../errors.js";
+import type { ExtensionHost } from "../extensions/host.js";
+import type { AgentLanguageModel } from "../llm/language-model.js";
+import type { ApprovalGate } from "./approval.js";
+import { estimateTextTokens } from "./compaction.js";
+import { Compactor } from "./compactor.js";
+import { interceptEvents, type AgentEvent, type AgentUi } from "./events.js";
+import { AgentHooks, type AgentInfo } from "./hooks.js";
+import { AgentAbortedError, ModelCallError } from "./model-errors.js";
+import { RetryBudget } from "./model-retry.js";
+import { ModelStepError, streamModelStep, type StepResult } from "./model-step.js";
+import type { Redactor } from "./secrets.js";
+import type { RunEndReason } from "./session-format.js";
+import type { Session } from "./session-store.js";
+import { defaultSystemPrompt } from "./system-prompt.js";
+import { toolJsonSchema, type ToolRegistry } from "./tool-registry.js";
+import { runToolCall } from "./tool-runner.js";
+
+export const DEFAULT_MAX_TURNS = 50;
+
+/**
+ * Everything one agent loop works with. Each piece is passed in, none is global, so a sub-agent
+ * can be given a filtered tool registry, an in-memory session, the parent's approval gate and
+ * redactor, and the parent's abort signal.
+ */
+export interface AgentOptions {
+  /** The model call is injected: any AI SDK language model (a provider's, or a mock in tests). */
+  model: AgentLanguageModel;
+  /** providerID/modelID, for extensions and the session's records. */
+  modelRef: { providerID: string; modelID: string };
+  limits: { context: number; output: number };
+  /** False when the model cannot call tools: it is then sent none. */
+  toolCalls: boolean;
+  tools: ToolRegistry;
+  session: Session;
+  approval: ApprovalGate;
+  redactor: Redactor;
+  extensions?: ExtensionHost | null;
+  workdir: string;
+  /** The environment commands run with. */
+  env: Env;
+  ui: AgentUi;
+  signal: AbortSignal;
+  maxTurns?: number;
+  retries?: RetryBudget;
+  /** Replaces bosun's default system prompt (extensions still see and may edit it). */
+  systemPrompt?: string;
+  /** 0 for a top-level agent; sub-agents count up. */
+  depth?: number;
+  /** How long a model stream may stay silent before it counts as a dropped connection. */
+  idleTimeoutMs?: number;
+  /** The clock the default system prompt states the date from. */
+  now?: () => Date;
+}
+
+export interface AgentRunResult {
+  sessionId: string;
+  reason: RunEndReason;
+  /** The text of the last reply (the final answer when `reason` is "final"). */
+  text: string;
+  turns: number;
+  usage: { inputTokens: number; outputTokens: number };
+}
+
+/**
+ * Runs the agent on one prompt: stream the model's reply, run the tools it calls (through
+ * approval), feed the results back, and stop at a reply without tool calls, at the turn limit,
+ * or when the signal aborts. Every message and tool event goes to the session as it happens,
+ * with an fsync at the end of each turn.
+ */
+export async function runAgent(prompt: string, options: AgentOptions): Promise<AgentRunResult> {
+  quietSdkWarnings();
+  const { session, signal, redactor } = options;
+  const ui = redactingUi(options.ui, redactor);
+  const hooks = new AgentHooks(options.extensions ?? null);
+  const retries = options.retries ?? new RetryBudget();
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const agent: AgentInfo = {
+    sessionId: session.id,
+    workdir: options.workdir,
+    model: options.modelRef,
+    mode: options.approval.mode,
+    depth: options.depth ?? 0,
+    tools: options.tools,
+  };
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  let turns = 0;
+  let lastText = "";
+
+  const end = (reason: RunEndReason, error?: string): AgentRunResult => {
+    session.append({ type: "run", phase: "end", reason, turns, usage, ...(error ? { error } : {}) });
+    session.sync();
+    return { sessionId: session.id, reason, text: lastText, turns, usage };
+  };
+
+  session.append({ type: "run", phase: "start", prompt, mode: options.approval.mode, model: `${options.modelRef.providerID}/${options.modelRef.modelID}` });
+  try {
+    await hooks.init(agent);
+    const toolSet = options.toolCalls ? options.tools.modelTools() : undefined;
+    if (!toolSet) ui.onEvent({ type: "notice", message: "this model cannot call tools; it answers without them" });
+    const base =
+      options.systemPrompt ??
+      defaultSystemPrompt({
+        workdir: options.workdir,
+        platform: `${process.platform} (${process.arch})`,
+        date: (options.now ?? (() => new Date()))().toISOString().slice(0, 10),
+        toolNames: toolSet ? options.tools.names() : [],
+        mode: options.approval.mode,
+      });
+    const system = redactor.text(await hooks.systemPrompt(agent, base));
+    // Every request carries the system prompt and the tool definitions: counted once.
+    const toolDefinitions = toolSet ? options.tools.list().map((t) => ({ name: t.name, description: t.description, parameters: toolJsonSchema(t) })) : [];
+    const fixedTokens = estimateTextTokens(system) + estimateTextTokens(JSON.stringify(toolDefinitions));
+    const compactor = new Compactor({
+      model: options.model,
+      limits: options.limits,
+      fixedTokens: () => fixedTokens,
+      retries,
+      ui,
+      ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+    });
+    session.append({ type: "message", message: { role: "user", content: prompt } });
+
+    for (;;) {
+      if (signal.aborted) return end("aborted");
+      if (turns >= maxTurns) {
+        ui.onEvent({ type: "notice", message: `stopped after ${turns} turns (the turn limit) without a final answer` });
+        return end("turn-limit");
+      }
+      turns++;
+      ui.onEvent({ type: "turn-start", turn: turns });
+      await compactor.compactIfNeeded(session, signal);
+
+      let step: StepResult;
+      let overflowCompacted = false;
+      for (;;) {
+        const request = await hooks.beforeLlmCall(agent, turns, system, session.messages);
+        try {
+          step = await retries.run(
+            () =>
+              streamModelStep({
+                model: options.model,
+                system: request.system,
+                messages: request.messages,
+                ...(toolSet ? { tools: toolSet } : {}),
+                ...(options.limits.output > 0 ? { maxOutputTokens: options.limits.output } : {}),
+                signal,
+                ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+                onText: (delta) => ui.onEvent({ type: "text", delta }),
+              }),
+            signal,
+            (attempt, delayMs, info, hadPartialReply) => ui.onEvent({ type: "retry", attempt, delayMs, reason: info.message, hadPartialReply }),
+          );
+          break;
+        } catch (error) {
+          if (error instanceof ModelStepError && error.info.contextOverflow && !overflowCompacted) {
+            overflowCompacted = true;
+            ui.onEvent({ type: "notice", message: "the request was too large for the model's context; compacting and trying again" });
+            await compactor.compactIfNeeded(session, signal, true);
+            continue;
+          }
+          throw error;
+        }
+      }
+
+      usage.inputTokens += step.usage.inputTokens ?? 0;
+      usage.outputTokens += step.usage.outputTokens ?? 0;
+      lastText = step.text;
+      ui.onEvent({ type: "reply-end", text: step.text });
+      await hooks.afterLlmCall(agent, { turn: turns, text: step.text, toolCalls: step.toolCalls, usage: step.usage, finishReason: step.finishReason });
+      if (step.assistant) session.append({ type: "message", message: step.assistant, usage: step.usage });
+      if (step.toolCalls.length === 0) return end("final");
+
+      const results: ToolModelMessage["content"] = [];
+      for (const call of step.toolCalls) {
+        const outcome = await runToolCall(call, {
+          registry: options.tools,
+          approval: options.approval,
+          hooks,
+          agent,
+          redactor,
+          session,
+          ui,
+          workdir: options.workdir,
+          env: options.env,
+          signal,
+        });
+        results.push(outcome.part);
+      }
+      session.append({ type: "message", message: { role: "tool", content: results } });
+      session.sync();
+    }
+  } catch (error) {
+    if (error instanceof AgentAbortedError || signal.aborted) {
+      const partial = error instanceof AgentAbortedError ? error.partialText : "";
+      if (partial) {
+        lastText = partial;
+        session.append({ type: "message", message: { role: "assistant", content: [{ type: "text", text: partial }] } satisfies ModelMessage });
+      }
+      return end("aborted");
+    }
+    const failure = error instanceof ModelStepError ? new ModelCallError(`the model call failed: ${redactor.text(error.info.message)}`, error.info) : error;
+    end("error", redactor.text(describeError(failure)));
+    throw failure;
+  }
+}
+
+let sdkWarningsQuieted = false;
+
+/** The AI SDK prints warnings to the console unless told not to; bosun reports problems itself. */
+function quietSdkWarnings(): void {
+  if (sdkWarningsQuieted) return;
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+  sdkWarningsQuieted = true;
+}
+
+/** Provider error text can echo a credential back: redact what the loop reports about failures. */
+function redactingUi(ui: AgentUi, redactor: Redactor): AgentUi {
+  return interceptEvents(ui, (event: AgentEvent, forward) => {
+    if (event.type === "retry") forward({ ...event, reason: redactor.text(event.reason) });
+    else if (event.type === "notice") forward({ ...event, message: redactor.text(event.message) });
+    else forward(event);
+  });
+}

@@ -1,0 +1,95 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { BosunPaths } from "../boot/paths.js";
+import { isMissingPathError } from "../fs/stat.js";
+import type { SessionEvent, SessionHeader } from "./session-format.js";
+
+/** One session as listings show it, read from the start of its file. */
+export interface SessionSummary {
+  id: string;
+  file: string | null;
+  createdAt: string;
+  updatedAt: string;
+  model: SessionHeader["model"];
+  workdir: string;
+  /** The first prompt, on one line. */
+  title: string;
+  bytes: number;
+}
+
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+const TITLE_CHARS = 80;
+
+/**
+ * Reading the sessions folder without opening any session: ids, and a summary from the first
+ * 64 KiB of a file. Kept apart from the session store so that `bosun status` loads only this.
+ */
+export function listSessionIds(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".jsonl"))
+      .map((name) => name.slice(0, -".jsonl".length))
+      .filter((id) => SESSION_ID_PATTERN.test(id));
+  } catch (error) {
+    if (isMissingPathError(error)) return [];
+    throw error;
+  }
+}
+
+export function summarizeSessionFile(file: string): SessionSummary | null {
+  let head: string;
+  let info: ReturnType<typeof statSync>;
+  try {
+    info = statSync(file);
+    head = readStart(file, 64 * 1024);
+  } catch {
+    return null;
+  }
+  const lines = head.split("\n");
+  let header: SessionHeader;
+  try {
+    header = JSON.parse(lines[0]!) as SessionHeader;
+    if (header.type !== "header") return null;
+  } catch {
+    return null;
+  }
+  let title = "";
+  for (const line of lines.slice(1)) {
+    try {
+      const event = JSON.parse(line) as SessionEvent;
+      if (event.type === "run" && event.phase === "start") {
+        title = oneLine(event.prompt);
+        break;
+      }
+    } catch {
+      break;
+    }
+  }
+  return { id: header.id, file, createdAt: header.createdAt, updatedAt: info.mtime.toISOString(), model: header.model, workdir: header.workdir, title, bytes: info.size };
+}
+
+export function oneLine(text: string, max = TITLE_CHARS): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function readStart(file: string, bytes: number): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The path of a session's file in the sessions folder. */
+export function sessionFile(dir: string, id: string): string {
+  return join(dir, `${id}.jsonl`);
+}
+
+/** The folder that holds the agent's session files (`<data>/sessions`). */
+export function sessionsDir(paths: BosunPaths): string {
+  return join(paths.data, "sessions");
+}

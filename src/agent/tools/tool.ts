@@ -1,0 +1,72 @@
+import type { z } from "zod";
+
+/**
+ * How approval treats a tool: `read` never changes anything, `edit` changes files in the
+ * workdir, `execute` runs commands, `interact` talks to the user (always allowed).
+ */
+export type ToolAccess = "read" | "edit" | "execute" | "interact";
+
+/** What a tool may show the user and ask of them; absent pieces mean nobody is there. */
+export interface ToolUi {
+  /** Asks the user a question and returns the answer (only when a terminal is attached). */
+  askUser?: (question: string, options: string[], signal: AbortSignal) => Promise<string>;
+  /** Shows the model's current plan. */
+  showPlan?: (items: PlanItem[]) => void;
+}
+
+export interface PlanItem {
+  step: string;
+  status: "pending" | "in_progress" | "done";
+}
+
+/** Where outputs too large for the model go, so the model can `read` them back later. */
+export interface SpillStore {
+  /** The folder (created on first write). */
+  readonly dir: string;
+  /** Writes a whole text and returns its absolute path. */
+  write(name: string, content: string): string;
+  /** Opens a file to stream into; returns its path and a sink. */
+  open(name: string): { path: string; write(chunk: string): void; close(): Promise<void> };
+}
+
+export interface ToolContext {
+  /** Every relative path is resolved against this folder. */
+  workdir: string;
+  /** Aborted when the user presses Ctrl-C or the run is cancelled: stop promptly. */
+  signal: AbortSignal;
+  callId: string;
+  spill: SpillStore;
+  ui: ToolUi;
+  /** The environment commands run with. */
+  env: Record<string, string | undefined>;
+}
+
+/** What a tool returns: `output` is what the model reads; `summary` is one line for the user. */
+export interface ToolResult {
+  output: string;
+  /** The call failed; the model reads `output` as the error and can act on it. */
+  isError?: boolean;
+  summary?: string;
+  /** A file holding the full output when `output` was cut short. */
+  spillFile?: string;
+}
+
+export interface AgentTool<I = any> {
+  name: string;
+  /** What the model reads to decide when and how to call the tool. */
+  description: string;
+  inputSchema: z.ZodType<I>;
+  access: ToolAccess;
+  /** One line saying what this call would do, for progress lines and approval prompts. */
+  describe(input: I, workdir: string): string;
+  /** Why this call is dangerous (asks even in full-access), or null. */
+  danger?(input: I, workdir: string): string | null;
+  /** What the user should see before approving: the change an edit makes, the text a write puts. */
+  preview?(input: I): string;
+  execute(input: I, context: ToolContext): Promise<ToolResult>;
+}
+
+/** A failure the model should read and can recover from (bad path, no match, …). */
+export class ToolError extends Error {
+  override name = "ToolError";
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { ApprovalGate, type ApprovalAnswer, type ApprovalRequest } from "../../src/agent/approval.js";
+import { decideApproval, type ApprovalMode, type ApprovalQuestion, type PermissionRules } from "../../src/agent/approval-policy.js";
+import type { ToolAccess } from "../../src/agent/tools/tool.js";
+
+const q = (tool: string, access: ToolAccess, danger: string | null = null): ApprovalQuestion => ({ tool, access, danger, description: `${tool} call` });
+const decide = (question: ApprovalQuestion, mode: ApprovalMode, rules: PermissionRules = {}, grants: string[] = []) => decideApproval(question, mode, rules, new Set(grants)).action;
+
+describe("approval rules", () => {
+  it.each([
+    ["ask", "read", "allow"],
+    ["ask", "edit", "ask"],
+    ["ask", "execute", "ask"],
+    ["ask", "interact", "allow"],
+    ["auto-edit", "edit", "allow"],
+    ["auto-edit", "execute", "ask"],
+    ["full-access", "edit", "allow"],
+    ["full-access", "execute", "allow"],
+  ] as const)("in %s mode, %s tools: %s", (mode, access, action) => {
+    expect(decide(q("t", access), mode)).toBe(action);
+  });
+
+  it("applies per-tool policy, with deny winning in every mode", () => {
+    expect(decide(q("bash", "execute"), "ask", { bash: "allow" })).toBe("allow");
+    expect(decide(q("read", "read"), "ask", { read: "ask" })).toBe("ask");
+    expect(decide(q("write", "edit"), "full-access", { write: "deny" })).toBe("deny");
+    expect(decide(q("bash", "execute"), "full-access", { bash: "ask" })).toBe("allow");
+  });
+
+  it("asks about dangerous calls even in full-access, unless dangerous is allow; deny refuses them", () => {
+    const danger = q("bash", "execute", "is a recursive force delete (rm -rf x)");
+    expect(decide(danger, "full-access")).toBe("ask");
+    expect(decide(danger, "full-access", { bash: "allow" })).toBe("ask");
+    expect(decide(danger, "full-access", { dangerous: "allow" })).toBe("allow");
+    expect(decide(danger, "ask", { dangerous: "allow" })).toBe("ask");
+    expect(decideApproval(danger, "full-access", { dangerous: "deny" }, new Set())).toEqual({ action: "deny", reason: "it is a recursive force delete (rm -rf x), and permissions.dangerous is deny in bosun.json" });
+  });
+
+  it("remembers session grants by tool, and dangerous ones by the exact call", () => {
+    expect(decide(q("bash", "execute"), "ask", {}, ["bash"])).toBe("allow");
+    const danger = q("bash", "execute", "force-pushes");
+    expect(decideApproval(danger, "ask", {}, new Set(["bash"]))).toEqual({ action: "ask", grantKey: "bash!bash call" });
+    expect(decide(danger, "ask", {}, ["bash!bash call"])).toBe("allow");
+  });
+});
+
+describe("the approval gate", () => {
+  const request = (tool: string, danger: string | null = null): ApprovalRequest & { access: ToolAccess } => ({ ...q(tool, tool === "write" ? "edit" : "execute", danger), callId: "c1" });
+  const signal = new AbortController().signal;
+
+  it("with no approver, refuses asks with a message the model can act on", async () => {
+    const gate = new ApprovalGate({ mode: "ask", rules: {}, approver: null });
+    const outcome = await gate.check(request("bash"), signal);
+    expect(outcome).toEqual({
+      allowed: false,
+      message:
+        "Not run: bash needs the user's approval in ask mode, and nobody can approve in this session (bosun is not attached to a terminal). Do not retry it. Tell the user what you wanted to do; they can rerun with --yes or --mode, or set permissions.bash to allow in bosun.json.",
+    });
+    const dangerous = await new ApprovalGate({ mode: "full-access", rules: {}, approver: null }).check(request("bash", "force-pushes with git"), signal);
+    expect(dangerous.allowed).toBe(false);
+    expect(!dangerous.allowed && dangerous.message).toMatch(/^Not run: this call force-pushes with git, which always needs the user's approval \(even with --yes\)/);
+  });
+
+  it("asks the approver; always-for-this-session is remembered and reported once", async () => {
+    const answers: ApprovalAnswer[] = ["session", "deny"];
+    const asked: string[] = [];
+    const granted: string[] = [];
+    const gate = new ApprovalGate({
+      mode: "ask",
+      rules: {},
+      approver: async (r) => (asked.push(r.tool), answers.shift()!),
+      onGrant: (key) => granted.push(key),
+    });
+    expect(await gate.check(request("bash"), signal)).toEqual({ allowed: true });
+    expect(await gate.check(request("bash"), signal)).toEqual({ allowed: true });
+    expect(await gate.check(request("write"), signal)).toMatchObject({ allowed: false, message: expect.stringMatching(/the user declined this call/) });
+    expect(asked).toEqual(["bash", "write"]);
+    expect(granted).toEqual(["bash"]);
+  });
+
+  it("a sub-agent's gate never loosens the dangerous-command policy", async () => {
+    const parent = new ApprovalGate({ mode: "full-access", rules: { dangerous: "allow" }, approver: null });
+    expect(await parent.check(request("bash", "force-pushes"), signal)).toEqual({ allowed: true });
+    const child = parent.forSubAgent();
+    expect(child.mode).toBe("full-access");
+    expect((await child.check(request("bash", "force-pushes"), signal)).allowed).toBe(false);
+    expect((await child.check(request("bash"), signal)).allowed).toBe(true);
+  });
+});

@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { BOSUN_BIN } from "../fixtures/cli.js";
+import { useLlmServer } from "../fixtures/use-llm-server.js";
+import { makeTempHome } from "../fixtures/temp-home.js";
+
+const llm = useLlmServer();
+
+function devEnv(t: ReturnType<typeof makeTempHome>): Record<string, string | undefined> {
+  return { ...t.env, BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 10_000, output: 500 }) };
+}
+
+describe("bosun run as a process", () => {
+  it("reads the prompt from stdin with -", async () => {
+    const t = makeTempHome();
+    llm.reply().text("Got it.");
+    const child = spawn(process.execPath, [BOSUN_BIN, "run", "-"], { env: devEnv(t) as NodeJS.ProcessEnv, cwd: t.home });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdin.end("a prompt\nover two lines\n");
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(stdout).toBe("Got it.\n");
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain("a prompt\\nover two lines");
+  });
+
+  it("stops a running command at once, saves the session and exits 130", async () => {
+    const t = makeTempHome();
+    llm.reply().tool("bash", { command: "sleep 60" });
+    const child = spawn(process.execPath, [BOSUN_BIN, "run", "--yes", "wait a minute"], { env: devEnv(t) as NodeJS.ProcessEnv, cwd: t.home });
+    let stderr = "";
+    let interrupted = false;
+    let interruptedAt = 0;
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!interrupted && stderr.includes("$ sleep 60")) {
+        interrupted = true;
+        setTimeout(() => {
+          interruptedAt = Date.now();
+          child.kill("SIGINT");
+        }, 200);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(Date.now() - interruptedAt).toBeLessThan(1_500);
+    expect(code).toBe(130);
+    expect(stderr).toContain("bosun: cancelling…");
+    expect(stderr).toMatch(/bosun: cancelled; the session is saved: continue it with bosun run --session \S+ "…"/);
+  });
+});
