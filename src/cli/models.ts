@@ -129,9 +129,13 @@ function providerNote(provider: ListedProvider, reader: CatalogReader, style: Re
   return style("dim", "key from bosun.json");
 }
 
+/** Token counts as people write them: powers of two in binary units (32K, 1M), others in decimal (128K). */
 function compact(tokens: number): string {
-  if (tokens >= 1_000_000) return `${+(tokens / 1_000_000).toFixed(1)}M`;
-  if (tokens >= 1_000) return `${Math.round(tokens / 1_000)}K`;
+  const binary = tokens % 1024 === 0;
+  const mega = binary ? 1024 * 1024 : 1_000_000;
+  const kilo = binary ? 1024 : 1_000;
+  if (tokens >= mega) return `${+(tokens / mega).toFixed(1)}M`;
+  if (tokens >= kilo) return `${Math.round(tokens / kilo)}K`;
   return String(tokens);
 }
 

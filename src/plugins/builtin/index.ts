@@ -18,9 +18,14 @@ export interface BuiltinInputs {
   onAuthStoreProblem?: (problem: string | null) => void;
 }
 
-/** Providers that some config file names under `providers`. */
-function configuredProviders(config: LoadedConfig): Set<string> {
-  return new Set(config.layers.flatMap((layer) => Object.keys(layer.value.providers ?? {})));
+/**
+ * Providers some config file names under `providers` without listing key variables: on this
+ * machine they need no key. A provider whose config lists `env` keeps needing one.
+ */
+function keylessConfiguredProviders(config: LoadedConfig): Set<string> {
+  const entries = config.layers.flatMap((layer) => Object.entries(layer.value.providers ?? {}));
+  const withEnv = new Set(entries.filter(([, entry]) => entry.env !== undefined).map(([id]) => id));
+  return new Set(entries.map(([id]) => id).filter((id) => !withEnv.has(id)));
 }
 
 /**
@@ -32,7 +37,7 @@ export function builtinPlugins(inputs: BuiltinInputs): BosunPlugin[] {
   return [
     modelsDevPlugin(inputs.modelsDev),
     configProvidersPlugin(inputs.config),
-    localServersPlugin(configuredProviders(inputs.config)),
+    localServersPlugin(keylessConfiguredProviders(inputs.config)),
     anthropicPlugin(),
     openrouterPlugin(),
     credentialsPlugin({ store: inputs.authStore, env: inputs.env, ...(inputs.onAuthStoreProblem ? { onStoreProblem: inputs.onAuthStoreProblem } : {}) }),

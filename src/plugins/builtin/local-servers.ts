@@ -19,22 +19,23 @@ const KNOWN_SERVERS: Record<string, { port: number; name: string }> = {
  * Makes OpenAI-compatible servers on this machine (Ollama, LM Studio, llama.cpp's server) work
  * from a `baseURL` alone: they speak the OpenAI chat API through `@ai-sdk/openai-compatible`,
  * report token usage when asked, and a known id gets its usual URL and name. One that the
- * user's config names needs no key; local servers merely listed by models.dev stay unavailable
- * until configured, so a fresh bosun does not pick a server that is not there as its default.
+ * user's config names (without listing key variables) needs no key; local servers merely listed
+ * by models.dev stay unavailable until configured, so a fresh bosun does not pick a server that
+ * is not there as its default.
  */
-export function localServersPlugin(configured: ReadonlySet<string>): BosunPlugin {
-  return transformPlugin("provider-local", (editor) => applyLocalServerTweaks(editor, configured));
+export function localServersPlugin(keyless: ReadonlySet<string>): BosunPlugin {
+  return transformPlugin("provider-local", (editor) => applyLocalServerTweaks(editor, keyless));
 }
 
-export function applyLocalServerTweaks(editor: CatalogEditor, configured: ReadonlySet<string>): void {
+export function applyLocalServerTweaks(editor: CatalogEditor, keyless: ReadonlySet<string>): void {
   for (const { provider } of editor.provider.list()) {
     const known = KNOWN_SERVERS[provider.id];
     if (!known && !isLoopback(hostOf(provider.api.url))) continue;
-    editor.provider.update(provider.id, (record) => tweak(record, known, configured.has(record.id)));
+    editor.provider.update(provider.id, (record) => tweak(record, known, keyless.has(record.id)));
   }
 }
 
-function tweak(provider: ProviderRecord, known: { port: number; name: string } | undefined, configured: boolean): void {
+function tweak(provider: ProviderRecord, known: { port: number; name: string } | undefined, keyless: boolean): void {
   const url = provider.api.url ?? (known ? `http://127.0.0.1:${known.port}/v1` : undefined);
   if (provider.api.type === "native") {
     provider.api = { type: "aisdk", package: OPENAI_COMPATIBLE, settings: { ...provider.api.settings } };
@@ -46,7 +47,7 @@ function tweak(provider: ProviderRecord, known: { port: number; name: string } |
   if (known && provider.name === provider.id) provider.name = known.name;
   // A server on this machine that the user set up needs no key: the key variables models.dev
   // lists (LMSTUDIO_API_KEY) would make it look unavailable until one is set.
-  if (configured && isLoopback(hostOf(provider.api.url)) && provider.integrationID === undefined) provider.env = [];
+  if (keyless && isLoopback(hostOf(provider.api.url)) && provider.integrationID === undefined) provider.env = [];
 }
 
 function isLoopback(host: string | undefined): boolean {
