@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { UserError } from "../errors.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
 import { requireLazily } from "../fs/require.js";
@@ -24,10 +24,6 @@ export class AuthStoreError extends UserError {
 
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const MAX_BYTES = 1024 * 1024;
-
-export function authStoreFile(dataDir: string): string {
-  return join(dataDir, "auth.json");
-}
 
 /**
  * bosun's own credentials: `<data>/auth.json`, `{"<provider>": {"type": "api", "key": "…"}}`,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseModelsDevData, type ModelsDevData } from "./models-dev-data.js";
-import { embeddedProvidersFile } from "./models-dev-source.js";
+import { embeddedProvidersFile } from "./catalog-files.js";
 
 /**
  * The provider list bosun ships (`assets/providers.json`, models.dev's format): the major

@@ -9,7 +9,7 @@ import { requireLazily } from "../fs/require.js";
 import { isMissingPathError } from "../fs/stat.js";
 import { readEmbeddedProviders } from "./embedded-providers.js";
 import { parseModelsDevData, type ModelsDevData } from "./models-dev-data.js";
-import { modelsCacheFile, modelsSourceUrl } from "./models-dev-source.js";
+import { modelsCacheFile, modelsSourceUrl } from "./catalog-files.js";
 
 /** A cache younger than this is fresh: nothing is fetched. */
 export const MODELS_FRESH_MS = 5 * 60 * 1000;

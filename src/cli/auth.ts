@@ -36,7 +36,7 @@ export function registerAuth(program: Command, output: Output): void {
     .action(async (provider: string) => {
       checkProviderId(provider);
       const boot = await bootForCommand(output);
-      const { AuthStore, authStoreFile } = await import("../catalog/auth-store.js");
+      const [{ AuthStore }, { authStoreFile }] = await Promise.all([import("../catalog/auth-store.js"), import("../catalog/catalog-files.js")]);
       const store = new AuthStore(authStoreFile(boot.paths.data));
       if (!(await store.remove(provider))) throw new UserError(`no key is stored for ${provider} (bosun auth list shows the stored ones)`);
       writeLine(output.stdout, `Removed the stored key for ${provider}.`);

@@ -1,3 +1,4 @@
+/** Where the catalog's inputs live: the models.dev source and cache, the built-in list, the key store. */
 import { join } from "node:path";
 import type { Env } from "../boot/paths.js";
 import { requireLazily } from "../fs/require.js";
@@ -21,4 +22,9 @@ export function modelsCacheFile(cacheDir: string, sourceUrl: string): string {
 /** The list bosun ships. */
 export function embeddedProvidersFile(packageRoot: string): string {
   return join(packageRoot, "assets", "providers.json");
+}
+
+/** bosun's own store of API keys. */
+export function authStoreFile(dataDir: string): string {
+  return join(dataDir, "auth.json");
 }
