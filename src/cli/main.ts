@@ -19,10 +19,7 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       await fast.run(fast.options, output);
       return 0;
     }
-    // commander is CommonJS: requiring it directly skips the ESM wrapper and its export scan,
-    // which cost as much as the rest of a command's start.
-    const { requireLazily } = await import("../fs/require.js");
-    const { Command } = requireLazily("commander") as typeof import("commander");
+    const { Command } = await import("commander");
     const args = withDefaultCommand(argv);
     const program = new Command("bosun")
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")

@@ -13,20 +13,7 @@ export interface Output {
 }
 
 export function processOutput(): Output {
-  endQuietlyWhenStdoutCloses();
   return { stdout: process.stdout, stderr: process.stderr, env: process.env };
-}
-
-let guarded = false;
-
-// `bosun models | head` closes the pipe early: that is the reader's choice, not a crash.
-function endQuietlyWhenStdoutCloses(): void {
-  if (guarded) return;
-  guarded = true;
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
-  });
 }
 
 export function writeLine(stream: NodeJS.WritableStream, text = ""): void {
