@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultModelSchema, disabledProvidersSchema, policyConfigSchema, providersConfigSchema } from "../catalog/config-schema.js";
 import { agentsConfigSchema } from "../runtimes/agents-config-schema.js";
 import { permissionsSchema, secretsSchema } from "../agent/permissions-schema.js";
 import { subagentsConfigSchema } from "../agent/subagent-config-schema.js";
@@ -23,6 +24,14 @@ export const configSchema = z
     plugins: z.record(pluginNameSchema, pluginSettingsSchema).optional(),
     /** Headless defaults per coding agent (`bosun agents`). */
     agents: agentsConfigSchema.optional(),
+    /** Providers added to the catalog or merged over models.dev's (see the catalog section of the README). */
+    providers: providersConfigSchema.optional(),
+    /** The default model, `provider/model`. */
+    model: defaultModelSchema.optional(),
+    /** Providers listed but switched off. */
+    disabled_providers: disabledProvidersSchema.optional(),
+    /** Allow/deny statements; the user's own file outranks a project's. */
+    policy: policyConfigSchema.optional(),
     /** The agent's approval rules (`bosun run`). */
     permissions: permissionsSchema.optional(),
     /** Environment variables whose values are redacted from everything the agent sees or writes. */

@@ -19,14 +19,8 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       await fast.run(fast.options, output);
       return 0;
     }
-    const [{ Command }, { registerStatus }, { registerMigrate }, { registerAgents }, { registerRun }, { registerSessions }] = await Promise.all([
-      import("commander"),
-      import("./status.js"),
-      import("./migrate.js"),
-      import("./agents.js"),
-      import("./run.js"),
-      import("./sessions.js"),
-    ]);
+    const { Command } = await import("commander");
+    const args = withDefaultCommand(argv);
     const program = new Command("bosun")
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
       .version(packageVersion(), "-V, --version")
@@ -39,16 +33,35 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
         writeErr: (text) => output.stderr.write(text),
         outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`),
       });
-    registerStatus(program, output);
-    registerMigrate(program, output);
-    registerAgents(program, output);
-    registerRun(program, output);
-    registerSessions(program, output);
-    await program.parseAsync(withDefaultCommand(argv), { from: "user" });
+    for (const register of await registrations(args[0])) register(program, output);
+    await program.parseAsync(args, { from: "user" });
     return 0;
   } catch (error) {
     return reportError(error, output);
   }
+}
+
+type Register = (program: import("commander").Command, output: Output) => void;
+
+/** Each command's module, loaded only when needed. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  status: async () => (await import("./status.js")).registerStatus,
+  migrate: async () => (await import("./migrate.js")).registerMigrate,
+  agents: async () => (await import("./agents.js")).registerAgents,
+  models: async () => (await import("./models.js")).registerModels,
+  policy: async () => (await import("./policy.js")).registerPolicy,
+  auth: async () => (await import("./auth.js")).registerAuth,
+  run: async () => (await import("./run.js")).registerRun,
+  sessions: async () => (await import("./sessions.js")).registerSessions,
+};
+
+/**
+ * The commands to register: only the one named, so a command does not pay for loading the
+ * others; all of them for help, a flag or an unknown name (so commander can list or suggest).
+ */
+function registrations(name: string | undefined): Promise<Register[]> {
+  const only = name !== undefined && Object.hasOwn(COMMANDS, name) ? [COMMANDS[name]!] : Object.values(COMMANDS);
+  return Promise.all(only.map((load) => load()));
 }
 
 /** `bosun` alone is `bosun status`, and so is `bosun --json`. */

@@ -1,12 +1,15 @@
 import { styleText } from "node:util";
 
+/** Standard input as a command may read it (a secret piped in, or typed at a hidden prompt). */
+export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(raw: boolean): unknown };
+
 /** Where a command writes: data on stdout, progress and problems on stderr. */
 export interface Output {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
-  /** Where questions are answered; `process.stdin` when not given (looked up only when asking). */
-  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where questions and secrets are read; `process.stdin` when not given (looked up only when asking). */
+  stdin?: InputStream;
 }
 
 export function processOutput(): Output {

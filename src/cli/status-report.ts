@@ -5,6 +5,7 @@ import type { MigrationReport } from "../migrations/runner.js";
 import type { Output } from "./output.js";
 import { agentsStatus } from "./status-agents.js";
 import { agentStatus } from "./status-agent.js";
+import { catalogStatus } from "./status-catalog.js";
 
 export type SubsystemName = "agents" | "install" | "catalog" | "agent";
 
@@ -19,6 +20,8 @@ export interface SubsystemStatus {
   lines?: string[];
   data?: Record<string, unknown>;
   summary?: string;
+  /** Problems of plugins found while running them, shown with each plugin (by name). */
+  pluginProblems?: Record<string, string>;
 }
 
 /** Builds one subsystem's status; each subsystem keeps its own in its own file. */
@@ -53,9 +56,14 @@ const notSetUp =
 export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
   agents: agentsStatus,
   install: notSetUp("not set up yet: pack installation (bosun install) is not part of this build"),
-  catalog: notSetUp("not set up yet: the model catalog (bosun models) is not part of this build"),
+  catalog: catalogStatus,
   agent: agentStatus,
 };
+
+function pluginProblem(sections: SubsystemStatus[], name: string): string | null {
+  for (const section of sections) if (section.pluginProblems?.[name]) return section.pluginProblems[name];
+  return null;
+}
 
 /** The status report, with every subsystem's part gathered in parallel. */
 export async function buildStatusReport(boot: Boot, output: Output): Promise<{ report: StatusReport; sections: Record<SubsystemName, SubsystemStatus> }> {
@@ -81,7 +89,7 @@ export async function buildStatusReport(boot: Boot, output: Output): Promise<{ r
       ...(boot.dotenv.problem ? { problem: boot.dotenv.problem } : {}),
     },
     migrations: boot.migrations,
-    plugins: boot.plugins.map(({ name, version, enabled, problem }) => ({ name, version, enabled, problem })),
+    plugins: boot.plugins.map(({ name, version, enabled, problem }) => ({ name, version, enabled, problem: problem ?? pluginProblem(results, name) })),
     subsystems: Object.fromEntries(
       names.map((name) => {
         const { state, detail, data } = sections[name];

@@ -16,14 +16,13 @@ export class NoModelError extends UserError {
   override name = "NoModelError";
 }
 
-/** The development variable that describes one model while this build has no catalog. */
+/** The development variable that describes one model, in place of the catalog. */
 export const DEV_MODEL_ENV = "BOSUN_DEV_MODEL";
 
 /**
- * The model source for the CLI. This build has no provider/model catalog yet (it arrives with
- * `bosun models`); until then the one model bosun can use is the one described, field by field,
- * by the development variable BOSUN_DEV_MODEL (JSON): nothing is guessed or built in. Without it,
- * `bosun run` says that no catalog is available.
+ * The model source for the CLI: the catalog of the current directory (`bosun models`). For
+ * development, the variable BOSUN_DEV_MODEL (JSON) describes one model field by field instead,
+ * and is then the only model bosun uses:
  *
  *   BOSUN_DEV_MODEL='{"provider":"ollama","model":"qwen3:8b","npm":"@ai-sdk/openai-compatible",
  *                     "baseURL":"http://127.0.0.1:11434/v1","context":32768,"output":4096}'
@@ -31,23 +30,18 @@ export const DEV_MODEL_ENV = "BOSUN_DEV_MODEL";
  */
 export async function createModelSource(boot: Boot): Promise<ModelSource> {
   const raw = boot.env[DEV_MODEL_ENV];
-  const target = raw ? parseDevModel(raw, boot.env) : null;
-  const credentialEnvVars = target?.credentialHint?.env ?? [];
+  if (!raw) return (await import("./catalog-model-source.js")).createCatalogModelSource(boot);
+  const target = parseDevModel(raw, boot.env);
+  const credentialEnvVars = target.credentialHint?.env ?? [];
   return {
     credentialEnvVars,
     storedCredentials: async () => [],
     resolve: async (spec) => {
-      if (!target) {
-        throw new NoModelError(
-          `no model catalog is available in this build, so bosun run has no model to use${spec ? ` (asked for ${spec})` : ""}; ` +
-            `for development, describe one model in ${DEV_MODEL_ENV} (see the README)`,
-        );
-      }
       if (spec !== undefined) {
         const wanted = parseModelSpec(spec);
         if (!wanted) throw new NoModelError(`--model takes provider/model (e.g. ${target.providerID}/${target.modelID}), not ${JSON.stringify(spec)}`);
         if (wanted.providerID !== target.providerID || wanted.modelID !== target.modelID) {
-          throw new NoModelError(`model ${spec} is not available: without a catalog this build knows only ${target.providerID}/${target.modelID} (from ${DEV_MODEL_ENV})`);
+          throw new NoModelError(`model ${spec} is not available: with ${DEV_MODEL_ENV} set, bosun knows only ${target.providerID}/${target.modelID}`);
         }
       }
       return target;

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { extname, isAbsolute, join, normalize, sep } from "node:path";
 import { describeError } from "../errors.js";
 import { isMissingPathError, statOrUndefined } from "../fs/stat.js";
 
@@ -9,6 +9,8 @@ export interface InstalledPlugin {
   dir: string;
   version: string | null;
   description: string | null;
+  /** The module that exports `activate(ctx)` (absolute path inside the plugin folder), if any. */
+  main: string | null;
   enabled: boolean;
   /** Why the plugin cannot be used; such a plugin is never loaded. */
   problem: string | null;
@@ -37,7 +39,7 @@ export function listInstalledPlugins(pluginsDir: string, toggles: Record<string,
 }
 
 function readPlugin(dir: string, name: string, enabled: boolean): InstalledPlugin {
-  const plugin: InstalledPlugin = { name, dir, version: null, description: null, enabled, problem: null };
+  const plugin: InstalledPlugin = { name, dir, version: null, description: null, main: null, enabled, problem: null };
   const broken = (problem: string): InstalledPlugin => ({ ...plugin, enabled: false, problem });
   if (!PLUGIN_NAME.test(name)) return broken("folder name must use lower-case letters, digits, '.', '_' or '-'");
   const manifestFile = join(dir, "plugin.json");
@@ -53,11 +55,28 @@ function readPlugin(dir: string, name: string, enabled: boolean): InstalledPlugi
   if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
     return broken("plugin.json must hold a JSON object");
   }
-  const { name: declared, version, description } = manifest as Record<string, unknown>;
+  const { name: declared, version, description, main } = manifest as Record<string, unknown>;
   if (declared !== undefined && declared !== name) {
     return broken(`plugin.json names it ${JSON.stringify(declared)} but its folder is ${JSON.stringify(name)}`);
   }
   if (version !== undefined && typeof version !== "string") return broken("plugin.json: version must be a string");
   if (description !== undefined && typeof description !== "string") return broken("plugin.json: description must be a string");
-  return { ...plugin, version: version ?? null, description: description ?? null };
+  let mainFile: string | null = null;
+  if (main !== undefined) {
+    const problem = checkMain(main);
+    if (problem) return broken(`plugin.json: main ${problem}`);
+    mainFile = join(dir, normalize(main as string));
+  }
+  return { ...plugin, version: version ?? null, description: description ?? null, main: mainFile };
+}
+
+const MAIN_EXTENSIONS = new Set([".js", ".mjs", ".cjs", ".ts", ".mts"]);
+
+/** `main` is a relative path to a module inside the plugin's folder. */
+function checkMain(main: unknown): string | null {
+  if (typeof main !== "string" || main.trim() === "") return "must be a relative path to a module, e.g. \"index.mjs\"";
+  const path = normalize(main);
+  if (isAbsolute(main) || path === ".." || path.startsWith(`..${sep}`)) return "must stay inside the plugin's folder";
+  if (!MAIN_EXTENSIONS.has(extname(path))) return "must be a .js, .mjs, .cjs, .ts or .mts file";
+  return null;
 }

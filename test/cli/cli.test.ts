@@ -20,7 +20,7 @@ describe("bosun (CLI)", () => {
     expect(help.stdout).toMatch(/sessions \[options\]/);
   });
 
-  it("shows the status screen by default: paths, migrations, agents, the agent, and the subsystems not set up yet", async () => {
+  it("shows the status screen by default: paths, migrations, agents, the catalog, the agent, and the subsystems not set up yet", async () => {
     const t = makeTempHome();
     const { code, stdout, stderr } = await runCli([], t.env, t.home);
     expect(code).toBe(0);
@@ -29,7 +29,8 @@ describe("bosun (CLI)", () => {
     expect(stdout).toMatch(/config\s+~\/\.config\/bosun/);
     expect(stdout).toMatch(/10_legacy_layout\s+nothing to do/);
     expect(stdout).toMatch(/^Agents  0 of 8 agents signed in, \d installed \(bosun agents\)$/m);
-    for (const name of ["Install", "Catalog"]) expect(stdout).toMatch(new RegExp(`^${name}  not set up yet`, "m"));
+    expect(stdout).toMatch(/^Catalog  no provider available \(\d+ known\)/m);
+    expect(stdout).toMatch(/^Install  not set up yet/m);
     expect(stdout).toMatch(/^Agent  no sessions yet; bosun run "…" starts the agent$/m);
   });
 
@@ -42,7 +43,7 @@ describe("bosun (CLI)", () => {
     expect(status.paths).toEqual({ config: join(home, "config"), data: join(home, "data"), cache: join(home, "cache"), state: join(home, "state"), legacy: join(t.home, ".bosun") });
     expect(status.version).toBe(version);
     expect(status.migrations.steps.map((s: { id: string }) => s.id)).toEqual(["10_legacy_layout", "20_agents_json_to_yaml", "30_runtime_helper_sync"]);
-    expect(status.subsystems.catalog.state).toBe("not-set-up");
+    expect(status.subsystems.catalog).toMatchObject({ state: "attention", source: "embedded", default: null });
     expect(typeof status.summary).toBe("string");
     expect((await runCli(["--json"], t.env, t.home)).stdout).toBe(stdout);
   });

@@ -112,12 +112,47 @@ describe("bosun run", () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it("says clearly that no model is available without a catalog or BOSUN_DEV_MODEL", async () => {
+  it("says clearly that no model is available when the catalog has none", async () => {
     const t = makeTempHome();
-    const result = await runCli(["run", "hello"], t.env, t.home);
+    const result = await runCli(["run", "hello"], { ...t.env, BOSUN_DISABLE_MODELS_FETCH: "1" }, t.home);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^bosun: no model catalog is available in this build/);
+    expect(result.stderr).toMatch(/^bosun: no model is available: set a provider's key variable/);
     expect(existsSync(join(t.paths.data, "sessions"))).toBe(false);
+  });
+
+  it("runs a model from the catalog: the README's local setup, pointed at a local server", async () => {
+    const t = makeTempHome();
+    t.write(
+      join(t.paths.config, "bosun.json"),
+      JSON.stringify({ providers: { local: { npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, models: { qwen3: {} } } }, model: "local/qwen3" }),
+    );
+    llm.reply().text("Hello from the catalog.").usage({ input: 10, output: 4 });
+    const result = await runCli(["run", "--yes", "hello"], { ...t.env, BOSUN_DISABLE_MODELS_FETCH: "1" }, t.home);
+    expect(result.stderr).toMatch(/^bosun: session \S+ · local\/qwen3 · full-access mode/m);
+    expect(result.stdout).toBe("Hello from the catalog.\n");
+    expect(result.code).toBe(0);
+    expect(llm.requests[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it("takes a catalog model's key from bosun auth, sends the provider's headers, and refuses unknown models", async () => {
+    const t = makeTempHome();
+    t.write(
+      join(t.paths.config, "bosun.json"),
+      JSON.stringify({ providers: { gateway: { npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, env: ["GATEWAY_KEY"], headers: { "X-Team": "core" }, models: { big: { contextLimit: 64000, outputLimit: 4000 } } } } }),
+    );
+    const env = { ...t.env, BOSUN_DISABLE_MODELS_FETCH: "1" };
+    const missing = await runCli(["run", "--model", "gateway/big", "hello"], env, t.home);
+    expect(missing.stderr).toBe("bosun: provider gateway has no credential: set GATEWAY_KEY or run bosun auth set gateway\n");
+    await runCli(["auth", "set", "gateway"], env, t.home, "sk-gateway-stored-9876");
+    llm.reply().text("ok").usage({ input: 5, output: 1 });
+    const result = await runCli(["run", "--yes", "--model", "gateway/big", "hello"], env, t.home);
+    expect(result.code).toBe(0);
+    expect(llm.requests.at(-1)!.headers.authorization).toBe("Bearer sk-gateway-stored-9876");
+    expect(llm.requests.at(-1)!.headers["x-team"]).toBe("core");
+    expect(result.stdout + result.stderr).not.toContain("sk-gateway-stored-9876");
+    expect((await runCli(["run", "--model", "gateway/nope", "hello"], env, t.home)).stderr).toBe(
+      "bosun: model gateway/nope is not in the catalog (or a policy denies it); bosun models --all lists the models\n",
+    );
   });
 
   it("names the env var when the provider's credential is missing", async () => {

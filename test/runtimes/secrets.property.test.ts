@@ -13,23 +13,13 @@ import { runCli, runCliAnswering, type CliResult } from "../fixtures/cli.js";
 import { CREDENTIAL_STORES, storePath, type StoreFormat } from "../fixtures/credential-stores.js";
 import { startOAuthServer } from "../fixtures/oauth-server.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
+import { seededRandom as random } from "../fixtures/random.js";
 
 /** Every variable any adapter reads a secret from. */
 const SECRET_VARS = [...new Set([CLAUDE_ENV_KEY, ...CURSOR_ENV_KEYS, ...GEMINI_ENV_KEYS, ...GROK_ENV_KEYS, ...HERMES_ENV_KEYS, ...OPENCODE_ENV_KEYS, "CODEX_API_KEY"])];
 const SEEDS = [1, 7, 42, 1337, 90210];
 /** Leaks this long or longer are caught, so a CLI that prints a masked key's first 8 characters is too. */
 const WINDOW = 8;
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
 

@@ -1,0 +1,181 @@
+import type { CatalogEditor } from "./editor.js";
+import type { ModelsDevCost, ModelsDevData, ModelsDevModel, ModelsDevProvider } from "./models-dev-data.js";
+import type { CostEntry, Json, ModelApi, ModelRecord, ModelStatus, ProviderApi } from "./records.js";
+
+const STATUSES = new Set<string>(["alpha", "beta", "deprecated", "active"]);
+const LEGACY_TIER_SIZE = 200_000;
+
+/**
+ * Writes models.dev data into the catalog being built: one provider per entry (its AI SDK
+ * package and base URL, its key variables) and one model per model, plus one extra model per
+ * experimental mode (`<id>-<mode>`, e.g. a faster serving tier). Runs on every rebuild, so each
+ * record is built in one go.
+ */
+export function applyModelsDev(editor: CatalogEditor, data: ModelsDevData): void {
+  const dates = new Map<string, number>();
+  for (const providerID in data) {
+    const source = data[providerID]!;
+    editor.provider.update(providerID, (provider) => {
+      provider.name = text(source.name) ?? providerID;
+      provider.env = strings(source.env);
+      provider.api = providerApi(source);
+    });
+    const models = source.models;
+    for (const modelID in models) {
+      const model = models[modelID];
+      if (typeof model !== "object" || model === null) continue;
+      editor.model.set(providerID, buildModel(providerID, modelID, model, source, dates));
+      const modes = model.experimental?.modes;
+      if (typeof modes !== "object" || modes === null) continue;
+      for (const mode in modes) {
+        const settings = modes[mode];
+        const record = buildModel(providerID, `${modelID}-${mode}`, model, source, dates);
+        record.api.id = modelID;
+        record.name = `${record.name} ${mode.charAt(0).toUpperCase()}${mode.slice(1)}`;
+        record.cost = mergeModeCost(record.cost, settings?.cost);
+        Object.assign(record.request.headers, settings?.provider?.headers ?? {});
+        Object.assign(record.request.body, (settings?.provider?.body ?? {}) as Record<string, Json>);
+        editor.model.set(providerID, record);
+      }
+    }
+  }
+}
+
+function providerApi(source: ModelsDevProvider): ProviderApi {
+  const url = text(source.api);
+  const npm = text(source.npm);
+  const api: ProviderApi = npm ? { type: "aisdk", package: npm } : { type: "native", settings: {} };
+  if (url) api.url = url;
+  return api;
+}
+
+function buildModel(providerID: string, id: string, model: ModelsDevModel, provider: ModelsDevProvider, dates: Map<string, number>): ModelRecord {
+  const limit = model.limit;
+  const serving = model.provider;
+  const record: ModelRecord = {
+    id,
+    providerID,
+    name: text(model.name) ?? id,
+    api: modelApi(id, model, provider),
+    capabilities: {
+      tools: model.tool_call === true,
+      reasoning: model.reasoning === true,
+      input: strings(model.modalities?.input),
+      output: strings(model.modalities?.output),
+    },
+    request: {
+      headers: serving?.headers ? { ...serving.headers } : {},
+      body: serving?.body ? { ...(serving.body as Record<string, Json>) } : {},
+    },
+    variants: [],
+    time: { released: releaseTime(model.release_date, dates) },
+    cost: costList(model.cost),
+    status: typeof model.status === "string" && STATUSES.has(model.status) ? (model.status as ModelStatus) : "active",
+    enabled: true,
+    limit: typeof limit?.input === "number" ? { context: count(limit.context), input: limit.input, output: count(limit.output) } : { context: count(limit?.context), output: count(limit?.output) },
+  };
+  const family = text(model.family);
+  if (family) record.family = family;
+  return record;
+}
+
+// Thousands of models share a few hundred release dates; parsing each once keeps rebuilds fast.
+function releaseTime(date: unknown, dates: Map<string, number>): number {
+  if (typeof date !== "string") return 0;
+  let time = dates.get(date);
+  if (time === undefined) {
+    const parsed = Date.parse(date);
+    time = Number.isNaN(parsed) ? 0 : parsed;
+    dates.set(date, time);
+  }
+  return time;
+}
+
+/**
+ * A model served differently from its provider (its own package or URL) gets an endpoint of its
+ * own; otherwise it keeps the empty native endpoint and inherits the provider's when read.
+ */
+function modelApi(id: string, model: ModelsDevModel, provider: ModelsDevProvider): ModelApi {
+  const npm = text(model.provider?.npm);
+  const url = text(model.provider?.api);
+  const providerNpm = text(provider.npm);
+  if (npm || (url && providerNpm)) {
+    const api: ModelApi = { id, type: "aisdk", package: (npm ?? providerNpm)! };
+    if (url) api.url = url;
+    return api;
+  }
+  const api: ModelApi = { id, type: "native", settings: {} };
+  if (url) api.url = url;
+  return api;
+}
+
+/**
+ * Base price, then one entry per context tier. models.dev also repeats a single tier of 200k or
+ * more as `context_over_200k`; that copy is used only when no tier list is given, so a price is
+ * never listed twice.
+ */
+function costList(cost: ModelsDevModel["cost"]): CostEntry[] {
+  if (typeof cost !== "object" || cost === null) return [];
+  const list: CostEntry[] = [price(cost)];
+  const tiers = cost.tiers;
+  if (Array.isArray(tiers)) {
+    for (const tier of tiers) {
+      const size = tier?.tier?.size;
+      if (typeof size !== "number") continue;
+      const entry = price(tier);
+      entry.tier = { type: "context", size };
+      list.push(entry);
+    }
+  }
+  if (!Array.isArray(tiers) || tiers.length === 0) {
+    const over = cost.context_over_200k;
+    if (typeof over === "object" && over !== null) {
+      const entry = price(over);
+      entry.tier = { type: "context", size: LEGACY_TIER_SIZE };
+      list.push(entry);
+    }
+  }
+  return list;
+}
+
+function mergeModeCost(base: CostEntry[], mode: ModelsDevModel["cost"] | undefined): CostEntry[] {
+  if (typeof mode !== "object" || mode === null) return base;
+  const own = costList(mode);
+  const merged = base.map((entry) => ({ ...entry, cache: { ...entry.cache } }));
+  const [modeBase, ...modeTiers] = own;
+  if (modeBase) {
+    const first = merged[0] ?? { input: 0, output: 0, cache: { read: 0, write: 0 } };
+    merged[0] = {
+      input: typeof mode.input === "number" ? modeBase.input : first.input,
+      output: typeof mode.output === "number" ? modeBase.output : first.output,
+      cache: {
+        read: typeof mode.cache_read === "number" ? modeBase.cache.read : first.cache.read,
+        write: typeof mode.cache_write === "number" ? modeBase.cache.write : first.cache.write,
+      },
+    };
+  }
+  for (const tier of modeTiers) {
+    const index = merged.findIndex((entry) => entry.tier?.size === tier.tier?.size);
+    if (index >= 0) merged[index] = tier;
+    else merged.push(tier);
+  }
+  return merged;
+}
+
+function price(cost: ModelsDevCost): CostEntry {
+  return { input: count(cost.input), output: count(cost.output), cache: { read: count(cost.cache_read), write: count(cost.cache_write) } };
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function strings(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  for (const item of value) if (typeof item !== "string") return value.filter((entry): entry is string => typeof entry === "string");
+  return value.slice();
+}

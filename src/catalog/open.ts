@@ -1,0 +1,33 @@
+import type { LoadedConfig } from "../boot/config.js";
+import type { Log } from "../boot/log.js";
+import { packageVersion } from "../boot/package-info.js";
+import type { Boot } from "../boot/start.js";
+import { openLocation, type Location } from "./location.js";
+import { ModelsDevClient } from "./models-dev-client.js";
+
+/** The models.dev client for a started bosun (one per process). */
+export function modelsDevClientFor(boot: Boot, log: Log): ModelsDevClient {
+  return new ModelsDevClient({
+    env: boot.env,
+    cacheDir: boot.paths.cache,
+    stateDir: boot.paths.state,
+    packageRoot: boot.packageRoot,
+    userAgent: `bosun/${packageVersion()}`,
+    log,
+  });
+}
+
+/** The location of the directory bosun was started in, with the config the boot read. */
+export function openBootLocation(boot: Boot, modelsDev: ModelsDevClient, log: Log, directory: string = process.cwd()): Promise<Location> {
+  const config: LoadedConfig = boot.config ?? { value: {}, layers: [], sources: boot.configSources };
+  return openLocation({
+    directory,
+    env: boot.env,
+    paths: boot.paths,
+    config,
+    installedPlugins: boot.plugins,
+    extensions: boot.extensions,
+    modelsDev,
+    log,
+  });
+}

@@ -1,0 +1,100 @@
+import type { Boot } from "../boot/start.js";
+import { createFileLog } from "../boot/log.js";
+import type { CatalogModel } from "../catalog/projection.js";
+import type { CatalogReader } from "../catalog/reader.js";
+import type { AuthStore } from "../catalog/auth-store.js";
+import { PROVIDER_PACKAGES, parseModelSpec, type ModelTarget, type ProviderPackage } from "./model-target.js";
+import { NoModelError, type ModelSource } from "./resolve-model.js";
+
+/** Token limits used when the catalog does not know a model's (a model only the config names). */
+export const UNKNOWN_LIMITS = { context: 32_768, output: 4_096 };
+
+/**
+ * The model source backed by the catalog of the current directory: `--model provider/model`, or
+ * the catalog's default (the configured `model` when available, else the newest available one).
+ * Uses the cached or built-in models.dev list (`bosun models` refreshes it).
+ */
+export async function createCatalogModelSource(boot: Boot): Promise<ModelSource> {
+  const { modelsDevClientFor, openBootLocation } = await import("../catalog/open.js");
+  const log = createFileLog(boot.paths.state);
+  const location = await openBootLocation(boot, modelsDevClientFor(boot, log), log);
+  await location.settled(15_000);
+  // The committed value stays readable after the location closes.
+  const reader = location.catalog.read();
+  const authStore = location.authStore;
+  await location.close();
+  return {
+    credentialEnvVars: [...new Set(reader.provider.all().flatMap((provider) => provider.env))],
+    storedCredentials: async () => {
+      try {
+        return Object.entries(authStore.read()).map(([name, entry]) => ({ name, value: entry.key }));
+      } catch {
+        return [];
+      }
+    },
+    resolve: async (spec) => modelTarget(pickModel(reader, spec), reader, authStore, boot.env),
+  };
+}
+
+/** The catalog model `--model` names, or the default one; a clear error for anything else. */
+export function pickModel(reader: CatalogReader, spec: string | undefined): CatalogModel {
+  if (spec === undefined) {
+    const fallback = reader.model.default();
+    if (!fallback) {
+      throw new NoModelError(
+        "no model is available: set a provider's key variable (e.g. ANTHROPIC_API_KEY), run bosun auth set PROVIDER, or add a local server to bosun.json; bosun models --all lists the providers",
+      );
+    }
+    return fallback;
+  }
+  const wanted = parseModelSpec(spec);
+  if (!wanted) throw new NoModelError(`--model takes provider/model (e.g. anthropic/claude-sonnet-5), not ${JSON.stringify(spec)}`);
+  const model = reader.model.get(wanted.providerID, wanted.modelID);
+  if (!model) throw new NoModelError(`model ${spec} is not in the catalog (or a policy denies it); bosun models --all lists the models`);
+  if (!model.enabled) throw new NoModelError(`model ${spec} is switched off in the catalog`);
+  return model;
+}
+
+/** What the agent loop needs to reach a catalog model, with its credential (never printed). */
+export function modelTarget(model: CatalogModel, reader: CatalogReader, authStore: AuthStore, env: Record<string, string | undefined>): ModelTarget {
+  const provider = reader.provider.get(model.providerID)!;
+  const npm = model.api.type === "aisdk" ? model.api.package : undefined;
+  if (!npm || !(PROVIDER_PACKAGES as readonly string[]).includes(npm)) {
+    throw new NoModelError(
+      `${model.providerID}/${model.id} is served through ${npm ?? "no known AI SDK package"}, which bosun run cannot use yet (it speaks ${PROVIDER_PACKAGES.join(", ")}); set "npm" for provider ${model.providerID} in bosun.json if it speaks one of those`,
+    );
+  }
+  const apiKey = credentialValue(reader, provider.id, provider.integrationID, provider.request.body.apiKey, authStore, env);
+  const needsKey = provider.env.length > 0 || provider.integrationID !== undefined;
+  return {
+    providerID: model.providerID,
+    modelID: model.api.id,
+    name: model.name,
+    npm: npm as ProviderPackage,
+    ...(model.api.url ? { baseURL: model.api.url } : {}),
+    headers: { ...model.request.headers },
+    ...(apiKey ? { apiKey } : {}),
+    credentialHint: needsKey ? { env: [...provider.env] } : null,
+    limits: { context: model.limit.context || UNKNOWN_LIMITS.context, output: model.limit.output || UNKNOWN_LIMITS.output },
+    toolCall: model.capabilities.tools,
+  };
+}
+
+function credentialValue(
+  reader: CatalogReader,
+  providerID: string,
+  integrationID: string | undefined,
+  configKey: unknown,
+  authStore: AuthStore,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const credential = reader.credential(providerID);
+  if (!credential) return undefined;
+  if (credential.source === "config") return typeof configKey === "string" ? configKey : undefined;
+  if (credential.source === "env") return credential.variable ? env[credential.variable]?.trim() : undefined;
+  try {
+    return authStore.get(integrationID ?? providerID)?.key;
+  } catch {
+    return undefined;
+  }
+}
