@@ -66,7 +66,8 @@ function runLine(node: SubagentRunNode, style: TranscriptStyle): string {
     outcome = "no end recorded (still running, or interrupted)";
   } else if (end.status === "completed") {
     mark = style("green", "✓");
-    outcome = `${end.turns} turn${end.turns === 1 ? "" : "s"}, ${seconds(end.ms)}`;
+    const tokens = (end.usage.inputTokens ?? 0) + (end.usage.outputTokens ?? 0) > 0 ? `, ${end.usage.inputTokens ?? 0} in / ${end.usage.outputTokens ?? 0} out tokens` : "";
+    outcome = `${end.turns} turn${end.turns === 1 ? "" : "s"}, ${seconds(end.ms)}${tokens}`;
   } else {
     mark = end.status === "failed" ? style("red", "✗") : style("yellow", "⊘");
     outcome = `${end.status} after ${seconds(end.ms)}${end.error ? `: ${oneLine(end.error, 120)}` : ""}`;

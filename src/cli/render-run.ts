@@ -109,7 +109,7 @@ export function createRunRenderer(output: Output, options: { json: boolean }): R
         }
         case "subagent-start": {
           prompts.set(`${event.agent.id}#${event.agent.seq}`, event.prompt);
-          const what = event.continued ? `continuing ${event.agent.id}` : `task ${event.agent.task}/${event.agent.tasks}`;
+          const what = event.continued ? "continued" : `task ${event.agent.task}/${event.agent.tasks}`;
           err(`${subagentTag(event.agent)}${style("bold", "sub-agent")} ${style("dim", `(${what}, ${event.agent.id}):`)} ${oneLine(event.prompt, 100)}`);
           return;
         }
