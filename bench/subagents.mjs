@@ -6,20 +6,14 @@
 // replies' time (800 ms). The same fan-out with an approver reachable (serial) is printed for
 // comparison. Everything runs for real: session file, approval, redaction, the tree-wide cap.
 // Runs alternate (after a warm-up), medians compared. Target: fanout16/single <= 1.5 (ideal 1.0).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dist, median, startScriptedAgentBench, timed } from "./scripted-agent.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LATENCY_MS = 200;
 const TASKS = 16;
-const root = fileURLToPath(new URL("..", import.meta.url));
-const dist = (path) => join(root, "dist", path);
 
-const { tsImport } = await import("tsx/esm/api");
-const { startLlmServer } = await tsImport(join(root, "test/fixtures/llm-server.ts"), import.meta.url);
-const { languageModelFor } = await import(dist("llm/language-model.js"));
 const { runAgent } = await import(dist("agent/loop.js"));
 const { withSubagents } = await import(dist("agent/subagent.js"));
 const { SubagentSessionCache } = await import(dist("agent/subagent-sessions.js"));
@@ -29,25 +23,7 @@ const { FileSessionStore } = await import(dist("agent/session-store.js"));
 const { ToolRegistry } = await import(dist("agent/tool-registry.js"));
 const { builtinTools } = await import(dist("agent/tools/builtin.js"));
 
-globalThis.AI_SDK_LOG_WARNINGS = false;
-const scratch = mkdtempSync(join(tmpdir(), "bosun-bench-subagents-"));
-const workdir = join(scratch, "work");
-mkdirSync(workdir);
-writeFileSync(join(workdir, "notes.txt"), Array.from({ length: 40 }, (_, i) => `note ${i}: delegate what is independent`).join("\n") + "\n");
-const llm = await startLlmServer();
-const target = {
-  providerID: "bench",
-  modelID: "scripted",
-  name: "scripted",
-  npm: "@ai-sdk/openai-compatible",
-  baseURL: llm.openaiURL,
-  headers: {},
-  apiKey: "sk-bench-0000000000",
-  credentialHint: { env: ["BENCH_API_KEY"] },
-  limits: { context: 1_000_000, output: 4_000 },
-  toolCall: true,
-};
-const model = await languageModelFor(target);
+const { scratch, workdir, llm, target, model } = await startScriptedAgentBench("subagents", "delegate what is independent");
 const redactor = new Redactor([{ name: "BENCH_API_KEY", value: target.apiKey }]);
 const store = new FileSessionStore(join(scratch, "sessions"), redactor);
 const sessions = new SubagentSessionCache();
@@ -98,18 +74,6 @@ async function tree(count, { approver = null } = {}) {
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-async function timed(fn) {
-  const start = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
 const approveAll = async () => "once";
 const scenarios = {
   single: () => tree(1),
@@ -125,7 +89,7 @@ try {
     const order = i % 2 === 0 ? ["single", "fanout", "serial"] : ["serial", "fanout", "single"];
     for (const name of order) {
       llm.reset();
-      samples[name].push(await timed(scenarios[name]));
+      samples[name].push((await timed(scenarios[name])).ms);
       if (name in peaks) peaks[name] = Math.max(peaks[name], llm.maxConcurrent);
     }
   }

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Approver } from "../../src/agent/approval.js";
 import type { AgentEvent } from "../../src/agent/events.js";
 import type { SessionEvent, SubagentEndEvent, SubagentStartEvent } from "../../src/agent/session-format.js";
 import { SubagentSessionCache } from "../../src/agent/subagent-sessions.js";
@@ -24,11 +23,15 @@ import { useLlmServer } from "../fixtures/use-llm-server.js";
 
 const llm = useLlmServer();
 
-type TreeOptions = Partial<Omit<HarnessOptions, "subagents" | "sessions">> & { settings?: Partial<SubagentSettings>; cache?: SubagentSessionCache };
+type TreeOptions = Partial<Omit<HarnessOptions, "subagents" | "sessions">> & {
+  settings?: Partial<SubagentSettings>;
+  cache?: SubagentSessionCache;
+  workspace?: ReturnType<typeof makeWorkspace>;
+};
 
 /** Runs a top-level agent with the `agent` tool against the scripted server, in a temp workspace. */
 async function runTree(prompt: string, options: TreeOptions = {}) {
-  const ws = makeWorkspace();
+  const ws = options.workspace ?? makeWorkspace();
   const target = options.target ?? scriptedTarget(llm);
   const ui = recordingUi();
   const run = await runScripted(prompt, {
@@ -56,16 +59,7 @@ describe("the agent tool", () => {
     llm.onPrompt("delegate the count").reply().text("It has 2 lines.");
     const workspace = makeWorkspace();
     workspace.write("notes.txt", "one\ntwo\n");
-    const target = scriptedTarget(llm);
-    const ui = recordingUi();
-    const { result, store, session } = await runScripted("delegate the count", {
-      model: await languageModelFor(target),
-      target,
-      workdir: workspace.workdir,
-      sessions: workspace.sessions,
-      ui,
-      subagents: { sessions: new SubagentSessionCache() },
-    });
+    const { result, store, session, ui } = await runTree("delegate the count", { workspace });
 
     expect(result.reason).toBe("final");
     expect(result.text).toBe("It has 2 lines.");
@@ -339,16 +333,7 @@ describe("the agent tool", () => {
     const ws = makeWorkspace();
     ws.write("build/a.txt", "a");
     ws.write("build2/b.txt", "b");
-    const target = scriptedTarget(llm);
-    await runScripted("clean both", {
-      model: await languageModelFor(target),
-      target,
-      workdir: ws.workdir,
-      sessions: ws.sessions,
-      mode: "full-access",
-      rules: { dangerous: "allow" },
-      subagents: { sessions: new SubagentSessionCache() },
-    });
+    await runTree("clean both", { workspace: ws, rules: { dangerous: "allow" } });
     expect(existsSync(join(ws.workdir, "build"))).toBe(false);
     expect(existsSync(join(ws.workdir, "build2", "b.txt"))).toBe(true);
     expect(requestToolResults(requestsFor("remove build2")[1]!)[0]).toMatch(/^Not run: this call is a recursive force delete \(rm -rf build2\), which always needs the user.s approval/);
@@ -359,15 +344,7 @@ describe("the agent tool", () => {
     llm.onPrompt("remove build2 again").reply().tool("bash", { command: "rm -rf build2" });
     llm.onPrompt("remove build2 again").reply().text("refused");
     llm.onPrompt("try again").reply().text("ok");
-    await runScripted("try again", {
-      model: await languageModelFor(target),
-      target,
-      workdir: ws.workdir,
-      sessions: ws.sessions,
-      mode: "full-access",
-      rules: { dangerous: "deny" },
-      subagents: { sessions: new SubagentSessionCache() },
-    });
+    await runTree("try again", { workspace: ws, rules: { dangerous: "deny" } });
     expect(requestToolResults(requestsFor("remove build2 again")[1]!)[0]).toContain("permissions.dangerous is deny");
     expect(existsSync(join(ws.workdir, "build2", "b.txt"))).toBe(true);
   });
@@ -392,14 +369,10 @@ describe("the agent tool", () => {
     llm.onPrompt("watch the children").reply().tool("agent", { tasks: ["allowed work", "forbidden work"] });
     llm.onPrompt("allowed work").reply().text("did it");
     llm.onPrompt("watch the children").reply().text("ok");
-    const target = scriptedTarget(llm);
-    await runScripted("watch the children", {
-      model: await languageModelFor(target),
-      target,
-      workdir: ws.workdir,
-      sessions: ws.sessions,
+    await runTree("watch the children", {
+      workspace: ws,
       overrides: { extensions: new ExtensionHost([{ kind: "user", name: "user", dir: root }]) },
-      subagents: { sessions: new SubagentSessionCache(), settings: { concurrency: 1 } },
+      settings: { concurrency: 1 },
     });
     expect(readFileSync(log, "utf8")).toBe(
       "start 0 1 1/2 allowed work\nend allowed work completed did it\nstart 0 1 2/2 forbidden work\nend forbidden work failed not run: an extension refused it: no forbidden work\n",
