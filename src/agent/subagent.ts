@@ -156,10 +156,17 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     if (continued) tree.sessions.finish(continued);
     return { task: task.task, status: "cancelled", sessionId: continued?.session.id ?? null, text: "cancelled before it started", turns: 0, ms: 0 };
   }
-  const entry = continued ?? tree.sessions.add(newSubagentSession(parent), modelOf(options));
+  let entry: SubagentSessionEntry;
+  try {
+    entry = continued ?? tree.sessions.add(newSubagentSession(parent), modelOf(options));
+  } catch (error) {
+    slot.release();
+    throw error;
+  }
   const depth = (options.depth ?? 0) + 1;
   const ref: SubagentRef = { id: entry.session.id, seq: ++tree.seq, depth, task: task.task, tasks: task.tasks };
-  const info: SubagentCallInfo = { id: ref.id, run: entry.runs, prompt: task.prompt, depth, task: task.task, tasks: task.tasks, continued: continued !== null };
+  const { redactor } = options;
+  const info: SubagentCallInfo = { id: ref.id, run: entry.runs, prompt: redactor.text(task.prompt), depth, task: task.task, tasks: task.tasks, continued: continued !== null };
   const parentInfo = agentInfo(options);
   const hooks = new AgentHooks(options.extensions ?? null);
   const started = Date.now();
@@ -171,7 +178,7 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     ...(parent.self ? { parentRun: parent.self.run } : {}),
     callId: context.callId,
   });
-  tree.ui.onEvent({ type: "subagent-start", agent: ref, prompt: options.redactor.text(task.prompt), continued: info.continued });
+  tree.ui.onEvent({ type: "subagent-start", agent: ref, prompt: info.prompt, continued: info.continued });
 
   let end: RunEnd;
   try {
@@ -189,12 +196,14 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     tree.sessions.finish(entry);
   }
   const ms = Date.now() - started;
+  // The answer is model text, redacted like any tool output before an extension, the log or the parent sees it.
+  end = { ...end, text: redactor.text(end.text) };
   try {
     await hooks.subagentEnd(parentInfo, { ...info, status: end.status, ms, turns: end.turns, text: end.text });
   } catch (error) {
-    end = { ...end, status: "failed", text: describeError(error) };
+    end = { ...end, status: "failed", text: redactor.text(describeError(error)) };
   }
-  const text = options.redactor.text(end.text);
+  const { text } = end;
   const failure = end.status === "completed" ? {} : { error: text };
   tree.root.append({ type: "subagent", phase: "end", id: ref.id, run: info.run, status: end.status, ms, turns: end.turns, usage: end.usage, ...failure });
   tree.ui.onEvent({ type: "subagent-end", agent: ref, status: end.status, ms, turns: end.turns, ...failure });

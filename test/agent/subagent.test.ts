@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
@@ -322,6 +322,19 @@ describe("the agent tool", () => {
     for (const text of [JSON.stringify(events), JSON.stringify(ui.events.filter((e) => e.type !== "subagent-event")), readFileSync(join(ws.sessions, `${session.id}.jsonl`), "utf8"), ...llm.requests.map((r) => JSON.stringify(r.body))]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  it("spills a sub-agent's long outputs to files next to the top-level session", async () => {
+    llm.onPrompt("count a lot").reply().tool("agent", { prompt: "print many numbers" });
+    llm.onPrompt("print many numbers").reply().tool("bash", { command: "seq 1 20000" });
+    llm.onPrompt("print many numbers").reply().text("printed");
+    llm.onPrompt("count a lot").reply().text("done");
+    const { ws, session, events } = await runTree("count a lot");
+    const id = subagentEvents(events)[0]!.id;
+    const spilled = readdirSync(join(ws.sessions, session.id, "subagents", id));
+    expect(spilled).toHaveLength(1);
+    expect(readFileSync(join(ws.sessions, session.id, "subagents", id, spilled[0]!), "utf8")).toContain("\n19999\n20000\n");
+    expect(requestToolResults(requestsFor("print many numbers")[1]!)[0]).toContain(join(ws.sessions, session.id, "subagents", id));
   });
 
   it("never lets a sub-agent run a dangerous command that its parent's policy allowed", async () => {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
@@ -60,6 +61,9 @@ describe("bosun run with sub-agents", () => {
     expect(lines).toContain("  ✓ 8 sub-agents: 8 completed");
 
     const id = /session (\S+)/.exec(stderr.text)![1]!;
+    const log = readFileSync(join(t.paths.state, "logs", "bosun.log"), "utf8");
+    expect(log.match(/"msg":"sub-agent ended"/g)).toHaveLength(8);
+    expect(log.match(/"subagent":"[^"]+"[^\n]*"msg":"agent tool call"/g)).toHaveLength(8);
     const show = await runCli(["sessions", "show", id], t.env);
     expect(show.code).toBe(0);
     const tree = show.stdout.split("\n").filter((line) => /^ {6}[├└]─ ✓ \d\/8 \S+ · 2 turns, \d+\.\d s · inspect module \d$/.test(line));
