@@ -96,14 +96,14 @@ try {
   const single = median(samples.single);
   const fanout = median(samples.fanout);
   const serial = median(samples.serial);
-  const ms = (value) => `${value.toFixed(1).padStart(8)} ms`;
   console.log(
     `task: a top-level agent (2 model calls) delegates to sub-agents of 2 model calls each (a read, then an answer); every reply takes ${LATENCY_MS} ms; ` +
       `concurrency ${TASKS}; ${RUNS} runs each (interleaved, after a warm-up), medians:`,
   );
-  console.log(`  single task (1 sub-agent)                 ${ms(single)}`);
-  console.log(`  fan-out of ${TASKS}, parallel (no approver)    ${ms(fanout)}  (at most ${peaks.fanout} requests at once)`);
-  console.log(`  fan-out of ${TASKS}, serial (approver reachable) ${ms(serial)}  (at most ${peaks.serial} request at once)`);
+  const row = (label, value, note = "") => console.log(`  ${label.padEnd(44)}${value.toFixed(1).padStart(8)} ms${note}`);
+  row("single task (1 sub-agent)", single);
+  row(`fan-out of ${TASKS}, parallel (no approver)`, fanout, `  (at most ${peaks.fanout} requests at once)`);
+  row(`fan-out of ${TASKS}, serial (approver reachable)`, serial, `  (at most ${peaks.serial} request at once)`);
   console.log(`  ideal: 4 replies x ${LATENCY_MS} ms = ${4 * LATENCY_MS} ms for single and parallel fan-out; serial ${(2 + 2 * TASKS) * LATENCY_MS} ms`);
   console.log(`subagents: fanout16/single=${(fanout / single).toFixed(2)}`);
 } finally {
