@@ -6,22 +6,16 @@
 // approval, redaction, extension points, compaction bookkeeping.
 // Runs alternate between the two (warm-up first), medians compared. Also printed: the per-turn
 // overhead when the conversation already holds 200 messages. Target: bosun/bare <= 1.2.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dist, median, startScriptedAgentBench, timed } from "./scripted-agent.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TURNS = 20;
 const TOKENS = 2_000;
 const HISTORY = 200;
-const root = fileURLToPath(new URL("..", import.meta.url));
-const dist = (path) => join(root, "dist", path);
 
-const { tsImport } = await import("tsx/esm/api");
-const { startLlmServer } = await tsImport(join(root, "test/fixtures/llm-server.ts"), import.meta.url);
 const { streamText } = await import("ai");
-const { languageModelFor } = await import(dist("llm/language-model.js"));
 const { runAgent } = await import(dist("agent/loop.js"));
 const { ApprovalGate } = await import(dist("agent/approval.js"));
 const { Redactor } = await import(dist("agent/secrets.js"));
@@ -33,25 +27,7 @@ const { defaultSystemPrompt } = await import(dist("agent/system-prompt.js"));
 const { ExtensionHost } = await import(dist("extensions/host.js"));
 const { extensionRoots } = await import(dist("extensions/roots.js"));
 
-globalThis.AI_SDK_LOG_WARNINGS = false;
-const scratch = mkdtempSync(join(tmpdir(), "bosun-bench-loop-"));
-const workdir = join(scratch, "work");
-mkdirSync(workdir);
-writeFileSync(join(workdir, "notes.txt"), Array.from({ length: 40 }, (_, i) => `note ${i}: keep the loop lean`).join("\n") + "\n");
-const llm = await startLlmServer();
-const target = {
-  providerID: "bench",
-  modelID: "scripted",
-  name: "scripted",
-  npm: "@ai-sdk/openai-compatible",
-  baseURL: llm.openaiURL,
-  headers: {},
-  apiKey: "sk-bench-0000000000",
-  credentialHint: { env: ["BENCH_API_KEY"] },
-  limits: { context: 1_000_000, output: 4_000 },
-  toolCall: true,
-};
-const model = await languageModelFor(target);
+const { scratch, workdir, llm, target, model } = await startScriptedAgentBench("loop", "keep the loop lean");
 const registry = new ToolRegistry(builtinTools());
 const system = defaultSystemPrompt({ workdir, platform: process.platform, date: "2026-01-01", toolNames: registry.names(), mode: "full-access" });
 const readTool = registry.get("read");
@@ -114,18 +90,6 @@ async function bareLoop(prompt, history = []) {
     }
     messages.push({ role: "tool", content });
   }
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-async function timed(fn) {
-  const start = process.hrtime.bigint();
-  const value = await fn();
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
 }
 
 /** A conversation of HISTORY messages: user prompts, assistant tool calls and their results. */

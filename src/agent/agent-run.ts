@@ -11,6 +11,7 @@ import { runAgent, type AgentRunResult } from "./loop.js";
 import { collectSecrets, Redactor } from "./secrets.js";
 import { FileSessionStore } from "./session-store.js";
 import { sessionsDir } from "./session-list.js";
+import { withSubagents } from "./subagent.js";
 import { ToolRegistry } from "./tool-registry.js";
 import { builtinTools } from "./tools/builtin.js";
 
@@ -76,22 +77,26 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
     });
     io.onStart?.({ sessionId: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir });
     log.info("agent run started", { session: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir });
-    const result = await runAgent(request.prompt, {
-      model,
-      modelRef: { providerID: target.providerID, modelID: target.modelID },
-      limits: target.limits,
-      toolCalls: target.toolCall,
-      tools: new ToolRegistry(builtinTools()),
-      session,
-      approval,
-      redactor,
-      extensions: boot.extensions,
-      workdir,
-      env: boot.env,
-      ui: loggingUi(io.ui, log, session.id),
-      signal: io.signal,
-      ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
-    });
+    const options = withSubagents(
+      {
+        model,
+        modelRef: { providerID: target.providerID, modelID: target.modelID },
+        limits: target.limits,
+        toolCalls: target.toolCall,
+        tools: new ToolRegistry(builtinTools()),
+        session,
+        approval,
+        redactor,
+        extensions: boot.extensions,
+        workdir,
+        env: boot.env,
+        ui: loggingUi(io.ui, log, session.id),
+        signal: io.signal,
+        ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
+      },
+      { settings: config.subagents ?? {} },
+    );
+    const result = await runAgent(request.prompt, options);
     log.info("agent run ended", { session: session.id, reason: result.reason, turns: result.turns, usage: result.usage });
     return { result, model: modelName };
   } catch (error) {
@@ -111,12 +116,18 @@ export function redactingLog(log: Log, redactor: Redactor): Log {
   };
 }
 
-/** Passes events on to the UI and logs the ones worth keeping (tools, retries, compaction). */
+/** Passes events on to the UI and logs the ones worth keeping (tools, retries, compaction, sub-agents). */
 function loggingUi(ui: AgentUi, log: Log, session: string): AgentUi {
+  const logEvent = (event: AgentEvent, fields: Record<string, unknown>): void => {
+    if (event.type === "tool-end") log.info("agent tool call", { ...fields, tool: event.tool, status: event.status, ms: event.ms, summary: event.summary });
+    else if (event.type === "retry") log.warn("agent model call retried", { ...fields, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+    else if (event.type === "compaction") log.info("agent context compacted", { ...fields, step: event.step, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter });
+    else if (event.type === "subagent-start") log.info("sub-agent started", { ...fields, subagent: event.agent.id, depth: event.agent.depth, continued: event.continued });
+    else if (event.type === "subagent-end") log.info("sub-agent ended", { ...fields, subagent: event.agent.id, status: event.status, ms: event.ms, turns: event.turns, ...(event.error ? { error: event.error } : {}) });
+    else if (event.type === "subagent-event") logEvent(event.event, { ...fields, subagent: event.agent.id });
+  };
   return interceptEvents(ui, (event: AgentEvent, forward) => {
-    if (event.type === "tool-end") log.info("agent tool call", { session, tool: event.tool, status: event.status, ms: event.ms, summary: event.summary });
-    else if (event.type === "retry") log.warn("agent model call retried", { session, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
-    else if (event.type === "compaction") log.info("agent context compacted", { session, step: event.step, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter });
+    logEvent(event, { session });
     forward(event);
   });
 }

@@ -5,6 +5,8 @@ export type ApprovalAnswer = "once" | "session" | "deny";
 
 export interface ApprovalRequest extends ApprovalQuestion {
   callId: string;
+  /** Which sub-agent asks (e.g. "sub-agent #3"); absent for the top-level agent. */
+  agent?: string;
   /** Lines to show with the question (the change an edit makes, …), already redacted. */
   preview?: string;
 }
@@ -68,10 +70,13 @@ export class ApprovalGate {
   /**
    * The gate for a sub-agent: same mode, rules, approver and grants, except that dangerous calls
    * are never loosened below "ask" (a child cannot run what its parent would have had to ask about).
+   * With `label`, the approver is told which sub-agent asks.
    */
-  forSubAgent(): ApprovalGate {
+  forSubAgent(label?: string): ApprovalGate {
     const rules: PermissionRules = { ...this.rules, dangerous: this.rules.dangerous === "deny" ? "deny" : "ask" };
-    return new ApprovalGate({ mode: this.mode, rules, approver: this.approver, grants: this.grants, ...(this.onGrant ? { onGrant: this.onGrant } : {}) });
+    const parent = this.approver;
+    const approver: Approver | null = parent && label ? (request, signal) => parent({ ...request, agent: request.agent ?? label }, signal) : parent;
+    return new ApprovalGate({ mode: this.mode, rules, approver, grants: this.grants, ...(this.onGrant ? { onGrant: this.onGrant } : {}) });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ToolStatus } from "./session-format.js";
+import type { SubagentStatus, ToolStatus } from "./session-format.js";
 import type { ToolUi } from "./tools/tool.js";
 
 /** What the loop reports while it runs; the CLI turns these into stdout text and stderr progress. */
@@ -11,7 +11,23 @@ export type AgentEvent =
   | { type: "tool-end"; callId: string; tool: string; status: ToolStatus; summary: string; ms: number }
   | { type: "retry"; attempt: number; delayMs: number; reason: string; hadPartialReply: boolean }
   | { type: "compaction"; step: "stub" | "summarize"; tokensBefore: number; tokensAfter: number }
-  | { type: "notice"; message: string };
+  | { type: "notice"; message: string }
+  /** A sub-agent starts (a new task, or a continued session). */
+  | { type: "subagent-start"; agent: SubagentRef; prompt: string; continued: boolean }
+  /** Something a sub-agent (at any depth) reported, as it would for a top-level agent. */
+  | { type: "subagent-event"; agent: SubagentRef; event: AgentEvent }
+  | { type: "subagent-end"; agent: SubagentRef; status: SubagentStatus; ms: number; turns: number; error?: string };
+
+/** Which sub-agent an event is about: its session id, its number in the tree, where it sits. */
+export interface SubagentRef {
+  id: string;
+  /** 1 for the first sub-agent the tree started, 2 for the next, … (across all levels). */
+  seq: number;
+  depth: number;
+  /** Its task's position in the `agent` call that started it (1-based), and how many tasks the call had. */
+  task: number;
+  tasks: number;
+}
 
 /** The loop's way to the user: progress events plus the tools' questions and plan display. */
 export interface AgentUi extends ToolUi {

@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { ExtensionHost } from "../extensions/host.js";
 import type { StepToolCall } from "./model-step.js";
-import type { TokenUsage } from "./session-format.js";
+import type { SubagentStatus, TokenUsage } from "./session-format.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 /** What every agent extension point gets as `agent`: who is running, where, with what. */
@@ -30,6 +30,33 @@ export interface ToolAfterCall {
   callId: string;
   input: unknown;
   result: { output: string; isError: boolean; status: string };
+}
+
+/** A sub-agent run, as `subagent_start` and `subagent_end` extensions see it. */
+export interface SubagentCallInfo {
+  /** The sub-agent's session id (the `sessionID` the model can continue it by). */
+  id: string;
+  /** 1 for a new session; a continued one counts on. */
+  run: number;
+  prompt: string;
+  depth: number;
+  /** Its task's position in the `agent` call (1-based) and the number of tasks in the call. */
+  task: number;
+  tasks: number;
+  continued: boolean;
+}
+
+/** `subagent_start`: an extension may set `veto` (the sub-agent does not run; the model reads the reason). */
+export interface SubagentStartCall extends SubagentCallInfo {
+  veto?: string;
+}
+
+/** `subagent_end` (read-only): how the run ended; `text` is the final answer or why it failed. */
+export interface SubagentEndCall extends SubagentCallInfo {
+  status: SubagentStatus;
+  ms: number;
+  turns: number;
+  text: string;
 }
 
 /**
@@ -75,5 +102,14 @@ export class AgentHooks {
 
   async toolAfter(agent: AgentInfo, tool: ToolAfterCall): Promise<void> {
     if (this.host) await this.host.callAsync("tool_after", { agent, tool });
+  }
+
+  /** `subagent_start`: `agent` is the agent that starts the sub-agent. */
+  async subagentStart(agent: AgentInfo, subagent: SubagentStartCall): Promise<void> {
+    if (this.host) await this.host.callAsync("subagent_start", { agent, subagent });
+  }
+
+  async subagentEnd(agent: AgentInfo, subagent: SubagentEndCall): Promise<void> {
+    if (this.host) await this.host.callAsync("subagent_end", { agent, subagent });
   }
 }

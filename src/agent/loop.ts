@@ -108,6 +108,7 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
         date: (options.now ?? (() => new Date()))().toISOString().slice(0, 10),
         toolNames: toolSet ? options.tools.names() : [],
         mode: options.approval.mode,
+        depth: agent.depth,
       });
     const system = redactor.text(await hooks.systemPrompt(agent, base));
     // Every request carries the system prompt and the tool definitions: counted once.

@@ -31,10 +31,49 @@ export type SessionEvent =
   | { type: "tool"; at: string; callId: string; tool: string; status: ToolStatus; summary?: string; ms: number; spill?: string }
   | { type: "grant"; at: string; key: string }
   | { type: "compaction"; at: string; step: "stub"; stubs: Record<string, string>; tokensBefore: number; tokensAfter: number }
-  | { type: "compaction"; at: string; step: "summarize"; replaced: number; summary: string; tokensBefore: number; tokensAfter: number };
+  | { type: "compaction"; at: string; step: "summarize"; replaced: number; summary: string; tokensBefore: number; tokensAfter: number }
+  | SubagentStartEvent
+  | SubagentEndEvent;
+
+/**
+ * A sub-agent run started, at any depth of the tree: recorded in the top-level agent's session
+ * (sub-agents' own sessions live in memory), so the file holds the whole tree. A run is `id` +
+ * `run` (a continued session has runs 2, 3, …); `parent`/`parentRun` name the run that started it
+ * (no `parentRun` when the parent is the top-level agent), `callId` the `agent` call.
+ */
+export interface SubagentStartEvent {
+  type: "subagent";
+  at: string;
+  phase: "start";
+  id: string;
+  run: number;
+  parent: string;
+  parentRun?: number;
+  callId: string;
+  depth: number;
+  task: number;
+  tasks: number;
+  prompt: string;
+  continued: boolean;
+}
+
+export interface SubagentEndEvent {
+  type: "subagent";
+  at: string;
+  phase: "end";
+  id: string;
+  run: number;
+  status: SubagentStatus;
+  ms: number;
+  turns: number;
+  usage: TokenUsage;
+  error?: string;
+}
 
 export type RunEndReason = "final" | "turn-limit" | "aborted" | "error";
 export type ToolStatus = "ok" | "error" | "denied" | "vetoed" | "aborted";
+/** `completed`: a final answer; `failed`: an error, or no final answer; `cancelled`: the run was aborted. */
+export type SubagentStatus = "completed" | "failed" | "cancelled";
 
 /** An event as a caller gives it: the time is added when it is written. */
 export type NewSessionEvent = SessionEvent extends infer E ? (E extends SessionEvent ? Omit<E, "at"> : never) : never;
@@ -167,7 +206,7 @@ function readHeader(file: string, value: unknown): SessionHeader {
   return header as SessionHeader;
 }
 
-const EVENT_TYPES = new Set(["message", "run", "tool", "grant", "compaction"]);
+const EVENT_TYPES = new Set(["message", "run", "tool", "grant", "compaction", "subagent"]);
 
 /** Unknown event types (from a newer minor format) are skipped rather than refused. */
 function isEvent(value: unknown): value is SessionEvent {

@@ -5,6 +5,8 @@ export interface SystemPromptFacts {
   date: string;
   toolNames: string[];
   mode: string;
+  /** 0 (or absent) for the top-level agent; a sub-agent is told what it is. */
+  depth?: number;
 }
 
 /**
@@ -29,6 +31,13 @@ export function defaultSystemPrompt(facts: SystemPromptFacts): string {
       "Text in [redacted:NAME] stands for a secret you are not shown; never try to recover it.",
     );
   }
-  lines.push("Be concise. When the task is done, say what you changed and how you checked it.");
+  if ((facts.depth ?? 0) > 0) {
+    lines.push(
+      "You are a sub-agent: another agent gave you this task and reads only your final reply; nobody can answer questions. " +
+        "Stay within the task and end with a complete, self-contained report: what you found or changed (with file paths), how you checked it, and anything left undone.",
+    );
+  } else {
+    lines.push("Be concise. When the task is done, say what you changed and how you checked it.");
+  }
   return lines.join("\n");
 }

@@ -55,7 +55,17 @@ export class ToolRegistry {
   }
 }
 
-/** The JSON Schema of a tool's input, exactly as the AI SDK converts zod for the providers. */
+const jsonSchemas = new WeakMap<AgentTool["inputSchema"], JSONSchema7>();
+
+/**
+ * The JSON Schema of a tool's input, exactly as the AI SDK converts zod for the providers.
+ * Converted once per schema: sub-agents' registries are copies holding the same tools.
+ */
 export function toolJsonSchema(entry: AgentTool): JSONSchema7 {
-  return zodSchema(entry.inputSchema).jsonSchema as JSONSchema7;
+  let schema = jsonSchemas.get(entry.inputSchema);
+  if (!schema) {
+    schema = zodSchema(entry.inputSchema).jsonSchema as JSONSchema7;
+    jsonSchemas.set(entry.inputSchema, schema);
+  }
+  return schema;
 }

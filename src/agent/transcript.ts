@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { ParsedSession, SessionEvent } from "./session-format.js";
+import { indexSubagents, subagentTreeLines, type SubagentIndex } from "./subagent-transcript.js";
 
 export type TranscriptStyle = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text: string) => string;
 
@@ -8,7 +9,8 @@ const TOOL_OUTPUT_CHARS = 600;
 
 /**
  * A session file as a readable transcript: each run with its prompt, the model's text, each
- * tool call with its outcome and the start of its output, compactions, and how each run ended.
+ * tool call with its outcome and the start of its output, under each `agent` call the tree of
+ * sub-agents it started, compactions, and how each run ended.
  */
 export function transcriptLines(session: ParsedSession, style: TranscriptStyle): string[] {
   const lines: string[] = [];
@@ -16,6 +18,7 @@ export function transcriptLines(session: ParsedSession, style: TranscriptStyle):
   lines.push(style("bold", `session ${header.id}`) + style("dim", ` · ${header.model.providerID}/${header.model.modelID} · ${header.workdir} · ${shortTime(header.createdAt)}`));
   const toolStatus = new Map<string, Extract<SessionEvent, { type: "tool" }>>();
   for (const event of session.events) if (event.type === "tool") toolStatus.set(event.callId, event);
+  const subagents = { index: indexSubagents(session.events), rootId: header.id };
   for (const event of session.events) {
     switch (event.type) {
       case "run":
@@ -26,7 +29,7 @@ export function transcriptLines(session: ParsedSession, style: TranscriptStyle):
         }
         break;
       case "message":
-        lines.push(...messageLines(event.message, toolStatus, style));
+        lines.push(...messageLines(event.message, toolStatus, subagents, style));
         break;
       case "compaction":
         if (event.step === "stub") lines.push(style("dim", `── compaction: ${Object.keys(event.stubs).length} old tool output(s) moved to files (about ${event.tokensBefore} tokens before)`));
@@ -43,7 +46,12 @@ export function transcriptLines(session: ParsedSession, style: TranscriptStyle):
   return lines;
 }
 
-function messageLines(message: ModelMessage, tools: Map<string, Extract<SessionEvent, { type: "tool" }>>, style: TranscriptStyle): string[] {
+function messageLines(
+  message: ModelMessage,
+  tools: Map<string, Extract<SessionEvent, { type: "tool" }>>,
+  subagents: { index: SubagentIndex; rootId: string },
+  style: TranscriptStyle,
+): string[] {
   const lines: string[] = [];
   if (message.role === "user") {
     const text = typeof message.content === "string" ? message.content : message.content.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n");
@@ -66,6 +74,7 @@ function messageLines(message: ModelMessage, tools: Map<string, Extract<SessionE
       lines.push(`    ${mark} ${part.toolName}${event?.summary ? `: ${event.summary}` : ""}`);
       const value = part.output.type === "text" || part.output.type === "error-text" ? part.output.value : JSON.stringify(part.output);
       lines.push(...indent(value, "      ", TOOL_OUTPUT_LINES).map((line) => style("dim", line)));
+      lines.push(...subagentTreeLines(subagents.index, subagents.rootId, part.toolCallId, style, "      "));
     }
   }
   return lines;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defaultModelSchema, disabledProvidersSchema, policyConfigSchema, providersConfigSchema } from "../catalog/config-schema.js";
 import { agentsConfigSchema } from "../runtimes/agents-config-schema.js";
 import { permissionsSchema, secretsSchema } from "../agent/permissions-schema.js";
+import { subagentsConfigSchema } from "../agent/subagent-config-schema.js";
 
 /** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
 export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
@@ -35,6 +36,8 @@ export const configSchema = z
     permissions: permissionsSchema.optional(),
     /** Environment variables whose values are redacted from everything the agent sees or writes. */
     secrets: secretsSchema.optional(),
+    /** Sub-agents of the agent (`agent` tool): depth limit and how many run at once. */
+    subagents: subagentsConfigSchema.optional(),
   })
   .strict();
 

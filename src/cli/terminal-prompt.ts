@@ -32,7 +32,8 @@ export function createTerminalPrompter(input: NodeJS.ReadableStream, output: Nod
 
   return {
     async approver(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-      const head = request.danger ? `bosun: ${request.tool} wants to run something dangerous: it ${request.danger}` : `bosun: ${request.tool} needs your approval`;
+      const who = request.agent ? `${request.agent}: ` : "";
+      const head = request.danger ? `bosun: ${who}${request.tool} wants to run something dangerous: it ${request.danger}` : `bosun: ${who}${request.tool} needs your approval`;
       output.write(`\n${head}\n    ${request.description}\n`);
       if (request.preview) output.write(request.preview.split("\n").map((line) => `      ${line}\n`).join(""));
       for (;;) {

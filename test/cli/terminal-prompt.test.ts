@@ -41,6 +41,11 @@ describe("the terminal prompter", () => {
     const third = prompter.approver(request, signal);
     await t.answer("o", 4);
     expect(await third).toBe("once");
+    // A sub-agent's question says which sub-agent asks.
+    const fourth = prompter.approver({ ...request, agent: "sub-agent #3" }, signal);
+    await t.answer("o", 5);
+    expect(await fourth).toBe("once");
+    expect(t.shown()).toContain("bosun: sub-agent #3: bash needs your approval\n");
   });
 
   it("answers the model's questions, by option number or in the user's words", async () => {

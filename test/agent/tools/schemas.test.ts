@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toolJsonSchema, ToolRegistry } from "../../../src/agent/tool-registry.js";
+import { createAgentTool } from "../../../src/agent/tools/agent.js";
 import { BUILTIN_TOOL_NAMES, builtinTools } from "../../../src/agent/tools/builtin.js";
 
 // The JSON Schemas the model sees are part of bosun's contract with it: any change shows up here.
@@ -12,6 +13,14 @@ describe("tool schemas", () => {
 
   for (const tool of tools) {
     it(`${tool.name}: JSON Schema and description`, () => {
+      expect({ description: tool.description, access: tool.access, schema: toolJsonSchema(tool) }).toMatchSnapshot();
+    });
+  }
+
+  // The agent tool is bound to the agent that owns it; its description says whether its sub-agents may delegate again.
+  for (const nested of [false, true]) {
+    it(`agent (${nested ? "nested" : "at the depth limit"}): JSON Schema and description`, () => {
+      const tool = createAgentTool({ nested, run: async () => ({ output: "" }) });
       expect({ description: tool.description, access: tool.access, schema: toolJsonSchema(tool) }).toMatchSnapshot();
     });
   }

@@ -1,0 +1,121 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { BOSUN_BIN, Capture, runCli } from "../fixtures/cli.js";
+import { useLlmServer } from "../fixtures/use-llm-server.js";
+import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+
+const llm = useLlmServer();
+
+function devModel(t: TempHome): Record<string, string | undefined> {
+  return { ...t.env, BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m1", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 50_000, output: 2_000 }) };
+}
+
+/** A stream that keeps each write separately, to see how lines were written. */
+class ChunkCapture extends Capture {
+  chunks: string[] = [];
+  override _write(chunk: Buffer | string, encoding: BufferEncoding, done: () => void): void {
+    this.chunks.push(chunk.toString());
+    super._write(chunk, encoding, done);
+  }
+}
+
+const tasks = Array.from({ length: 8 }, (_, i) => `inspect module ${i + 1}`);
+
+function scriptFanOut(): void {
+  llm.onPrompt("inspect every module").reply().text("Delegating.").tool("agent", { tasks });
+  for (const task of tasks) {
+    llm.onPrompt(task).reply().latency(20).tool("bash", { command: `echo ${task.replaceAll(" ", "_")}` });
+    llm.onPrompt(task).reply().latency(20).text(`${task}: fine`);
+  }
+  llm.onPrompt("inspect every module").reply().text("All 8 modules are fine.");
+}
+
+describe("bosun run with sub-agents", () => {
+  it("fans out in parallel without a terminal, shows each sub-agent on stderr in whole lines, and records the tree", async () => {
+    const t = makeTempHome();
+    t.write(join(t.paths.config, "bosun.json"), '{ "subagents": { "concurrency": 8, "treeConcurrency": 8 } }');
+    scriptFanOut();
+    const stdout = new Capture();
+    const stderr = new ChunkCapture();
+    const previous = process.cwd();
+    process.chdir(t.home);
+    let code: number;
+    try {
+      code = await main(["run", "--yes", "inspect every module"], { stdout, stderr, env: devModel(t) });
+    } finally {
+      process.chdir(previous);
+    }
+    expect(code).toBe(0);
+    expect(stdout.text).toBe("Delegating.\nAll 8 modules are fine.\n");
+    expect(llm.maxConcurrent).toBe(8);
+    // Every write to stderr is whole lines: parallel sub-agents never share a line.
+    for (const chunk of stderr.chunks) expect(chunk.endsWith("\n") && chunk.indexOf("\n") === chunk.length - 1).toBe(true);
+    const lines = stderr.text.split("\n");
+    expect(lines).toContain("→ agent: 8 tasks");
+    expect(lines.filter((line) => /^#\d+ sub-agent \(task \d\/8, \S+\): inspect module \d$/.test(line))).toHaveLength(8);
+    expect(lines.filter((line) => /^#\d+ → \$ echo inspect_module_\d$/.test(line))).toHaveLength(8);
+    expect(lines.filter((line) => /^#\d+ sub-agent completed in \d+\.\d s \(2 turns\)$/.test(line))).toHaveLength(8);
+    expect(lines).toContain("  ✓ 8 sub-agents: 8 completed");
+
+    const id = /session (\S+)/.exec(stderr.text)![1]!;
+    const log = readFileSync(join(t.paths.state, "logs", "bosun.log"), "utf8");
+    expect(log.match(/"msg":"sub-agent ended"/g)).toHaveLength(8);
+    expect(log.match(/"subagent":"[^"]+"[^\n]*"msg":"agent tool call"/g)).toHaveLength(8);
+    const show = await runCli(["sessions", "show", id], t.env);
+    expect(show.code).toBe(0);
+    const tree = show.stdout.split("\n").filter((line) => /^ {6}[├└]─ ✓ \d\/8 \S+ · 2 turns, \d+\.\d s · inspect module \d$/.test(line));
+    expect(tree).toHaveLength(8);
+    const json = JSON.parse((await runCli(["sessions", "show", id, "--json"], t.env)).stdout);
+    expect(json.events.filter((e: { type: string; phase: string }) => e.type === "subagent" && e.phase === "end")).toHaveLength(8);
+  });
+
+  it("adds the sub-agents to --json and honours subagents.maxDepth 0", async () => {
+    const t = makeTempHome();
+    scriptFanOut();
+    const result = await runCli(["run", "--yes", "--json", "inspect every module"], devModel(t), t.home);
+    expect(result.code).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.subagents).toHaveLength(8);
+    expect(json.subagents[0]).toMatchObject({ depth: 1, tasks: 8, status: "completed", turns: 2 });
+    expect(json.subagents.map((s: { prompt: string }) => s.prompt).sort()).toEqual([...tasks].sort());
+    // The default concurrency is 4.
+    expect(llm.maxConcurrent).toBe(4);
+
+    llm.reset();
+    t.write(join(t.paths.config, "bosun.json"), '{ "subagents": { "maxDepth": 0 } }');
+    llm.reply().text("no delegation here");
+    expect((await runCli(["run", "--yes", "x"], devModel(t), t.home)).code).toBe(0);
+    expect(JSON.stringify(llm.requests[0]!.body.tools)).not.toContain('"agent"');
+  });
+
+  it("validates the subagents section of bosun.json", async () => {
+    const t = makeTempHome();
+    const file = t.write(join(t.paths.config, "bosun.json"), '{\n  "subagents": { "maxDepth": 9 }\n}');
+    expect((await runCli(["run", "x"], devModel(t))).stderr).toBe(`bosun: ${file}:2: subagents.maxDepth: use at most 5\n`);
+    t.write(join(t.paths.config, "bosun.json"), '{\n  "subagents": { "concurrncy": 2 }\n}');
+    expect((await runCli(["run", "x"], devModel(t))).stderr).toBe(`bosun: ${file}:2: subagents.concurrncy: unknown key\n`);
+    t.write(join(t.paths.config, "bosun.json"), '{\n  "subagents": {\n    "treeConcurrency": 0.5\n  }\n}');
+    expect((await runCli(["run", "x"], devModel(t))).stderr).toBe(`bosun: ${file}:3: subagents.treeConcurrency: use a whole number\n`);
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it("as a real process: 8 parallel sub-agents, clean stderr lines and no listener warnings", async () => {
+    const t = makeTempHome();
+    t.write(join(t.paths.config, "bosun.json"), '{ "subagents": { "concurrency": 8 } }');
+    scriptFanOut();
+    const child = spawn(process.execPath, [BOSUN_BIN, "run", "--yes", "inspect every module"], { env: devModel(t) as NodeJS.ProcessEnv, cwd: t.home });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(stdout).toBe("Delegating.\nAll 8 modules are fine.\n");
+    expect(stderr).not.toMatch(/Warning/i);
+    const known = [/^bosun: session \S+ · scripted\/m1 · full-access mode$/, /^→ agent: 8 tasks$/, /^#\d+ sub-agent /, /^#\d+ → \$ echo inspect_module_\d$/, /^#\d+ {3}✓ exit 0$/, /^ {2}✓ 8 sub-agents: 8 completed$/];
+    for (const line of stderr.trimEnd().split("\n")) expect(known.some((pattern) => pattern.test(line)), line).toBe(true);
+  });
+});
