@@ -19,13 +19,14 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       await fast.run(fast.options, output);
       return 0;
     }
-    const [{ Command }, { registerStatus }, { registerMigrate }, { registerAgents }, { registerRun }, { registerSessions }] = await Promise.all([
+    const [{ Command }, { registerStatus }, { registerMigrate }, { registerAgents }, { registerRun }, { registerSessions }, { registerInstall }] = await Promise.all([
       import("commander"),
       import("./status.js"),
       import("./migrate.js"),
       import("./agents.js"),
       import("./run.js"),
       import("./sessions.js"),
+      import("./install.js"),
     ]);
     const program = new Command("bosun")
       .description("A host for AI coding agents: which agents you have, one workflow pack for all of them, one model catalog, and bosun's own agent.")
@@ -44,6 +45,7 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     registerAgents(program, output);
     registerRun(program, output);
     registerSessions(program, output);
+    registerInstall(program, output);
     await program.parseAsync(withDefaultCommand(argv), { from: "user" });
     return 0;
   } catch (error) {
