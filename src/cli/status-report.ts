@@ -5,6 +5,7 @@ import type { MigrationReport } from "../migrations/runner.js";
 import type { Output } from "./output.js";
 import { agentsStatus } from "./status-agents.js";
 import { agentStatus } from "./status-agent.js";
+import { installStatus } from "./status-install.js";
 
 export type SubsystemName = "agents" | "install" | "catalog" | "agent";
 
@@ -52,7 +53,7 @@ const notSetUp =
 /** Where each subsystem's status comes from. */
 export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
   agents: agentsStatus,
-  install: notSetUp("not set up yet: pack installation (bosun install) is not part of this build"),
+  install: installStatus,
   catalog: notSetUp("not set up yet: the model catalog (bosun models) is not part of this build"),
   agent: agentStatus,
 };

@@ -40,6 +40,8 @@ export interface InstallPackOptions {
   onProgress?: (done: number, total: number) => void;
   fs?: InstallFs;
   now?: () => Date;
+  /** The random part of run ids (tests pass a fixed one). */
+  random?: () => string;
 }
 
 /** What `bosun install` / `bosun uninstall` did (or would do). */
@@ -89,6 +91,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     ...(options.ask ? { ask: options.ask } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.random ? { random: options.random } : {}),
     lockTimeoutMs: options.lockTimeoutMs,
     fs,
     bosunVersion: options.bosunVersion,
@@ -120,6 +123,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
     ...(options.ask ? { ask: options.ask } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.random ? { random: options.random } : {}),
     lockTimeoutMs: options.lockTimeoutMs,
     fs: options.fs ?? nodeFs,
     bosunVersion: options.bosunVersion,

@@ -107,7 +107,7 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
       createdDirs.push(...makeDirs(fs, join(root.dir, root.stateDir)));
       locks.push(await acquireLock(statePath(root, LOCK_FILE), { timeoutMs: request.lockTimeoutMs }));
     }
-    for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root));
+    for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS));
     plans = plans.map(({ target, root }) => ({ target, root, plan: plan(request, target, root, now), pendingJournals: 0 }));
     failOnBlocked(plans, request);
     const questions = plans.flatMap(({ root, plan }) => plan.actions.filter(needsChoice).map((action) => ({ root, action })));
@@ -270,8 +270,11 @@ function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: 
   if (!request.ask) throw new NeedsChoiceError(questions);
 }
 
-/** Rolls back every interrupted run in this root (oldest last); returns their run ids. */
-function recoverInterrupted(fs: InstallFs, root: InstallRoot): string[] {
+/**
+ * Rolls back every interrupted run in this root (newest first) and tidies the stash a run killed
+ * after its commit left behind; returns the ids of the runs rolled back.
+ */
+function recoverInterrupted(fs: InstallFs, root: InstallRoot, keep: number): string[] {
   const rolledBack: string[] = [];
   for (const journal of listJournals(fs, root).reverse()) {
     if (journal.committed) continue;
@@ -285,14 +288,25 @@ function recoverInterrupted(fs: InstallFs, root: InstallRoot): string[] {
     removeJournal(fs, root, journal.runId);
     rolledBack.push(journal.runId);
   }
+  if (leftoverStash(fs, root)) pruneJournals(fs, root, keep);
   return rolledBack;
 }
 
+/** Runs that need attention before anything else: uncommitted ones, or a stash left after a commit. */
 function uncommitted(fs: InstallFs, root: InstallRoot): number {
   try {
-    return listJournals(fs, root).filter((journal) => !journal.committed).length;
+    return listJournals(fs, root).filter((journal) => !journal.committed).length + (leftoverStash(fs, root) ? 1 : 0);
   } catch {
     return 1;
+  }
+}
+
+/** A committed run's stash folder still there (the run was killed while tidying up). */
+function leftoverStash(fs: InstallFs, root: InstallRoot): boolean {
+  try {
+    return fs.readdirSync(journalDir(root), { withFileTypes: true }).some((entry) => entry.isDirectory());
+  } catch {
+    return false;
   }
 }
 
