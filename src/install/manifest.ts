@@ -21,6 +21,10 @@ export interface HookEntryRecord {
   file: string;
   event: string;
   command: string;
+  /** How many parts of the event's path bosun created (removed again when left empty). */
+  created?: number;
+  /** What the container bosun added to held between its brackets while empty (`{⏎}`), put back on removal. */
+  emptyInner?: string;
 }
 
 /** bosun's marked block in a TOML config (shared by every pack in the root). */
@@ -190,7 +194,9 @@ function configRecord(value: unknown): ConfigRecord | null {
   if (!isRecord(value) || typeof value.file !== "string" || safeRel(value.file) === null) return null;
   if (value.kind === "toml-block") return { kind: "toml-block", file: value.file };
   if (value.kind === "hook" && typeof value.pack === "string" && typeof value.hook === "string" && typeof value.event === "string" && typeof value.command === "string") {
-    return { kind: "hook", pack: value.pack, hook: value.hook, file: value.file, event: value.event, command: value.command };
+    const created = typeof value.created === "number" && Number.isInteger(value.created) && value.created >= 0 ? { created: value.created } : {};
+    const emptyInner = typeof value.emptyInner === "string" && value.emptyInner.trim() === "" ? { emptyInner: value.emptyInner } : {};
+    return { kind: "hook", pack: value.pack, hook: value.hook, file: value.file, event: value.event, command: value.command, ...created, ...emptyInner };
   }
   return null;
 }

@@ -1,6 +1,6 @@
 import type { InstallState } from "./install-state.js";
 import type { FileStatRecord, Manifest, PackRecord } from "./manifest.js";
-import type { PlannedAction, RootPlan } from "./plan-types.js";
+import { MUTATING_ACTIONS, type PlanActionType, type PlannedAction, type RootPlan } from "./plan-types.js";
 
 export interface ManifestInputs {
   now: string;
@@ -99,7 +99,9 @@ export function nextState(plan: RootPlan, now: string, journal: string | null): 
     return drift ? { ...entry, checksum: drift.current } : entry;
   });
   for (const pending of plan.pending) {
-    applied.push({ id: pending.record.id, source: pending.record.source, checksum: pending.checksum, appliedAt: now, journal: pending.actions > 0 ? journal : null });
+    // The journal is named only for a migration that changed something in this run.
+    const changed = plan.actions.some((action) => action.origin.kind === "migration" && action.origin.id === pending.record.id && action.origin.source === pending.record.source && MUTATING_ACTIONS.has(effectiveType(action) as PlanActionType));
+    applied.push({ id: pending.record.id, source: pending.record.source, checksum: pending.checksum, appliedAt: now, journal: changed ? journal : null });
   }
   return { schemaVersion: plan.state.schemaVersion, appliedMigrations: applied };
 }

@@ -74,9 +74,14 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
       return !recorded.some((record) => record.event === hook.event && record.command === hook.command);
     });
     let text: string | null = read.text;
+    const createdDepth = new Map<DesiredHook, { created: number; inner: string | null }>();
     try {
       if (text !== null && toRemove.length > 0) text = removeHookEntries(text, format, toRemove);
-      if (toAdd.length > 0) text = addHookEntries(text, format, toAdd);
+      if (toAdd.length > 0) {
+        const added = addHookEntries(text, format, toAdd);
+        text = added.text;
+        toAdd.forEach((hook, index) => createdDepth.set(hook, { created: added.created[index] ?? 0, inner: added.inner[index] ?? null }));
+      }
     } catch (error) {
       actions.push(blocked(origin, file, `${file}: ${(error as Error).message}; fix it, then run again`, register?.contract));
       records.push(...recorded);
@@ -104,7 +109,22 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
         contract: register?.contract as string,
       });
     }
-    for (const hook of desired) records.push({ kind: "hook", pack: packName, hook: hook.hook, file, event: hook.event, command: hook.command });
+    for (const hook of desired) {
+      const before = recorded.find((record) => record.event === hook.event && record.command === hook.command);
+      const added = createdDepth.get(hook);
+      const created = added ? added.created : before?.created;
+      const emptyInner = added ? added.inner : before?.emptyInner;
+      records.push({
+        kind: "hook",
+        pack: packName,
+        hook: hook.hook,
+        file,
+        event: hook.event,
+        command: hook.command,
+        ...(created === undefined ? {} : { created }),
+        ...(emptyInner ? { emptyInner } : {}),
+      });
+    }
   }
 
   // The TOML block (Codex): present while any pack has hooks in this root.

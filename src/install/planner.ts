@@ -10,6 +10,7 @@ import {
   migrationChecksum,
   recordApplies,
   validateMigrationActions,
+  validateMigrationRecord,
   type MigrationAction,
   type MigrationContext,
   type MigrationRecord,
@@ -55,6 +56,13 @@ export function planRoot(input: RootPlanInput): RootPlan {
   const drift: ChecksumDrift[] = [];
   const pending: PendingMigration[] = [];
   const desiredPaths = new Set((input.desired?.files ?? []).map((file) => file.rel));
+  const ids = new Set<string>();
+  for (const [index, record] of input.records.entries()) {
+    validateMigrationRecord(record, `record ${index + 1}`, input.contractExists);
+    const key = `${record.source}\0${record.id}`;
+    if (ids.has(key)) throw new MigrationAuthoringError(`${record.source} ${record.id}`, "the id is used twice");
+    ids.add(key);
+  }
   for (const record of input.records) {
     if (!recordApplies(record, root.runtime, root.scope)) continue;
     const checksum = migrationChecksum(record);
@@ -169,6 +177,10 @@ function migrationContext(input: RootPlanInput, view: TreeView, desiredPaths: Re
 /** A migration's action with the downgrade rules applied, and its effect laid over the view. */
 function planMigrationAction(action: MigrationAction, origin: ActionOrigin, view: TreeView): Omit<PlannedAction, "index"> {
   const rel = action.relPath;
+  // A file the baseline declares yours is recorded without being opened, let alone hashed.
+  if (action.type === "baseline-preserve-user" && action.classification) {
+    return { origin, rel, type: action.type, classification: action.classification, reason: action.reason ?? "", evidence: null, originalHash: null, currentHash: null };
+  }
   const looked = view.look(rel);
   const originalHash = view.manifest.files[rel] ?? null;
   const classification = action.classification ?? classifyInspection(view.manifest.files[rel], looked);

@@ -88,22 +88,23 @@ export class TreeView {
     return parsed.ok ? { ...read, value: parsed.value } : { ...read, value: undefined, error: `${parsed.problem} at line ${parsed.line}` };
   }
 
-  /** A folder's entries; a symlink is listed as such and never entered. */
+  /**
+   * A folder's entries, by their directory-entry type (nothing is opened or hashed); a symlink is
+   * listed as such and never entered; entries planned away are left out.
+   */
   list(relDir: string): { name: string; kind: "file" | "dir" | "symlink" | "other" }[] {
     const looked = this.look(relDir);
     if (looked.kind !== "dir") return [];
-    let names: string[];
+    let entries: import("node:fs").Dirent[];
     try {
-      names = this.fs.readdirSync(join(this.dir, relDir));
+      entries = this.fs.readdirSync(join(this.dir, this.diskPathOf(relDir)), { withFileTypes: true });
     } catch {
       return [];
     }
-    return names.sort().flatMap((name) => {
-      const rel = `${relDir}/${name}`;
-      const entry = this.look(rel);
-      if (entry.kind === "absent" || entry.problem) return [];
-      return [{ name, kind: entry.kind === "file" ? "file" : entry.kind === "dir" ? "dir" : entry.kind === "symlink" ? "symlink" : "other" } as const];
-    });
+    return entries
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .filter((entry) => this.overlay.get(`${relDir}/${entry.name}`)?.kind !== "absent")
+      .map((entry) => ({ name: entry.name, kind: entry.isFile() ? "file" : entry.isDirectory() ? "dir" : entry.isSymbolicLink() ? "symlink" : "other" }));
   }
 
   /** Planned: the path goes away (with everything under it, for a folder). */

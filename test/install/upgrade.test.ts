@@ -33,7 +33,7 @@ describe("a fixture pack through v1 → v2 → v3 (Claude Code, global)", () => 
     expect(Object.keys(manifest.files).sort()).toEqual(
       ["agents/demo-agent.md", "commands/demo-old.md", "hooks/demo-hook/run.mjs", "skills/demo-skill/SKILL.md", "skills/demo-skill/references/deep/more.md", "skills/demo-skill/references/notes.md"].sort(),
     );
-    expect(manifest.config).toEqual([{ kind: "hook", pack: "demo", hook: "demo-hook", file: "settings.json", event: "SessionStart", command: `node ${root}/hooks/demo-hook/run.mjs` }]);
+    expect(manifest.config).toEqual([{ kind: "hook", pack: "demo", hook: "demo-hook", file: "settings.json", event: "SessionStart", command: `node ${root}/hooks/demo-hook/run.mjs`, created: 2 }]);
     const { state } = readInstallState(nodeFs, join(root, "bosun-install-state.json"));
     expect(state.appliedMigrations.map((entry) => [entry.id, entry.source, entry.checksum?.startsWith("sha256:")])).toEqual([["2026-11-30-first-time-baseline-scan", "engine", true]]);
     expect(readdirSync(join(root, "bosun-journal")).filter((name) => name.endsWith(".jsonl"))).toHaveLength(1);

@@ -1,7 +1,7 @@
 import type { ParseError } from "jsonc-parser";
 import { requireLazily } from "../../fs/require.js";
 import type { HookConfigFormat } from "../../runtimes/install-types.js";
-import { insertJson, removeJsonNode } from "./jsonc-edit.js";
+import { emptyContainerInner, insertJson, removeJsonNode } from "./jsonc-edit.js";
 
 const jsonc = () => requireLazily("jsonc-parser") as typeof import("jsonc-parser");
 
@@ -80,8 +80,10 @@ export function hasHookEntry(value: Record<string, unknown>, format: HookConfigF
  * commas and line endings elsewhere stay byte for byte (see `insertJson`). `text` null creates
  * the file.
  */
-export function addHookEntries(text: string | null, format: HookConfigFormat, hooks: readonly HookEntry[]): string {
+export function addHookEntries(text: string | null, format: HookConfigFormat, hooks: readonly HookEntry[]): { text: string; created: number[]; inner: (string | null)[] } {
   let current = text ?? (format === "cursor" ? '{\n  "version": 1\n}\n' : "{}\n");
+  const created: number[] = [];
+  const inner: (string | null)[] = [];
   for (const hook of hooks) {
     const path = eventPath(format, hook.event);
     const parsed = parseConfig(current);
@@ -89,8 +91,11 @@ export function addHookEntries(text: string | null, format: HookConfigFormat, ho
     // The deepest part of the path that exists; the rest is inserted as one nested value.
     let depth = 0;
     while (depth < path.length && isObject(valueAt(parsed.value, path.slice(0, depth))) && Object.hasOwn(valueAt(parsed.value, path.slice(0, depth)) as object, path[depth] as string)) depth++;
+    created.push(path.length - depth);
     const entry = entryFor(format, hook);
     const body = stripBom(current);
+    // What an empty container held between its brackets ({} or {⏎}): put back when it empties again.
+    inner.push(emptyContainerInner(body, path.slice(0, depth)));
     let edited: string;
     if (depth === path.length) {
       const list = valueAt(parsed.value, path);
@@ -104,15 +109,16 @@ export function addHookEntries(text: string | null, format: HookConfigFormat, ho
     }
     current = withBom(current, edited);
   }
-  return current;
+  return { text: current, created, inner };
 }
 
 /**
  * Removes the entries running exactly these commands (and nothing else). A group, event list or
- * `hooks` object that becomes empty only because of that removal is removed too; one that was
- * already empty stays.
+ * `hooks` object left empty goes too, but only when bosun created it (`created`: how many parts
+ * of the event's path did not exist when the entry was added; unknown: all of them); one that
+ * was there before stays, empty or not.
  */
-export function removeHookEntries(text: string, format: HookConfigFormat, hooks: readonly { event: string; command: string }[]): string {
+export function removeHookEntries(text: string, format: HookConfigFormat, hooks: readonly { event: string; command: string; created?: number; emptyInner?: string }[]): string {
   let current = text;
   for (const hook of hooks) {
     const eventKey = eventPath(format, hook.event);
@@ -123,16 +129,17 @@ export function removeHookEntries(text: string, format: HookConfigFormat, hooks:
       if (!Array.isArray(list)) break;
       const [first] = findEntries(format, list, hook.command);
       if (!first) break;
-      current = withBom(current, removeJsonNode(stripBom(current), prunedPath(parsed.value, [...eventKey, ...first])));
+      const keepDepth = eventKey.length - Math.min(hook.created ?? eventKey.length, eventKey.length);
+      current = withBom(current, removeJsonNode(stripBom(current), prunedPath(parsed.value, [...eventKey, ...first], keepDepth), hook.emptyInner ?? ""));
     }
   }
   return current;
 }
 
-/** The node to remove: the entry, or the highest container that removing it leaves empty. */
-function prunedPath(root: Record<string, unknown>, path: (string | number)[]): (string | number)[] {
+/** The node to remove: the entry, or the highest container (deeper than `keepDepth`) that removing it leaves empty. */
+function prunedPath(root: Record<string, unknown>, path: (string | number)[], keepDepth: number): (string | number)[] {
   let target = path;
-  while (target.length > 1) {
+  while (target.length > 1 && target.length - 1 > keepDepth) {
     const parent = valueAt(root, target.slice(0, -1));
     const size = Array.isArray(parent) ? parent.length : isObject(parent) ? Object.keys(parent).length : 0;
     if (size === 1 || isGroupShell(parent, target[target.length - 1])) target = target.slice(0, -1);

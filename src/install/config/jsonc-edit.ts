@@ -35,14 +35,24 @@ export function insertJson(text: string, path: JsonPath, key: string | null, val
   const end = last.offset + last.length;
   const comma = nextSignificant(text, end);
   if (comma !== -1 && text[comma] === ",") return splice(text, comma + 1, comma + 1, `${style.eol}${indent(depth + 1, style)}${item},`);
+  // A line comment after the last value stays on its line: the comma goes before it, the new item after it.
+  const comment = TRAILING_LINE_COMMENT.exec(text.slice(end));
+  if (comment) {
+    const commentEnd = end + (comment[1] as string).length;
+    return splice(splice(text, commentEnd, commentEnd, `${style.eol}${indent(depth + 1, style)}${item}`), end, end, ",");
+  }
   return splice(text, end, end, `,${style.eol}${indent(depth + 1, style)}${item}`);
 }
 
+/** `  // comment` up to (not including) the line break. */
+const TRAILING_LINE_COMMENT = /^([ \t]*\/\/[^\r\n]*)\r?\n/;
+
 /**
  * Removes the property or array item at `path`: the exact inverse of `insertJson` for what it
- * inserted; for anything else, the node, its comma and the space before it.
+ * inserted; for anything else, the node, its comma and the space before it. A container left
+ * empty gets `emptyInner` between its brackets (what was there before the insert; default none).
  */
-export function removeJsonNode(text: string, path: JsonPath): string {
+export function removeJsonNode(text: string, path: JsonPath, emptyInner = ""): string {
   const valueNode = nodeAt(text, path);
   if (!valueNode) return text;
   const target = valueNode.parent?.type === "property" ? valueNode.parent : valueNode;
@@ -57,14 +67,21 @@ export function removeJsonNode(text: string, path: JsonPath): string {
     const close = container.offset + container.length - 1;
     const rest = text.slice(open, start) + text.slice(end, close);
     // Nothing else left inside (a trailing comma aside): back to `{}` / `[]`.
-    if (rest.replace(",", "").trim() === "") return splice(text, open, close, "");
+    if (rest.replace(",", "").trim() === "") return splice(text, open, close, emptyInner);
     const comma = nextSignificant(text, end);
     return splice(text, start, comma !== -1 && text[comma] === "," ? comma + 1 : end, "");
   }
   if (index > 0) {
     const previous = siblings[index - 1] as Node;
     const previousEnd = previous.offset + previous.length;
-    if (/^,\s*$/.test(text.slice(previousEnd, start))) {
+    const between = text.slice(previousEnd, start);
+    // The shape insertJson made after a value with a line comment: `value, // comment⏎  item`.
+    const commented = /^,([ \t]*\/\/[^\r\n]*)\r?\n[ \t]*$/.exec(between);
+    if (commented && index === siblings.length - 1) {
+      const commentEnd = previousEnd + 1 + (commented[1] as string).length;
+      return splice(splice(text, commentEnd, end, ""), previousEnd, previousEnd + 1, "");
+    }
+    if (/^,\s*$/.test(between)) {
       const after = nextSignificant(text, end);
       const isLast = index === siblings.length - 1;
       // A trailing comma after the last item: insertJson put the item after the old comma.
@@ -76,6 +93,14 @@ export function removeJsonNode(text: string, path: JsonPath): string {
   }
   const next = siblings[1] as Node;
   return splice(text, start, next.offset, "");
+}
+
+/** What is between the brackets of the container at `path` when it holds nothing (else null). */
+export function emptyContainerInner(text: string, path: JsonPath): string | null {
+  const node = nodeAt(text, path);
+  if (!node || (node.type !== "object" && node.type !== "array") || (node.children ?? []).length > 0) return null;
+  const inner = text.slice(node.offset + 1, node.offset + node.length - 1);
+  return inner.trim() === "" ? inner : null;
 }
 
 /** The node for the value at `path`, or undefined. */

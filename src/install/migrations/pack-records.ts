@@ -127,7 +127,9 @@ function retireHook(ctx: MigrationContext, name: string, evidence: string, id: s
   for (const file of new Set(entries.map((entry) => entry.file))) {
     const read = ctx.readJson(file);
     if (!read.exists || read.error !== null || read.text === null) continue;
-    const removed: Pick<HookEntry, "event" | "command">[] = entries.filter((entry) => entry.file === file).map(({ event, command }) => ({ event, command }));
+    const removed: (Pick<HookEntry, "event" | "command"> & { created?: number; emptyInner?: string })[] = entries
+      .filter((entry) => entry.file === file)
+      .map(({ event, command, created, emptyInner }) => ({ event, command, ...(created === undefined ? {} : { created }), ...(emptyInner ? { emptyInner } : {}) }));
     const text = removeHookEntries(read.text, register.format, removed);
     if (text !== read.text) actions.push({ type: "rewrite-json", relPath: file, text, contract: register.contract, reason: `${reason}: its registration is removed from ${file}`, ownershipEvidence: "entries recorded in bosun-manifest.json, matched by their exact command" });
   }
