@@ -99,7 +99,7 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     progress.stop();
   }
   logOutcome(boot, outcome);
-  render(outcome, false, flags, boot, output);
+  await render(outcome, false, flags, boot, output);
 }
 
 /**

@@ -17,7 +17,9 @@ export const installStatus: SubsystemStatusSource = async (boot, output) => {
   for (const runtime of listInstallRuntimes()) {
     const global = resolveGlobalRoot(runtime.installSurface.globalRoot, ctx).dir;
     if (existsSync(global)) found.push({ runtime: runtime.id, scope: "global", dir: global, manifest: existsOrNull(join(global, MANIFEST_FILE)) });
+    // In the home folder a project's folder can be the user-wide one: it is listed once.
     const local = resolveLocalRoot(runtime, ctx);
+    if (local?.dir === global) continue;
     const stateDir = runtime.installSurface.stateDir?.local ?? "";
     const localManifest = local ? existsOrNull(join(local.dir, stateDir, MANIFEST_FILE)) : null;
     if (local && localManifest) found.push({ runtime: runtime.id, scope: "local", dir: local.dir, manifest: localManifest });

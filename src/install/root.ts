@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { UserError } from "../errors.js";
-import { resolveRoot } from "../runtimes/install-roots.js";
+import { resolveGlobalRoot, resolveRoot } from "../runtimes/install-roots.js";
 import { isSkip, type ExtraRootName, type InstallRuntime, type InstallScope, type RootContext } from "../runtimes/install-types.js";
 
 /** bosun's own files in a root (under its state folder), per DESIGN §3.4. */
@@ -52,6 +52,10 @@ export class InstallOptionError extends UserError {
 export function rootsFor(runtime: InstallRuntime, scope: InstallScope, ctx: RootContext, configDir?: string): InstallRoot[] {
   const main = resolveRoot(runtime, scope, ctx, configDir);
   if (!main) throw new InstallOptionError(`${runtime.title} has no project scope; use --scope global`);
+  // In the home folder a project's folder is the user-wide one: one root, one scope.
+  if (scope === "local" && main.dir === resolveGlobalRoot(runtime.installSurface.globalRoot, ctx).dir) {
+    throw new InstallOptionError(`here ${runtime.title}'s project folder is its global one (${main.dir}); use --scope global, or run bosun in the project`);
+  }
   const roots: InstallRoot[] = [{ runtime: runtime.id, scope, key: "main", dir: main.dir, stateDir: runtime.installSurface.stateDir?.[scope] ?? "" }];
   const layout = runtime.installSurface.layout(scope);
   const used = new Set<string>();

@@ -26,7 +26,10 @@ export function parseFrontmatter(text: string, file: string): MarkdownArtifact {
   const document = yaml().parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
   const problem = document.errors[0];
   if (problem) {
-    const line = problem.linePos?.[0]?.line ?? 1;
+    // The error's line in the YAML (an unterminated value is reported at its end: the last line with text).
+    const lines = yamlText.slice(0, problem.pos[0]).split("\n");
+    const lastLine = yamlText.trimEnd().split("\n").length;
+    const line = Math.max(1, Math.min(lines.length, lastLine));
     throw new PackError(file, `invalid YAML in frontmatter (${problem.message.split("\n")[0]})`, line + 1);
   }
   const data: unknown = document.toJS({ maxAliasCount: 0 });
