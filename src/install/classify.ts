@@ -44,6 +44,11 @@ export function installedStatKey(info: BigIntStats): string {
   return `${info.size}:${info.ctimeNs}:${info.mtimeNs}:${info.ino}`;
 }
 
+/** `size:mtime:inode` of a pack file: unchanged means its bytes are the ones planned with. */
+export function packStatKey(info: BigIntStats): string {
+  return `${info.size}:${info.mtimeNs}:${info.ino}`;
+}
+
 // On a file system with whole-second timestamps, an edit in the same second as bosun's write
 // would keep the stat; only sub-second timestamps (or an old enough file) make it a proof.
 function trustworthy(info: BigIntStats): boolean {

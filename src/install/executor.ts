@@ -1,6 +1,6 @@
 import { constants, type BigIntStats } from "node:fs";
 import { sep } from "node:path";
-import { installedStatKey } from "./classify.js";
+import { installedStatKey, packStatKey } from "./classify.js";
 import type { DesiredFile } from "./desired.js";
 import { requireLazily } from "../fs/require.js";
 import { errorCode, type InstallFs } from "./install-fs.js";
@@ -29,8 +29,11 @@ export class PackChangedError extends Error {
 export class RootExecutor {
   private readonly guard: RootGuard;
   private readonly knownDirs = new Set<string>([""]);
-  /** `size:ctime:mtime:inode` of each file written, for the manifest's stat cache. */
-  readonly writtenStats = new Map<string, string>();
+  /** New folders and files declared in the journal's intent record: no record of their own. */
+  private readonly declaredDirs = new Set<string>();
+  private readonly declaredFiles = new Set<string>();
+  /** Each file written: its `size:ctime:mtime:inode` (the manifest's stat cache) and the hash of its bytes. */
+  readonly written = new Map<string, { stat: string; sha256: string }>();
   readonly outcomes = new Map<number, ActionOutcome>();
   readonly backups: string[] = [];
 
@@ -40,6 +43,35 @@ export class RootExecutor {
     readonly journal: JournalWriter,
   ) {
     this.guard = new RootGuard(root.dir, fs);
+  }
+
+  /**
+   * Declares, in one journal line, the new files of this run (bosun's files where nothing was)
+   * and the folders they need, before any of them is made: a fresh install writes one undo record,
+   * not one per file.
+   */
+  declareNewFiles(actions: readonly PlannedAction[]): void {
+    const files: string[] = [];
+    const dirs: string[] = [];
+    const seen = new Set<string>();
+    for (const action of actions) {
+      if (action.type !== "write-file" || action.blocked || action.resolution) continue;
+      const parts = action.rel.split("/");
+      for (let i = 1; i < parts.length; i++) {
+        const dir = parts.slice(0, i).join("/");
+        if (seen.has(dir)) continue;
+        seen.add(dir);
+        const info = this.fs.lstatSync(this.path(dir), { throwIfNoEntry: false });
+        if (!info) dirs.push(dir);
+        else if (info.isDirectory()) this.knownDirs.add(dir);
+        else break;
+      }
+      files.push(action.rel);
+    }
+    if (files.length === 0) return;
+    this.journal.append({ op: "intent", dirs, files });
+    for (const dir of dirs) this.declaredDirs.add(dir);
+    for (const file of files) this.declaredFiles.add(file);
   }
 
   apply(action: PlannedAction): void {
@@ -69,7 +101,11 @@ export class RootExecutor {
     }
   }
 
-  /** Writes bosun's own file (manifest, state) atomically, or removes it (null). */
+  /**
+   * Writes bosun's own file (manifest, state), or removes it (null). Always through a temp file
+   * and a rename, a new one too: another bosun reading it without the lock sees it whole or not
+   * at all.
+   */
   writeStateFile(rel: string, text: string | null): void {
     const path = this.path(rel);
     const exists = this.fs.lstatSync(path, { throwIfNoEntry: false });
@@ -77,16 +113,29 @@ export class RootExecutor {
       if (exists) this.stash(rel, "rename");
       return;
     }
-    this.replaceWith(rel, Boolean(exists), (fd) => void this.fs.writeSync(fd, text), 0o644);
+    if (exists) return this.replaceWith(rel, true, (fd) => void this.writeAll(fd, Buffer.from(text, "utf8")), 0o644);
+    const temp = `${rel}.bosun-tmp`;
+    this.journal.append({ op: "create", path: rel });
+    this.journal.append({ op: "create", path: temp });
+    this.fillFile(this.path(temp), (fd) => this.writeAll(fd, Buffer.from(text, "utf8")), 0o644);
+    this.fs.renameSync(this.path(temp), path);
   }
 
   private write(action: PlannedAction, replacing: boolean): void {
-    const file = action.desired as DesiredFile & { sha256: string };
+    const file = action.desired as DesiredFile;
     this.ensureParents(action.rel);
-    const exists = Boolean(this.fs.lstatSync(this.path(action.rel), { throwIfNoEntry: false }));
-    this.replaceWith(action.rel, replacing && exists, (fd) => this.writeContent(fd, file), file.mode);
-    const info = this.fs.lstatSync(this.path(action.rel), { bigint: true }) as unknown as BigIntStats;
-    this.writtenStats.set(action.rel, installedStatKey(info));
+    let sha256 = file.sha256;
+    let stat: string | undefined;
+    // A new file is created exclusively (it was absent when planned: if it appeared since, the
+    // run stops and rolls back); its stat is taken from the open descriptor.
+    const fill = (fd: number) => {
+      sha256 = this.writeContent(fd, file);
+      if (!replacing) stat = installedStatKey(this.fs.fstatSync(fd, { bigint: true }));
+    };
+    this.replaceWith(action.rel, replacing && Boolean(this.fs.lstatSync(this.path(action.rel), { throwIfNoEntry: false })), fill, file.mode);
+    // A rename changes the file's ctime: its stat is taken after.
+    stat ??= installedStatKey(this.fs.lstatSync(this.path(action.rel), { bigint: true }) as unknown as BigIntStats);
+    this.written.set(action.rel, { stat, sha256: sha256 as string });
     this.outcomes.set(action.index, "done");
   }
 
@@ -97,7 +146,7 @@ export class RootExecutor {
   private replaceWith(rel: string, exists: boolean, fill: (fd: number) => void, mode: number): void {
     const path = this.path(rel);
     if (!exists) {
-      this.journal.append({ op: "create", path: rel });
+      if (!this.declaredFiles.has(rel)) this.journal.append({ op: "create", path: rel });
       this.fillFile(path, fill, mode);
       return;
     }
@@ -117,27 +166,40 @@ export class RootExecutor {
     }
   }
 
-  /** The desired bytes; a copy is streamed from the pack and checked against the planned hash. */
-  private writeContent(fd: number, file: DesiredFile & { sha256: string }): void {
+  /**
+   * Writes the desired bytes and answers their hash. A copy is streamed from the pack in one
+   * pass; when its hash was known at planning, the pack file must still have the stat it had
+   * then, else the bytes are hashed as they go.
+   */
+  private writeContent(fd: number, file: DesiredFile): string {
     if (file.source.kind === "bytes") {
       this.writeAll(fd, file.source.bytes);
-      return;
+      return file.sha256 as string;
     }
-    const hash = (requireLazily("node:crypto") as typeof import("node:crypto")).createHash("sha256");
+    const hash = file.sha256 === null ? (requireLazily("node:crypto") as typeof import("node:crypto")).createHash("sha256") : null;
     const source = this.fs.openSync(file.source.path, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
-      const buffer = Buffer.allocUnsafe(Math.min(Math.max(file.source.size, 1), 1024 * 1024));
+      if (hash === null && packStatKey(this.fs.fstatSync(source, { bigint: true })) !== file.source.statKey) throw new PackChangedError(file.source.path);
+      const buffer = this.buffer(file.source.size);
       for (;;) {
         const read = this.fs.readSync(source, buffer, 0, buffer.length, null);
         if (read === 0) break;
         const chunk = buffer.subarray(0, read);
-        hash.update(chunk);
+        hash?.update(chunk);
         this.writeAll(fd, chunk);
       }
     } finally {
       this.fs.closeSync(source);
     }
-    if (hash.digest("hex") !== file.sha256) throw new PackChangedError(file.source.path);
+    return hash ? hash.digest("hex") : (file.sha256 as string);
+  }
+
+  private copyBuffer: Buffer | undefined;
+
+  private buffer(size: number): Buffer {
+    const wanted = Math.min(Math.max(size, 64 * 1024), 1024 * 1024);
+    if (!this.copyBuffer || this.copyBuffer.length < wanted) this.copyBuffer = Buffer.allocUnsafe(wanted);
+    return this.copyBuffer;
   }
 
   private writeAll(fd: number, bytes: Uint8Array): void {
@@ -254,7 +316,7 @@ export class RootExecutor {
       if (this.knownDirs.has(dir)) continue;
       const info = this.fs.lstatSync(this.path(dir), { throwIfNoEntry: false });
       if (!info) {
-        this.journal.append({ op: "mkdir", path: dir });
+        if (!this.declaredDirs.has(dir)) this.journal.append({ op: "mkdir", path: dir });
         this.fs.mkdirSync(this.path(dir));
       } else if (!info.isDirectory()) {
         const checked = this.guard.check(`${dir}/x`);

@@ -10,6 +10,7 @@ export type InstallFs = Pick<
   | "closeSync"
   | "copyFileSync"
   | "fsyncSync"
+  | "fstatSync"
   | "linkSync"
   | "lstatSync"
   | "mkdirSync"

@@ -5,7 +5,9 @@ import { JOURNAL_DIR, statePath, stateRel, type InstallRoot } from "./root.js";
 
 /**
  * One line of a run's journal: an undo record written before the change it describes.
- * `mkdir`/`create`: the path did not exist (undo: remove it); `stash`: the original was moved,
+ * `mkdir`/`create`: the path did not exist (undo: remove it); `intent`: the same for many new
+ * folders and files at once, declared before any of them is made (undo: remove those that
+ * exist, files first, folders deepest first, only when empty); `stash`: the original was moved,
  * hard-linked or copied to stash slot `n` (undo: put it back); `move`: a managed file moved
  * (undo: move it back); `rmdir`: an empty folder was removed (undo: recreate it with its mode);
  * `commit`: the run is complete and is never undone.
@@ -13,6 +15,7 @@ import { JOURNAL_DIR, statePath, stateRel, type InstallRoot } from "./root.js";
 export type JournalRecord =
   | { op: "begin"; runId: string; startedAt: string; pid: number; host: string; runtime: string; scope: string; pack: string; bosunVersion: string }
   | { op: "mkdir"; path: string }
+  | { op: "intent"; dirs: string[]; files: string[] }
   | { op: "create"; path: string }
   | { op: "stash"; path: string; n: number; how: "rename" | "link" | "copy" }
   | { op: "move"; from: string; to: string }
@@ -172,12 +175,28 @@ export function undoJournal(fs: InstallFs, root: InstallRoot, runId: string, rec
           }
           break;
         }
+        case "intent": {
+          for (const path of [...record.files].reverse()) {
+            const info = fs.lstatSync(at(path), { throwIfNoEntry: false });
+            if (info && !info.isDirectory()) fs.unlinkSync(at(path));
+          }
+          for (const path of [...record.dirs].sort((a, b) => b.split("/").length - a.split("/").length)) {
+            if (!fs.lstatSync(at(path), { throwIfNoEntry: false })?.isDirectory()) continue;
+            try {
+              fs.rmdirSync(at(path));
+            } catch (error) {
+              // A folder someone else filled meanwhile stays (with what they put there).
+              if (errorCode(error) !== "ENOTEMPTY" && errorCode(error) !== "EEXIST") throw error;
+            }
+          }
+          break;
+        }
         case "begin":
         case "commit":
           break;
       }
     } catch (error) {
-      const path = record.op === "move" ? record.to : "path" in record ? record.path : "";
+      const path = record.op === "move" ? record.to : "path" in record ? record.path : record.op === "intent" ? `${record.files.length} new files` : "";
       failures.push({ path, error: errorCode(error) ?? String((error as Error).message ?? error) });
     }
   }

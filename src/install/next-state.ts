@@ -5,8 +5,8 @@ import { MUTATING_ACTIONS, type PlanActionType, type PlannedAction, type RootPla
 export interface ManifestInputs {
   now: string;
   bosunVersion: string;
-  /** Stat of each file written in this run. */
-  written: ReadonlyMap<string, string>;
+  /** Each file written in this run: its stat right after writing, and the hash of what was written. */
+  written: ReadonlyMap<string, { stat: string; sha256: string }>;
 }
 
 /** The type an action has once its question is answered. */
@@ -35,11 +35,16 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
       case "replace-file":
       case "backup-and-replace":
       case "adopt-file":
+      {
         if (!desired) break;
-        files[action.rel] = desired.sha256;
+        const written = inputs.written.get(action.rel);
+        const hash = written?.sha256 ?? desired.sha256;
+        if (hash === null) break;
+        files[action.rel] = hash;
         owned.add(action.rel);
-        stats[action.rel] = { ...(inputs.written.has(action.rel) ? { installed: inputs.written.get(action.rel) } : {}), ...(desired.source.kind === "file" ? { source: desired.source.statKey } : {}) };
+        stats[action.rel] = { ...(written ? { installed: written.stat } : {}), ...(desired.source.kind === "file" ? { source: desired.source.statKey } : {}) };
         break;
+      }
       case "keep-file":
       case "keep-deleted":
         if (desired) owned.add(action.rel);

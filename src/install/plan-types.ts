@@ -45,8 +45,8 @@ export interface PlannedAction {
   /** The manifest's hash, and the current one. */
   originalHash: string | null;
   currentHash: string | null;
-  /** Writes: the file and its hash. */
-  desired?: DesiredFile & { sha256: string };
+  /** Writes: the file, and its hash when it was needed to plan (else it is hashed while written). */
+  desired?: DesiredFile;
   /** Config rewrites: the next text (null deletes the file) and the contract row. */
   text?: string | null;
   contract?: string;

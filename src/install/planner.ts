@@ -34,6 +34,8 @@ export interface RootPlanInput {
   stateText: string | null;
   now: () => string;
   contractExists: (row: string) => boolean;
+  /** Pack files already hashed in this run, by path and stat. */
+  packHashes?: Map<string, string>;
 }
 
 /**
@@ -93,7 +95,7 @@ export function planRoot(input: RootPlanInput): RootPlan {
   // Materialize: each desired file against what is there.
   for (const file of [...(input.desired?.files ?? [])].sort((a, b) => (a.rel < b.rel ? -1 : 1))) {
     if (isReservedPath(root, file.rel)) throw new MigrationAuthoringError(`pack ${packName}`, `${file.rel} is one of bosun's own files`);
-    add(planFile(file, view, view.ownerOf(file.rel), packName, origin, fs));
+    add(planFile(file, view, view.ownerOf(file.rel), packName, origin, fs, input.packHashes ?? new Map()));
     touched.add(file.rel);
   }
 
@@ -112,7 +114,7 @@ export function planRoot(input: RootPlanInput): RootPlan {
 
   // Folders left empty by removals and moves (never the runtime's own surface folders).
   const keep = protectedDirs(input.layout, root.key, packName);
-  const stillWanted = desiredDirs(desiredPaths);
+  const stillWanted = removedFiles.length > 0 ? desiredDirs(desiredPaths) : new Set<string>();
   const planned = new Set(actions.filter((action) => action.type === "remove-empty-dir").map((action) => action.rel));
   const dirs = new Set<string>();
   for (const rel of removedFiles) {
@@ -246,33 +248,39 @@ function planMigrationAction(action: MigrationAction, origin: ActionOrigin, view
   }
 }
 
-/** One file of the pack against what is at its path. */
-function planFile(file: DesiredFile, view: TreeView, owner: string | undefined, packName: string, origin: ActionOrigin, fs: InstallFs): Omit<PlannedAction, "index"> {
+/**
+ * One file of the pack against what is at its path. The pack file's hash is needed only when
+ * there is something to compare it with; a new file is hashed while it is written.
+ */
+function planFile(file: DesiredFile, view: TreeView, owner: string | undefined, packName: string, origin: ActionOrigin, fs: InstallFs, hashes: Map<string, string>): Omit<PlannedAction, "index"> {
   const rel = file.rel;
   const looked = view.look(rel);
   const manifestHash = view.manifest.files[rel];
-  const desiredHash = file.sha256 ?? desiredCopyHash(file, view.manifest, fs);
-  const desired = { ...file, sha256: desiredHash };
-  const base = { origin, rel, desired, evidence: null, originalHash: manifestHash ?? null, currentHash: looked.hash, classification: classifyInspection(manifestHash, looked) };
-  if (looked.problem) return { ...base, type: "write-file", reason: file.artifact, blocked: looked.problem };
-  if (owner !== undefined && owner !== packName) return { ...base, type: "write-file", reason: file.artifact, blocked: `${rel} belongs to the pack ${owner}; two packs cannot install the same file` };
+  const base = { origin, rel, evidence: null, originalHash: manifestHash ?? null, currentHash: looked.hash, classification: classifyInspection(manifestHash, looked) };
+  const fresh = file;
+  if (looked.problem) return { ...base, desired: fresh, type: "write-file", reason: file.artifact, blocked: looked.problem };
+  if (owner !== undefined && owner !== packName) return { ...base, desired: fresh, type: "write-file", reason: file.artifact, blocked: `${rel} belongs to the pack ${owner}; two packs cannot install the same file` };
   if (looked.kind === "absent") {
-    if (manifestHash !== undefined) return { ...base, type: "keep-deleted", reason: `${file.artifact}: you deleted it; it stays deleted (uninstall and install again to get it back)` };
-    return { ...base, type: "write-file", reason: file.artifact };
+    if (manifestHash !== undefined) return { ...base, desired: fresh, type: "keep-deleted", reason: `${file.artifact}: you deleted it; it stays deleted (uninstall and install again to get it back)` };
+    return { ...base, desired: fresh, type: "write-file", reason: file.artifact };
   }
   if (looked.kind === "dir" || looked.kind === "other") {
-    return { ...base, type: "write-file", reason: file.artifact, blocked: `${rel} is a ${looked.kind === "dir" ? "folder" : "special file"} where ${file.artifact} goes; move it away, then run again` };
+    return { ...base, desired: fresh, type: "write-file", reason: file.artifact, blocked: `${rel} is a ${looked.kind === "dir" ? "folder" : "special file"} where ${file.artifact} goes; move it away, then run again` };
   }
+  const desiredHash = file.sha256 ?? desiredCopyHash(file, view.manifest, fs, hashes);
+  const desired = { ...file, sha256: desiredHash };
+  const withHash = { ...base, desired };
   if (looked.kind === "file" && looked.hash === desiredHash) {
-    if (manifestHash === desiredHash && (looked.mode & 0o111 ? 0o755 : 0o644) === file.mode) return { ...base, type: "keep-file", reason: `${file.artifact}: unchanged` };
-    if (manifestHash === desiredHash || (looked.mode & 0o111 ? 0o755 : 0o644) !== file.mode) {
-      return { ...base, type: "replace-file", reason: `${file.artifact}: file mode changes`, evidence: manifestHash === desiredHash ? "content matches bosun-manifest.json" : "content is exactly the pack's" };
+    const sameMode = (looked.mode & 0o111 ? 0o755 : 0o644) === file.mode;
+    if (manifestHash === desiredHash && sameMode) return { ...withHash, type: "keep-file", reason: `${file.artifact}: unchanged` };
+    if (manifestHash === desiredHash || !sameMode) {
+      return { ...withHash, type: "replace-file", reason: `${file.artifact}: file mode changes`, evidence: manifestHash === desiredHash ? "content matches bosun-manifest.json" : "content is exactly the pack's" };
     }
-    return { ...base, type: "adopt-file", reason: `${file.artifact}: already there with the same content`, evidence: "content is exactly the pack's" };
+    return { ...withHash, type: "adopt-file", reason: `${file.artifact}: already there with the same content`, evidence: "content is exactly the pack's" };
   }
   if (manifestHash === undefined) {
     return {
-      ...base,
+      ...withHash,
       type: "prompt-user",
       reason: `${file.artifact}: a ${looked.kind === "symlink" ? "symlink" : "file"} bosun did not install is where it goes`,
       prompt: `${rel} is not bosun's, and the pack installs ${file.artifact} there. Keep yours (the pack's version is not installed), or back yours up and install the pack's?`,
@@ -280,9 +288,9 @@ function planFile(file: DesiredFile, view: TreeView, owner: string | undefined, 
       onRemove: "backup-and-replace",
     };
   }
-  if (looked.kind === "file" && looked.hash === manifestHash) return { ...base, type: "replace-file", reason: `${file.artifact}: new version`, evidence: "content matches bosun-manifest.json" };
-  if (manifestHash === desiredHash) return { ...base, type: "keep-file", reason: `${file.artifact}: your edits are kept (the pack did not change it)` };
-  return { ...base, type: "backup-and-replace", reason: `${file.artifact}: new version; your edited copy is backed up first`, evidence: "listed in bosun-manifest.json; your edits differ from what bosun wrote" };
+  if (looked.kind === "file" && looked.hash === manifestHash) return { ...withHash, type: "replace-file", reason: `${file.artifact}: new version`, evidence: "content matches bosun-manifest.json" };
+  if (manifestHash === desiredHash) return { ...withHash, type: "keep-file", reason: `${file.artifact}: your edits are kept (the pack did not change it)` };
+  return { ...withHash, type: "backup-and-replace", reason: `${file.artifact}: new version; your edited copy is backed up first`, evidence: "listed in bosun-manifest.json; your edits differ from what bosun wrote" };
 }
 
 /** A file the pack no longer ships (or all of them, for an uninstall). */
@@ -305,13 +313,19 @@ function planRetire(rel: string, view: TreeView, origin: ActionOrigin, uninstall
   return pristine ? { ...base, type: "remove-managed", reason: why } : { ...base, type: "backup-and-remove", requestedType: "remove-managed", reason: `${why}; your edited copy is backed up first` };
 }
 
-/** The hash of a verbatim copy: the manifest's when the pack file's stat is the one recorded at the last install. */
-function desiredCopyHash(file: DesiredFile, manifest: Manifest, fs: InstallFs): string {
+/**
+ * The hash of a verbatim copy: the manifest's when the pack file's stat is the one recorded at
+ * the last install, else the pack file's (remembered by path and stat for the run, which plans twice).
+ */
+function desiredCopyHash(file: DesiredFile, manifest: Manifest, fs: InstallFs, hashes: Map<string, string>): string {
   if (file.source.kind !== "file") throw new Error("generated files carry their hash");
   const recorded = manifest.fileStats[file.rel]?.source;
   const hash = manifest.files[file.rel];
   if (recorded !== undefined && recorded === file.source.statKey && hash !== undefined) return hash;
-  return hashRegularFile(fs, file.source.path);
+  const key = `${file.source.path}\0${file.source.statKey}`;
+  let known = hashes.get(key);
+  if (!known) hashes.set(key, (known = hashRegularFile(fs, file.source.path)));
+  return known;
 }
 
 function needsAnswer(action: Omit<PlannedAction, "index">): boolean {

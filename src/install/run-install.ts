@@ -82,11 +82,26 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
   const fs = request.fs;
   const now = request.now ?? (() => new Date());
   const warnings: string[] = [];
+  const packHashes = new Map<string, string>();
   const rootsOf = (request: InstallRequest) => request.targets.flatMap((target) => target.roots.map((root) => ({ target, root })));
   const all = rootsOf(request);
 
-  // 1. Plan without a lock.
-  let plans = all.map(({ target, root }) => ({ target, root, plan: plan(request, target, root, now), pendingJournals: uncommitted(fs, root) }));
+  // 1. Plan without a lock. Another run at work here (or one killed part way) shows as a journal
+  //    without its commit line; the journals are looked at before and after planning, as a run
+  //    may start meanwhile. Then this plan proves nothing: the lock is taken and it is made again.
+  let plans = all.map(({ target, root }) => {
+    const before = journalState(fs, root);
+    let planned: RootPlan | null = null;
+    let failure: unknown = null;
+    try {
+      planned = plan(request, target, root, now, packHashes);
+    } catch (error) {
+      failure = error;
+    }
+    const busy = before.busy || journalState(fs, root).signature !== before.signature;
+    if (failure !== null && (!busy || request.dryRun)) throw failure;
+    return { target, root, plan: planned as RootPlan, pendingJournals: busy ? 1 : 0 };
+  });
   const helperNeeded = request.helper !== null && request.targets.some((target) => target.desired?.usesHelper) && !exists(fs, request.helper.target);
   if (request.dryRun) {
     const status = (plan: RootPlan, pending: number) => (pending === 0 && isNoop(plan) ? "unchanged" : "planned");
@@ -95,7 +110,7 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
   const interrupted = plans.some(({ pendingJournals }) => pendingJournals > 0);
   const nothingToDo = !interrupted && plans.every(({ plan }) => isNoop(plan)) && !helperNeeded;
   if (nothingToDo) return result(request, plans.map(({ root, plan }) => rootResult(root, plan, "unchanged")), null, warnings);
-  // An interrupted run is rolled back under the lock first; only then does the plan mean anything.
+  // A run at work or interrupted is waited for (or rolled back) under the lock first; only then does the plan mean anything.
   if (!interrupted) failOnBlocked(plans, request);
 
   // 2. Lock every root (in path order, so two runs never wait on each other), then plan again.
@@ -108,7 +123,13 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
       locks.push(await acquireLock(statePath(root, LOCK_FILE), { timeoutMs: request.lockTimeoutMs }));
     }
     for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS));
-    plans = plans.map(({ target, root }) => ({ target, root, plan: plan(request, target, root, now), pendingJournals: 0 }));
+    // Every bosun run that changes a root rewrites its manifest or state, and one that fails puts
+    // them back: when both read as before and nothing was rolled back, the plan still holds.
+    const stale = plans.some(
+      ({ root, plan, pendingJournals }) =>
+        pendingJournals > 0 || (recovered.get(root.dir) ?? []).length > 0 || readOrNull(fs, statePath(root, MANIFEST_FILE)) !== plan.manifest.text || readOrNull(fs, statePath(root, STATE_FILE)) !== plan.stateText,
+    );
+    if (stale) plans = plans.map(({ target, root }) => ({ target, root, plan: plan(request, target, root, now, packHashes), pendingJournals: 0 }));
     failOnBlocked(plans, request);
     const questions = plans.flatMap(({ root, plan }) => plan.actions.filter(needsChoice).map((action) => ({ root, action })));
     if (questions.length > 0 && request.resolve === undefined && request.ask) await request.ask(questions);
@@ -157,11 +178,12 @@ async function apply(
       const executor = new RootExecutor(fs, root, journal);
       executors.push(executor);
       journal.open(beginRecord(root, runId, stamp, plan.pack.name, request.bosunVersion));
+      executor.declareNewFiles(plan.actions);
       for (const action of plan.actions) {
         executor.apply(action);
         if (MUTATING_ACTIONS.has(effectiveType(action) as never)) request.onProgress?.(++done, total);
       }
-      const manifest = nextManifest(plan, { now: stamp, bosunVersion: request.bosunVersion, written: executor.writtenStats });
+      const manifest = nextManifest(plan, { now: stamp, bosunVersion: request.bosunVersion, written: executor.written });
       executor.writeStateFile(stateRel(root, MANIFEST_FILE), manifest ? serializeManifest(manifest) : null);
       executor.writeStateFile(stateRel(root, STATE_FILE), manifest ? serializeInstallState(nextState(plan, stamp, journalRel(root, runId))) : null);
     }
@@ -224,7 +246,7 @@ async function apply(
   return result(request, results, request.helper ? { path: request.helper.target, installed: helperInstalled } : null, warnings);
 }
 
-function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot, now: () => Date): RootPlan {
+function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot, now: () => Date, packHashes: Map<string, string>): RootPlan {
   const fs = request.fs;
   const { state, text } = readInstallState(fs, statePath(root, STATE_FILE));
   const desired = target.desired
@@ -246,6 +268,7 @@ function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot,
     stateText: text,
     now: () => now().toISOString(),
     contractExists: request.contractExists,
+    packHashes,
   });
 }
 
@@ -292,12 +315,22 @@ function recoverInterrupted(fs: InstallFs, root: InstallRoot, keep: number): str
   return rolledBack;
 }
 
-/** Runs that need attention before anything else: uncommitted ones, or a stash left after a commit. */
-function uncommitted(fs: InstallFs, root: InstallRoot): number {
+/**
+ * The journals of a root: `busy` when a run is at work, was killed, or left its stash (it needs
+ * the lock and a look before anything else); `signature` changes whenever a run starts or ends.
+ */
+function journalState(fs: InstallFs, root: InstallRoot): { busy: boolean; signature: string } {
+  let names: string[];
   try {
-    return listJournals(fs, root).filter((journal) => !journal.committed).length + (leftoverStash(fs, root) ? 1 : 0);
+    names = fs.readdirSync(journalDir(root)).sort();
   } catch {
-    return 1;
+    return { busy: false, signature: "" };
+  }
+  try {
+    const busy = listJournals(fs, root).some((journal) => !journal.committed) || leftoverStash(fs, root);
+    return { busy, signature: names.join("\n") };
+  } catch {
+    return { busy: true, signature: names.join("\n") };
   }
 }
 
@@ -357,6 +390,14 @@ function rootResult(root: InstallRoot, plan: RootPlan, status: RootResult["statu
 function result(request: InstallRequest, roots: RootResult[], helper: InstallResult["helper"], warnings: string[]): InstallResult {
   let index = 0;
   return { targets: request.targets.map((target) => ({ target, roots: target.roots.map(() => roots[index++] as RootResult) })), helper, warnings };
+}
+
+function readOrNull(fs: InstallFs, path: string): string | null {
+  try {
+    return fs.readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
 }
 
 function exists(fs: InstallFs, path: string): boolean {

@@ -45,7 +45,8 @@ export function joinInside(root: string, rel: string): string {
   return path;
 }
 
-export type GuardResult = { ok: true; path: string } | { ok: false; path: string; problem: string };
+/** `absent`: a folder on the way does not exist, so neither does the path (nothing need look). */
+export type GuardResult = { ok: true; path: string; absent: boolean } | { ok: false; path: string; problem: string };
 
 /**
  * Checks that a path stays inside its root on disk: every folder on the way that exists must be
@@ -65,13 +66,14 @@ export class RootGuard {
   check(rel: string): GuardResult {
     const path = joinInside(this.root, rel);
     const segments = rel.split("/");
-    for (let i = 1; i < segments.length; i++) {
-      const prefix = segments.slice(0, i).join("/");
+    let prefix = "";
+    for (let i = 0; i < segments.length - 1; i++) {
+      prefix = i === 0 ? (segments[0] as string) : `${prefix}/${segments[i]}`;
       const problem = this.checkFolder(prefix);
-      if (problem === "absent") break;
+      if (problem === "absent") return { ok: true, path, absent: true };
       if (problem) return { ok: false, path, problem };
     }
-    return { ok: true, path };
+    return { ok: true, path, absent: false };
   }
 
   /** Forget what was learned (after the disk changed). */

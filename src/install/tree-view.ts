@@ -48,9 +48,11 @@ export class TreeView {
     const known = this.looked.get(rel);
     if (known) return known;
     const checked = this.guard.check(rel);
-    const result: Looked = checked.ok
-      ? inspectPath(this.fs, checked.path, { hash: this.original.files[rel], stat: this.original.fileStats[rel] })
-      : { ...ABSENT, kind: "other", problem: checked.problem };
+    const result: Looked = !checked.ok
+      ? { ...ABSENT, kind: "other", problem: checked.problem }
+      : checked.absent
+        ? ABSENT
+        : inspectPath(this.fs, checked.path, { hash: this.original.files[rel], stat: this.original.fileStats[rel] });
     this.looked.set(rel, result);
     return result;
   }

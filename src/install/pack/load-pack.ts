@@ -6,6 +6,7 @@ import { parseJsonc, type JsoncDocument } from "../../boot/jsonc.js";
 import { requireLazily } from "../../fs/require.js";
 import { getInstallRuntime } from "../../runtimes/install-registry.js";
 import type { HookEvent } from "../../runtimes/install-types.js";
+import { packStatKey } from "../classify.js";
 import { isKnownTemplateName } from "../template-vars.js";
 import { lineOfKey, parseFrontmatter } from "./frontmatter.js";
 import { PackError } from "./pack-error.js";
@@ -154,7 +155,7 @@ function loadMarkdown(root: string, kind: "commands" | "agents", name: string, i
   }
   if (body.trim() === "") throw new PackError(file, `the ${kind === "commands" ? "command's prompt" : "agent's instructions"} (after the frontmatter) is empty`);
   const bodyTemplate = isTemplate(rel) ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
-  return { name, file, frontmatter: checked.data, body, bodyTemplate, statKey: statKey(info) };
+  return { name, file, frontmatter: checked.data, body, bodyTemplate, statKey: packStatKey(info) };
 }
 
 function loadHook(root: string, name: string, isTemplate: (rel: string) => boolean, count: { files: number }): HookArtifact {
@@ -228,7 +229,7 @@ function listFiles(root: string, base: string, isTemplate: (rel: string) => bool
         if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
         const packRel = `${base}/${rel}`;
         const template = isTemplate(packRel) ? compileTemplate(readText(path), path, isKnownTemplateName) : null;
-        out.push({ rel, path, size: Number(info.size), mode: Number(info.mode) & 0o111 ? 0o755 : 0o644, statKey: statKey(info), template });
+        out.push({ rel, path, size: Number(info.size), mode: Number(info.mode) & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template });
       } else throw new PackError(path, info.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is not a regular file");
     }
   };
@@ -296,9 +297,6 @@ function readText(file: string): string {
   return text;
 }
 
-function statKey(info: BigIntStats): string {
-  return `${info.size}:${info.mtimeNs}:${info.ino}`;
-}
 
 function lstatOrNull(path: string): BigIntStats | null {
   return lstatSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
