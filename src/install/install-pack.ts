@@ -12,9 +12,8 @@ import { ENGINE_MIGRATIONS } from "./migrations/index.js";
 import { packMigrationRecords } from "./migrations/pack-records.js";
 import { loadPack, type LoadedPack } from "./pack/load-pack.js";
 import type { PlannedAction } from "./plan-types.js";
-import type { InstallRoot } from "./root.js";
-import { runInstall, type InstallResult } from "./run-install.js";
-import { InstallOptionError } from "./root.js";
+import { InstallOptionError, type InstallRoot } from "./root.js";
+import { runInstall, type InstallRequest, type InstallResult } from "./run-install.js";
 import { buildInstallTargets, buildUninstallTargets, detectedRuntimes, shellQuote } from "./targets.js";
 import { templateVars } from "./template-vars.js";
 
@@ -83,20 +82,11 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     allRuntimes: listInstallRuntimes(),
   });
   const result = await runInstall({
+    ...runOptions(options),
     pack: { name: pack.name, version: pack.version, artifacts: artifactNames(pack) },
     records: [...ENGINE_MIGRATIONS, ...packMigrationRecords(pack.name, pack.migrations)],
     targets,
-    dryRun: options.dryRun,
-    ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
-    ...(options.ask ? { ask: options.ask } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.random ? { random: options.random } : {}),
-    lockTimeoutMs: options.lockTimeoutMs,
-    fs,
-    bosunVersion: options.bosunVersion,
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
-    contractExists: contractChecker(),
   });
   return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result, notes };
 }
@@ -114,22 +104,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);
   const targets = buildUninstallTargets(runtimes, options.scope, ctx, options.configDir);
-  const result = await runInstall({
-    pack: { name, version: loaded?.version ?? "", artifacts: new Set() },
-    records: [],
-    targets,
-    dryRun: options.dryRun,
-    ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
-    ...(options.ask ? { ask: options.ask } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.random ? { random: options.random } : {}),
-    lockTimeoutMs: options.lockTimeoutMs,
-    fs: options.fs ?? nodeFs,
-    bosunVersion: options.bosunVersion,
-    helper: null,
-    contractExists: contractChecker(),
-  });
+  const result = await runInstall({ ...runOptions(options), pack: { name, version: loaded?.version ?? "", artifacts: new Set() }, records: [], targets, helper: null });
   return { mode: "uninstall", pack: { name, version: loaded?.version ?? null, dir: loaded?.dir ?? null }, result, notes: [] };
 }
 
@@ -148,6 +123,22 @@ export function selectRuntimes(options: Pick<InstallPackOptions, "runtimes" | "a
   const runtimes = [...new Set(ids.map((id) => getInstallRuntime(id)))];
   if (options.configDir !== undefined && runtimes.length !== 1) throw new InstallOptionError("--config-dir needs exactly one --runtime");
   return runtimes;
+}
+
+/** What install and uninstall pass to the runner alike. */
+function runOptions(options: InstallPackOptions): Omit<InstallRequest, "pack" | "records" | "targets" | "helper"> {
+  return {
+    dryRun: options.dryRun,
+    ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+    ...(options.ask ? { ask: options.ask } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.random ? { random: options.random } : {}),
+    lockTimeoutMs: options.lockTimeoutMs,
+    fs: options.fs ?? nodeFs,
+    bosunVersion: options.bosunVersion,
+    contractExists: contractChecker(),
+  };
 }
 
 function artifactNames(pack: LoadedPack): Set<string> {

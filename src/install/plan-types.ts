@@ -2,7 +2,7 @@ import type { Classification } from "./classify.js";
 import type { DesiredFile } from "./desired.js";
 import type { InstallState } from "./install-state.js";
 import type { ConfigRecord, Manifest, ReadManifest } from "./manifest.js";
-import type { Choice, MigrationActionType, MigrationRecord } from "./migration-record.js";
+import { DESTRUCTIVE_TYPES, type Choice, type MigrationActionType, type MigrationRecord } from "./migration-record.js";
 import type { InstallRoot } from "./root.js";
 
 /**
@@ -15,18 +15,8 @@ import type { InstallRoot } from "./root.js";
  */
 export type PlanActionType = MigrationActionType | "write-file" | "replace-file" | "backup-and-replace" | "keep-file" | "adopt-file" | "keep-deleted" | "forget";
 
-/** The actions that change the disk. */
-export const MUTATING_ACTIONS: ReadonlySet<PlanActionType> = new Set([
-  "write-file",
-  "replace-file",
-  "backup-and-replace",
-  "remove-managed",
-  "backup-and-remove",
-  "remove-empty-dir",
-  "move-managed",
-  "rewrite-json",
-  "rewrite-toml",
-]);
+/** The actions that change the disk: the destructive migration actions, and writing the pack's files. */
+export const MUTATING_ACTIONS: ReadonlySet<PlanActionType> = new Set([...(DESTRUCTIVE_TYPES as ReadonlySet<PlanActionType>), "write-file", "replace-file", "backup-and-replace"]);
 
 export type ActionOrigin = { kind: "migration"; id: string; source: string; title: string; checksum: string } | { kind: "pack"; name: string };
 

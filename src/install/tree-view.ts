@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { join } from "node:path";
 import { ABSENT, inspectPath, type Inspection } from "./classify.js";
 import { parseConfig } from "./config/json-hooks.js";
@@ -66,13 +67,17 @@ export class TreeView {
     if (looked.kind === "absent") return { exists: false, text: null, error: null };
     if (looked.kind !== "file") return { exists: true, text: null, error: `is a ${looked.kind === "symlink" ? "symlink" : looked.kind === "dir" ? "folder" : "special file"}, not a regular file` };
     const from = planned?.kind === "moved" ? planned.from : rel;
+    // Opened without following a symlink: a link swapped in since it was looked at is refused.
+    let fd: number | undefined;
     try {
-      const path = join(this.dir, from);
-      const size = this.fs.lstatSync(path).size;
+      fd = this.fs.openSync(join(this.dir, from), constants.O_RDONLY | constants.O_NOFOLLOW);
+      const size = this.fs.fstatSync(fd).size;
       if (size > MAX_CONFIG_BYTES) return { exists: true, text: null, error: `is larger than ${MAX_CONFIG_BYTES} bytes` };
-      return { exists: true, text: this.fs.readFileSync(path, "utf8"), error: null };
+      return { exists: true, text: this.fs.readFileSync(fd, "utf8"), error: null };
     } catch (error) {
       return { exists: true, text: null, error: `cannot be read (${errorCode(error) ?? String(error)})` };
+    } finally {
+      if (fd !== undefined) this.fs.closeSync(fd);
     }
   }
 

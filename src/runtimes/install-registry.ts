@@ -16,6 +16,7 @@ import { qwen } from "./qwen.js";
 import { trae } from "./trae.js";
 import { windsurf } from "./windsurf.js";
 import type { ContractRow, InstallRuntime } from "./install-types.js";
+import { findById } from "./registry.js";
 import type { Runtime } from "./types.js";
 
 /**
@@ -58,8 +59,7 @@ export class UnknownInstallRuntimeError extends UserError {
 
 /** The install runtime for an id (trimmed, any case). */
 export function getInstallRuntime(id: string): InstallRuntime {
-  const wanted = id.trim().toLowerCase();
-  const runtime = INSTALL_RUNTIMES.find((candidate) => candidate.id === wanted);
+  const runtime = findById(INSTALL_RUNTIMES, id);
   if (!runtime) throw new UnknownInstallRuntimeError(id, INSTALL_RUNTIMES.map((candidate) => candidate.id));
   return runtime;
 }

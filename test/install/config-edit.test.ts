@@ -9,19 +9,9 @@ import { addTomlBlock, parseToml, removeTomlBlock, TOML_BLOCK_BEGIN } from "../.
 import type { HookConfigFormat } from "../../src/runtimes/install-types.js";
 import { install, packDir, uninstall } from "../fixtures/install.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
+import { seededRandom } from "../fixtures/random.js";
 
 const HOOK = { event: "SessionStart", command: "node '/home/me/.local/share/bosun/bin/bosun-hook.mjs' session-start", timeout: 10 };
-
-/** Seeded random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A JSONC document in some user's style: indentation, line endings, comments, trailing commas, existing hooks. */
 function userDocument(next: () => number, format: HookConfigFormat): string {
@@ -47,7 +37,7 @@ function userDocument(next: () => number, format: HookConfigFormat): string {
 describe("JSON(C) hook entries", () => {
   const formats: HookConfigFormat[] = ["nested", "cursor", "windsurf", "opencode"];
   it.each(formats)("%s: add then remove gives back the document byte for byte (300 generated documents)", (format) => {
-    const next = random(format.length * 7);
+    const next = seededRandom(format.length * 7);
     const event = format === "opencode" ? "session_completed" : HOOK.event;
     for (let i = 0; i < 300; i++) {
       const original = userDocument(next, format);

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { install, packDir, treeState } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+import { seededRandom } from "../fixtures/random.js";
 
 const CHILD = fileURLToPath(new URL("../fixtures/install-crash-child.mjs", import.meta.url));
 // BOSUN_CRASH_RUNS raises the number of kill points for a longer local soak.
@@ -42,17 +43,6 @@ function shape(t: TempHome): Record<string, string> {
   return Object.fromEntries(Object.entries(treeState(t.home)).filter(([path]) => !path.includes("bosun-journal") && !path.endsWith("bosun-manifest.json") && !path.endsWith("bosun-install-state.json")));
 }
 
-/** Seeded random numbers (mulberry32), so a failing run can be repeated. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("an upgrade killed with SIGKILL at a random moment", async () => {
   const reference = await prepared();
   const probe = runChild(reference.t, -1);
@@ -64,7 +54,7 @@ describe("an upgrade killed with SIGKILL at a random moment", async () => {
     expect(total).toBeGreaterThan(40);
   });
 
-  const next = random(11);
+  const next = seededRandom(11);
   const killPoints = Array.from({ length: RUNS }, () => Math.floor(next() * total));
 
   it.each(killPoints.map((at, run) => [run, at]))("run %i: killed before change %i, then the next install completes", async (_run, killAt) => {

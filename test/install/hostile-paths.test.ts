@@ -11,6 +11,7 @@ import { normalizeRelPath, UnsafePathError } from "../../src/install/safe-path.j
 import { record, runEngine, seedRoot } from "../fixtures/engine.js";
 import { treeState } from "../fixtures/install.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
+import { seededRandom } from "../fixtures/random.js";
 
 const PATH_ARGS: Record<string, number[]> = {
   lstatSync: [0],
@@ -41,17 +42,6 @@ function recordingFs(paths: string[]): InstallFs {
     };
   }
   return fs as unknown as InstallFs;
-}
-
-/** Seeded random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SEGMENTS = [
@@ -93,7 +83,7 @@ const SEGMENTS = [
 ];
 
 function hostilePaths(count: number): string[] {
-  const next = random(42);
+  const next = seededRandom(42);
   const fixed = ["/etc/passwd", "/", "//server/share/x", "C:\\Windows\\x", "c:/x", "\\\\?\\C:\\x", "../outside.txt", "a/../../outside.txt", "hooks/../../outside.txt", "out/secret.txt", "out/sub/new.txt", "linkfile", "linkfile/x", "loop/x", "x".repeat(2000), ".", "..", "", "a//b", "a/", "/a"];
   const paths = [...fixed];
   while (paths.length < count) {

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { startBosun } from "../../src/boot/start.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+import { seededRandom } from "../fixtures/random.js";
 
 const CHILD = fileURLToPath(new URL("../fixtures/legacy-crash-child.ts", import.meta.url));
 // BOSUN_CRASH_RUNS raises the number of kill points per mode for a longer local soak.
@@ -54,17 +55,6 @@ function allFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Seeded random numbers (mulberry32), so a failing run can be repeated. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe.each([
   ["on one filesystem", false],
   ["across filesystems", true],
@@ -79,7 +69,7 @@ describe.each([
     expect(totalOps).toBeGreaterThan(10);
   });
 
-  const next = random(exdev ? 7 : 3);
+  const next = seededRandom(exdev ? 7 : 3);
   const killPoints = Array.from({ length: RUNS_PER_MODE }, () => Math.floor(next() * Math.max(totalOps, 1)));
 
   it.each(killPoints.map((at, run) => [run, at]))("run %i: killed before change %i, then a normal start finishes the move", async (_run, killAt) => {
