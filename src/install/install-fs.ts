@@ -1,4 +1,5 @@
 import type * as nodeFs from "node:fs";
+import { dirname } from "node:path";
 
 /**
  * The file-system calls the installer makes, all synchronous. Tests wrap them: to fail the k-th
@@ -31,4 +32,49 @@ export type InstallFs = Pick<
 
 export function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | null)?.code;
+}
+
+/** Creates a folder and its missing parents; returns the ones it created, top first. */
+export function makeDirs(fs: InstallFs, dir: string, mode?: number): string[] {
+  const missing: string[] = [];
+  for (let current = dir; !exists(fs, current); current = dirname(current)) {
+    missing.unshift(current);
+    if (dirname(current) === current) break;
+  }
+  for (const path of missing) {
+    try {
+      fs.mkdirSync(path, mode === undefined ? {} : { mode });
+    } catch (error) {
+      if (errorCode(error) !== "EEXIST") throw error;
+    }
+  }
+  return missing;
+}
+
+export function readOrNull(fs: InstallFs, path: string): string | null {
+  try {
+    return fs.readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+export function exists(fs: InstallFs, path: string): boolean {
+  return fs.lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+export function tryRmdir(fs: InstallFs, dir: string): void {
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // not empty, or gone: either way it stays as it is
+  }
+}
+
+export function tryUnlink(fs: InstallFs, path: string): void {
+  try {
+    fs.unlinkSync(path);
+  } catch {
+    // already gone
+  }
 }

@@ -184,12 +184,6 @@ export function serializeManifest(manifest: Manifest): string {
   return JSON.stringify(body, null, 2) + "\n";
 }
 
-/** The pack that owns a file, if any. */
-export function packOwning(manifest: Manifest, rel: string): string | undefined {
-  for (const [name, pack] of Object.entries(manifest.packs)) if (pack.files.includes(rel)) return name;
-  return undefined;
-}
-
 function configRecord(value: unknown): ConfigRecord | null {
   if (!isRecord(value) || typeof value.file !== "string" || safeRel(value.file) === null) return null;
   if (value.kind === "toml-block") return { kind: "toml-block", file: value.file };

@@ -341,13 +341,6 @@ function desiredDirs(paths: ReadonlySet<string>): Set<string> {
   return dirs;
 }
 
-/** Which pack owns each path. */
-export function ownerMap(manifest: Manifest): Map<string, string> {
-  const owners = new Map<string, string>();
-  for (const [name, pack] of Object.entries(manifest.packs)) for (const rel of pack.files) owners.set(rel, name);
-  return owners;
-}
-
 function cloneManifest(manifest: Manifest): Manifest {
   return {
     ...manifest,

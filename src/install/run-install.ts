@@ -4,10 +4,11 @@ import { acquireLock, type HeldLock } from "../fs/file-lock.js";
 import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
 import type { DesiredInstall } from "./desired.js";
 import { RootExecutor } from "./executor.js";
-import { errorCode, type InstallFs } from "./install-fs.js";
+import { exists, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
 import { InstallBlockedError, InstallFailedError, NeedsChoiceError } from "./install-errors.js";
 import { readInstallState, serializeInstallState } from "./install-state.js";
 import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, undoJournal, type RestoreFailure } from "./journal.js";
+import { journalState, recoverInterrupted } from "./recovery.js";
 import { readManifest, serializeManifest } from "./manifest.js";
 import type { Choice, MigrationRecord } from "./migration-record.js";
 import { effectiveType, manifestMeaning, nextManifest, nextState } from "./next-state.js";
@@ -293,56 +294,6 @@ function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: 
   if (!request.ask) throw new NeedsChoiceError(questions);
 }
 
-/**
- * Rolls back every interrupted run in this root (newest first) and tidies the stash a run killed
- * after its commit left behind; returns the ids of the runs rolled back.
- */
-function recoverInterrupted(fs: InstallFs, root: InstallRoot, keep: number): string[] {
-  const rolledBack: string[] = [];
-  for (const journal of listJournals(fs, root).reverse()) {
-    if (journal.committed) continue;
-    const failures = undoJournal(fs, root, journal.runId, journal.records);
-    if (failures.length > 0) {
-      throw new InstallFailedError(
-        new Error(`an interrupted install (${journal.runId}) could not be fully rolled back`),
-        failures.map((failure) => ({ root: root.dir, failure })),
-      );
-    }
-    removeJournal(fs, root, journal.runId);
-    rolledBack.push(journal.runId);
-  }
-  if (leftoverStash(fs, root)) pruneJournals(fs, root, keep);
-  return rolledBack;
-}
-
-/**
- * The journals of a root: `busy` when a run is at work, was killed, or left its stash (it needs
- * the lock and a look before anything else); `signature` changes whenever a run starts or ends.
- */
-function journalState(fs: InstallFs, root: InstallRoot): { busy: boolean; signature: string } {
-  let names: string[];
-  try {
-    names = fs.readdirSync(journalDir(root)).sort();
-  } catch {
-    return { busy: false, signature: "" };
-  }
-  try {
-    const busy = listJournals(fs, root).some((journal) => !journal.committed) || leftoverStash(fs, root);
-    return { busy, signature: names.join("\n") };
-  } catch {
-    return { busy: true, signature: names.join("\n") };
-  }
-}
-
-/** A committed run's stash folder still there (the run was killed while tidying up). */
-function leftoverStash(fs: InstallFs, root: InstallRoot): boolean {
-  try {
-    return fs.readdirSync(journalDir(root), { withFileTypes: true }).some((entry) => entry.isDirectory());
-  } catch {
-    return false;
-  }
-}
-
 /** Copies bosun's hook helper into its data folder (0755, temp file + rename); false when it was already there. */
 function installHelper(fs: InstallFs, source: string, target: string, createdDirs: string[]): boolean {
   if (exists(fs, target)) return false;
@@ -360,23 +311,6 @@ function installHelper(fs: InstallFs, source: string, target: string, createdDir
   return true;
 }
 
-/** Creates a folder and its missing parents; returns the ones it created, top first. */
-function makeDirs(fs: InstallFs, dir: string, mode?: number): string[] {
-  const missing: string[] = [];
-  for (let current = dir; !exists(fs, current); current = dirname(current)) {
-    missing.unshift(current);
-    if (dirname(current) === current) break;
-  }
-  for (const path of missing) {
-    try {
-      fs.mkdirSync(path, mode === undefined ? {} : { mode });
-    } catch (error) {
-      if (errorCode(error) !== "EEXIST") throw error;
-    }
-  }
-  return missing;
-}
-
 function stateDirChain(root: InstallRoot): string[] {
   if (!root.stateDir) return [];
   const parts = root.stateDir.split("/");
@@ -391,32 +325,3 @@ function result(request: InstallRequest, roots: RootResult[], helper: InstallRes
   let index = 0;
   return { targets: request.targets.map((target) => ({ target, roots: target.roots.map(() => roots[index++] as RootResult) })), helper, warnings };
 }
-
-function readOrNull(fs: InstallFs, path: string): string | null {
-  try {
-    return fs.readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
-
-function exists(fs: InstallFs, path: string): boolean {
-  return fs.lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-}
-
-function tryRmdir(fs: InstallFs, dir: string): void {
-  try {
-    fs.rmdirSync(dir);
-  } catch {
-    // not empty, or gone: either way it stays as it is
-  }
-}
-
-function tryUnlink(fs: InstallFs, path: string): void {
-  try {
-    fs.unlinkSync(path);
-  } catch {
-    // already gone
-  }
-}
-

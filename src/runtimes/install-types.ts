@@ -4,9 +4,6 @@ import type { Env } from "../boot/paths.js";
 export type InstallScope = "global" | "local";
 export const INSTALL_SCOPES: readonly InstallScope[] = ["global", "local"];
 
-/** The kinds of canonical artifacts a pack holds. */
-export type ArtifactKind = "skills" | "commands" | "agents" | "hooks";
-export const ARTIFACT_KINDS: readonly ArtifactKind[] = ["skills", "commands", "agents", "hooks"];
 
 /** The lifecycle events a pack's hook may name; each runtime maps them to its own names. */
 export type HookEvent = "session-start" | "user-prompt" | "pre-tool" | "post-tool" | "stop";
