@@ -34,8 +34,8 @@ export function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | null)?.code;
 }
 
-/** Creates a folder and its missing parents; returns the ones it created, top first. */
-export function makeDirs(fs: InstallFs, dir: string, mode?: number): string[] {
+/** Creates a folder and its missing parents, adding each one it creates to `created` (top first) as it goes. */
+export function makeDirs(fs: InstallFs, dir: string, created: string[], mode?: number): void {
   const missing: string[] = [];
   for (let current = dir; !exists(fs, current); current = dirname(current)) {
     missing.unshift(current);
@@ -44,11 +44,11 @@ export function makeDirs(fs: InstallFs, dir: string, mode?: number): string[] {
   for (const path of missing) {
     try {
       fs.mkdirSync(path, mode === undefined ? {} : { mode });
+      created.push(path);
     } catch (error) {
       if (errorCode(error) !== "EEXIST") throw error;
     }
   }
-  return missing;
 }
 
 export function readOrNull(fs: InstallFs, path: string): string | null {

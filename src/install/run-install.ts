@@ -120,7 +120,12 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
   const recovered = new Map<string, string[]>();
   try {
     for (const { root } of [...plans].sort((a, b) => (statePath(a.root, LOCK_FILE) < statePath(b.root, LOCK_FILE) ? -1 : 1))) {
-      createdDirs.push(...makeDirs(fs, join(root.dir, root.stateDir)));
+      try {
+        makeDirs(fs, join(root.dir, root.stateDir), createdDirs);
+      } catch (error) {
+        // A folder that cannot be created (permissions, a file in the way) is the user's to fix.
+        throw new InstallFailedError(error, []);
+      }
       locks.push(await acquireLock(statePath(root, LOCK_FILE), { timeoutMs: request.lockTimeoutMs }));
     }
     for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS));
@@ -297,17 +302,24 @@ function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: 
 /** Copies bosun's hook helper into its data folder (0755, temp file + rename); false when it was already there. */
 function installHelper(fs: InstallFs, source: string, target: string, createdDirs: string[]): boolean {
   if (exists(fs, target)) return false;
-  // bosun's own folders are private.
-  createdDirs.push(...makeDirs(fs, dirname(target), 0o700));
+  // bosun's data folder and its bin/ are private; the folders above them are not bosun's.
+  const binDir = dirname(target);
+  makeDirs(fs, dirname(dirname(binDir)), createdDirs);
+  makeDirs(fs, binDir, createdDirs, 0o700);
   const temp = `${target}.${process.pid}.tmp`;
   const bytes = fs.readFileSync(source);
   const fd = fs.openSync(temp, "wx", 0o755);
   try {
-    fs.writeSync(fd, bytes);
-  } finally {
-    fs.closeSync(fd);
+    try {
+      fs.writeSync(fd, bytes);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, target);
+  } catch (error) {
+    tryUnlink(fs, temp);
+    throw error;
   }
-  fs.renameSync(temp, target);
   return true;
 }
 

@@ -5,7 +5,7 @@ import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InstallFailedError } from "../../src/install/install-errors.js";
-import { failingFs, install, packDir, treeState, watchedFs } from "../fixtures/install.js";
+import { failingFs, install, packDir, treeState, uninstall, watchedFs } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 // A fixed clock and run ids that differ per run, so two trees can be compared.
@@ -68,5 +68,29 @@ describe("fault injection: the k-th write of an upgrade fails", () => {
     }
     // Nearly every write happens before the commit; only the tidying after it may fail harmlessly.
     expect(rolledBack).toBeGreaterThan(writes - 10);
+  });
+
+  it("a fresh install (folders created, hook helper copied) and an uninstall: the same for every k", async () => {
+    for (const scenario of ["fresh", "uninstall"] as const) {
+      const counter = watchedFs(() => {});
+      const reference = makeTempHome();
+      if (scenario === "uninstall") await install(reference, { runtimes: ["claude", "codex"], ...fixed });
+      if (scenario === "fresh") await install(reference, { runtimes: ["claude", "codex"], fs: counter, ...fixed });
+      else await uninstall(reference, { runtimes: ["claude", "codex"], fs: counter, ...fixed });
+      const writes = counter.writes();
+      expect(writes).toBeGreaterThan(10);
+      for (let k = 1; k <= writes; k++) {
+        const t = makeTempHome();
+        if (scenario === "uninstall") await install(t, { runtimes: ["claude", "codex"], ...fixed });
+        const before = treeState(t.root);
+        const run = scenario === "fresh" ? install : uninstall;
+        const failed = await run(t, { runtimes: ["claude", "codex"], fs: failingFs(k), ...fixed }).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        // A failure before the run starts (creating the folder for the lock) is reported as it is; either way nothing stays.
+        if (failed) expect(treeState(t.root), `${scenario} write ${k} failed (${(failed as Error).message}): the tree must be as before`).toEqual(before);
+      }
+    }
   });
 });
