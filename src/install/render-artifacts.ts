@@ -52,6 +52,9 @@ export function renderAgent(agent: MarkdownArtifact, placement: AgentPlacement, 
     case "opencode":
       // OpenCode's `tools` is a map of its own tool names, so the canonical list is not carried over.
       return { rel: `${placement.dir}/${agent.name}.md`, text: renderFrontmatter({ description, mode: "subagent", model: front.model }) + body };
+    case "gemini":
+      // Gemini's `tools` must list its own tool names (a string is refused): the agent gets its defaults.
+      return { rel: `${placement.dir}/${agent.name}.md`, text: renderFrontmatter({ name: agent.name, description, model: front.model }) + body };
     case "copilot": {
       const list = tools === undefined ? undefined : tools.split(",").map((tool) => tool.trim()).filter(Boolean);
       return { rel: `${placement.dir}/${agent.name}.agent.md`, text: renderFrontmatter({ name: agent.name, description, tools: list }) + body };

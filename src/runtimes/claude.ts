@@ -32,7 +32,7 @@ const status = defineStatusAdapter({
   },
 });
 
-const CLAUDE_CHECKED = "Claude Code 2.1.332 and 2.1.197, probed offline: the stream-json init line lists them";
+const CLAUDE_CHECKED = "Claude Code 2.1.332 and 2.1.197, probed offline: the stream-json init line lists them; bosun's pack checked on 2.1.197 with scripts/accept-install.mjs";
 
 const claudeInstall: InstallSurface = {
   globalRoot: { home: ".claude", overrides: [{ env: "CLAUDE_CONFIG_DIR", use: "dir" }] },

@@ -70,7 +70,7 @@ const status = defineStatusAdapter({
   },
 });
 
-const CODEX_CHECKED = "Codex CLI 0.171.0, probed offline (`codex debug prompt-input`, app-server skills/list and hooks/list)";
+const CODEX_CHECKED = "Codex CLI 0.171.0, probed offline (`codex debug prompt-input`, app-server skills/list and hooks/list), bosun's pack with scripts/accept-install.mjs";
 
 const codexInstall: InstallSurface = {
   globalRoot: { home: ".codex", overrides: [{ env: "CODEX_HOME", use: "dir" }] },

@@ -43,7 +43,7 @@ function findGeminiAuth(ctx: DetectionContext): AuthStatus | undefined {
   return undefined;
 }
 
-const GEMINI_CHECKED = "Gemini CLI 0.61.0, probed offline (`gemini skills list`; commands, agents and hooks through a loopback model server)";
+const GEMINI_CHECKED = "Gemini CLI 0.61.0, probed offline (`gemini skills list`; commands, agents and hooks through a loopback model server); bosun's pack checked with scripts/accept-install.mjs";
 
 /** Gemini's own names for the hook events bosun knows. */
 const GEMINI_HOOK_EVENTS = { "session-start": "SessionStart", "user-prompt": "BeforeAgent", "pre-tool": "BeforeTool", "post-tool": "AfterTool", stop: "AfterAgent" } as const;
@@ -54,7 +54,7 @@ const geminiInstall: InstallSurface = {
   layout: () => ({
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "gemini-toml" },
-    agents: { dir: "agents", format: "markdown" },
+    agents: { dir: "agents", format: "gemini" },
     hooks: settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms"),
   }),
   notes: (scope) =>
@@ -82,10 +82,10 @@ const geminiInstall: InstallSurface = {
     },
     agents: {
       surface: "agents/<name>.md",
-      what: "each agent definition, markdown with `name` and `description` frontmatter",
+      what: "each agent definition, markdown with `name` and `description` frontmatter (no `tools`: Gemini wants a list of its own tool names, and refuses the agent otherwise)",
       global: "~/.gemini/agents",
       local: ".gemini/agents (trusted folders only)",
-      why: "Gemini sends the names of user and project agents to the model",
+      why: "Gemini sends the names of user and project agents to the model; `gemini skills list` reports agents it cannot load",
       checkedAgainst: GEMINI_CHECKED,
     },
     hooks: {

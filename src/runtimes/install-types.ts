@@ -64,8 +64,11 @@ export interface CommandPlacement {
   arguments?: string;
 }
 
-/** `markdown`: Claude-style frontmatter; `opencode`: with `mode: subagent`; `copilot`: `*.agent.md`. */
-export type AgentFormat = "markdown" | "opencode" | "copilot";
+/**
+ * `markdown`: Claude-style frontmatter; `opencode`: with `mode: subagent`; `copilot`: `*.agent.md`;
+ * `gemini`: without `tools` (Gemini's agents name its own tools, as a list).
+ */
+export type AgentFormat = "markdown" | "opencode" | "copilot" | "gemini";
 export interface AgentPlacement {
   dir: string;
   format: AgentFormat;

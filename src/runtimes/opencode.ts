@@ -27,7 +27,7 @@ export function opencodeAuthPath(ctx: DetectionContext): string {
   return join(envPath(ctx.env, "XDG_DATA_HOME", ctx.home, ctx.cwd) ?? join(ctx.home, ".local", "share"), "opencode", "auth.json");
 }
 
-const OPENCODE_CHECKED = "OpenCode 1.18.33, probed offline (`opencode debug config`, `debug skill`, `agent list`)";
+const OPENCODE_CHECKED = "OpenCode 1.18.33, probed offline (`opencode debug config`, `debug skill`, `agent list`), bosun's pack with scripts/accept-install.mjs";
 
 const opencodeInstall: InstallSurface = {
   globalRoot: {

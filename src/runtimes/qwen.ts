@@ -12,7 +12,7 @@ export const qwen: InstallRuntime = {
       skills: { dir: "skills" },
       // Qwen Code kept Gemini CLI's TOML commands and its single settings.json per scope.
       commands: { dir: "commands", format: "gemini-toml" },
-      agents: { dir: "agents", format: "markdown" },
+      agents: { dir: "agents", format: "gemini" },
       hooks: settingsHooks(["settings.json"], "qwen.hooks"),
     }),
     contract: () =>
