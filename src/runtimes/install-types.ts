@@ -77,10 +77,9 @@ export interface AgentPlacement {
 /**
  * The shape of a hook registration in a runtime's JSON config:
  * `nested` `{hooks: {Event: [{matcher?, hooks: [{type, command, timeout}]}]}}` (Claude, Codex, Gemini…);
- * `cursor` `{version: 1, hooks: {event: [{command}]}}`; `windsurf` `{hooks: {event: [{command}]}}`;
- * `opencode` `{experimental: {hook: {session_completed: [{command: [argv]}]}}}`.
+ * `cursor` `{version: 1, hooks: {event: [{command}]}}`; `windsurf` `{hooks: {event: [{command}]}}`.
  */
-export type HookConfigFormat = "nested" | "cursor" | "windsurf" | "opencode";
+export type HookConfigFormat = "nested" | "cursor" | "windsurf";
 
 export type HookRegistration =
   | {

@@ -1,4 +1,4 @@
-import { ANCHOR_LAYOUT, contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./install-surfaces.js";
+import { ANCHOR_LAYOUT, contractRows } from "./install-surfaces.js";
 import type { InstallRuntime } from "./install-types.js";
 
 const KILO_CHECKED = `${ANCHOR_LAYOUT}; formats as in OpenCode, which Kilo forked`;
@@ -22,11 +22,7 @@ export const kilo: InstallRuntime = {
       // Kilo kept OpenCode's singular command/ folder.
       commands: { dir: "command", format: "markdown" },
       agents: { dir: "agents", format: "opencode" },
-      hooks: {
-        events: { stop: "session_completed" },
-        filesDir: "hooks",
-        register: { kind: "config", files: ["kilo.jsonc", "kilo.json"], format: "opencode", timeoutUnit: "s", contract: "kilo.hooks" },
-      },
+      hooks: { skip: "Kilo runs hooks only as JS plugins, as OpenCode does, so bosun registers none" },
     }),
     contract: () => contractRows("kilo", {
       skills: {
@@ -51,16 +47,6 @@ export const kilo: InstallRuntime = {
         global: "~/.config/kilo/agents",
         local: ".kilo/agents",
         why: "Kilo reads agent definitions as OpenCode does",
-        checkedAgainst: KILO_CHECKED,
-      },
-      hooks: {
-        surface: "kilo.jsonc / kilo.json: experimental.hook.session_completed",
-        what: "one `{command: [\"sh\", \"-c\", command]}` entry per pack hook on the `stop` event; other events are skipped",
-        global: "~/.config/kilo/kilo.json[c]",
-        local: ".kilo/kilo.json[c]",
-        when: WHEN_HOOKS,
-        owner: OWNS_OWN_ENTRIES,
-        why: "Kilo's config keeps OpenCode's experimental.hook commands",
         checkedAgainst: KILO_CHECKED,
       },
     }),

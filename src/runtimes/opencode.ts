@@ -3,7 +3,7 @@ import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./a
 import { presentText } from "./detect/file-reader.js";
 import { codePointSorted, envPath, firstSetEnvVar } from "./detect/env.js";
 import { jsonHoldsSecret, parseJson } from "./detect/secret-rules.js";
-import { contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./install-surfaces.js";
+import { contractRows } from "./install-surfaces.js";
 import type { InstallSurface } from "./install-types.js";
 import type { DetectionContext, Runtime } from "./types.js";
 
@@ -43,13 +43,9 @@ const opencodeInstall: InstallSurface = {
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "markdown" },
     agents: { dir: "agents", format: "opencode" },
-    hooks: {
-      // OpenCode's lifecycle hooks are JS plugins (and a local plugin makes it install npm packages
-      // in its config folder at start); the one command hook its config has is session_completed.
-      events: { stop: "session_completed" },
-      filesDir: "hooks",
-      register: { kind: "config", files: ["opencode.jsonc", "opencode.json"], format: "opencode", timeoutUnit: "s", contract: "opencode.hooks" },
-    },
+    // Its hooks are JS plugins (and a local plugin makes OpenCode install npm packages in its config
+    // folder at every start); the config's experimental.hook commands are dropped by 1.18.
+    hooks: { skip: "OpenCode runs hooks only as JS plugins (its config's experimental.hook is ignored by 1.18), so bosun registers none" },
   }),
   // OpenCode also loads ~/.claude/skills and ~/.agents/skills unless told not to.
   alsoReadsSkills: (_scope, ctx) => {
@@ -80,24 +76,6 @@ const opencodeInstall: InstallSurface = {
       global: "~/.config/opencode/agents",
       local: ".opencode/agents",
       why: "`opencode agent list` shows agent/ and agents/ definitions; broken frontmatter silently becomes the prompt, so bosun validates it first",
-      checkedAgainst: OPENCODE_CHECKED,
-    },
-    hooks: {
-      surface: "opencode.jsonc / opencode.json: experimental.hook.session_completed",
-      what: "one `{command: [\"sh\", \"-c\", command]}` entry per pack hook on the `stop` event; other events are skipped",
-      global: "~/.config/opencode/opencode.json[c]",
-      local: ".opencode/opencode.json[c]",
-      when: WHEN_HOOKS,
-      owner: OWNS_OWN_ENTRIES,
-      why: "OpenCode's config runs experimental.hook commands when a session completes; JSONC with comments is accepted",
-      checkedAgainst: "OpenCode's config schema (experimental.hook); opencode.jsonc parsing probed on 1.18.33",
-    },
-    "hook-files": {
-      surface: "hooks/<hook>/…",
-      what: "the files a pack ships with a hook, which its command runs",
-      global: "~/.config/opencode/hooks",
-      local: ".opencode/hooks",
-      why: "only the hook command reads them (OpenCode loads plugins from plugin(s)/, not hooks/)",
       checkedAgainst: OPENCODE_CHECKED,
     },
   }),

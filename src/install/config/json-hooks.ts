@@ -26,9 +26,9 @@ export function parseConfig(text: string): ParsedConfig {
   return { ok: true, value: value as Record<string, unknown> };
 }
 
-/** Where a format keeps an event's entries. */
-function eventPath(format: HookConfigFormat, event: string): string[] {
-  return format === "opencode" ? ["experimental", "hook", event] : ["hooks", event];
+/** Where every format keeps an event's entries: `hooks.<event>`. */
+function eventPath(event: string): string[] {
+  return ["hooks", event];
 }
 
 /** The entry bosun adds for a hook, in the format's shape. */
@@ -40,19 +40,12 @@ function entryFor(format: HookConfigFormat, hook: HookEntry): unknown {
       return { command: hook.command, timeout: hook.timeout };
     case "windsurf":
       return { command: hook.command };
-    case "opencode":
-      return { command: ["sh", "-c", hook.command] };
   }
 }
 
-/** A command as a format stores it (OpenCode keeps an argv array). */
-function commandOf(format: HookConfigFormat, entry: unknown): string | undefined {
-  if (!isObject(entry)) return undefined;
-  if (format === "opencode") {
-    const argv = entry.command;
-    return Array.isArray(argv) && argv.length === 3 && argv[0] === "sh" && argv[1] === "-c" && typeof argv[2] === "string" ? argv[2] : undefined;
-  }
-  return typeof entry.command === "string" ? entry.command : undefined;
+/** The command of a flat entry. */
+function commandOf(entry: unknown): string | undefined {
+  return isObject(entry) && typeof entry.command === "string" ? entry.command : undefined;
 }
 
 /** Paths (inside the event's array) of the entries running exactly `command`, last first. */
@@ -64,14 +57,14 @@ function findEntries(format: HookConfigFormat, list: unknown[], command: string)
       inner.forEach((hook, hookIndex) => {
         if (isObject(hook) && hook.type === "command" && hook.command === command) found.push([index, "hooks", hookIndex]);
       });
-    } else if (commandOf(format, item) === command) found.push([index]);
+    } else if (commandOf(item) === command) found.push([index]);
   });
   return found.reverse();
 }
 
 /** Is this exact hook (event and command) registered in the config? */
 export function hasHookEntry(value: Record<string, unknown>, format: HookConfigFormat, event: string, command: string): boolean {
-  const list = valueAt(value, eventPath(format, event));
+  const list = valueAt(value, eventPath(event));
   return Array.isArray(list) && findEntries(format, list, command).length > 0;
 }
 
@@ -85,7 +78,7 @@ export function addHookEntries(text: string | null, format: HookConfigFormat, ho
   const created: number[] = [];
   const inner: (string | null)[] = [];
   for (const hook of hooks) {
-    const path = eventPath(format, hook.event);
+    const path = eventPath(hook.event);
     const parsed = parseConfig(current);
     if (!parsed.ok) throw new Error(`cannot edit a config that does not parse: ${parsed.problem}`);
     // The deepest part of the path that exists; the rest is inserted as one nested value.
@@ -121,7 +114,7 @@ export function addHookEntries(text: string | null, format: HookConfigFormat, ho
 export function removeHookEntries(text: string, format: HookConfigFormat, hooks: readonly { event: string; command: string; created?: number; emptyInner?: string }[]): string {
   let current = text;
   for (const hook of hooks) {
-    const eventKey = eventPath(format, hook.event);
+    const eventKey = eventPath(hook.event);
     for (;;) {
       const parsed = parseConfig(current);
       if (!parsed.ok) throw new Error(`cannot edit a config that does not parse: ${parsed.problem}`);
