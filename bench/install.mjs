@@ -6,7 +6,9 @@
 //   no-op    bosun install again (nothing changed; must write no file)
 //   upgrade  v1 → v2 with 10% of the files changed, 5% retired, and 5% edited by the user first
 // Each round runs all four, interleaved so machine noise hits them alike; 1 warm-up round, then
-// ROUNDS rounds, medians. Peak memory: each scenario once more in its own process (max RSS).
+// ROUNDS rounds, medians, the disk synced between runs. Peak memory: each scenario once more in its
+// own process (max RSS). BENCH_DIR puts the temp homes elsewhere (default: the system temp folder);
+// BENCH_DEBUG=1 also prints every sample.
 // Targets: fresh/floor <= 1.5, noop/fresh <= 0.3 with 0 files written, upgrade/fresh <= 1.5.
 // Last line: the ratios.
 import { spawnSync } from "node:child_process";
@@ -202,14 +204,14 @@ try {
   const noopOutcome = await installInto(noopCheck, v1.dir, counting);
   if (noopOutcome.result.targets[0].roots[0].status !== "unchanged") throw new Error("the reinstall was not a no-op");
 
-  // Each scenario gets a fresh temp home, removed right after, and the disk is synced before the
-  // next one (both untimed), so data written by one run is not flushed during the next.
+  // Each scenario gets a fresh temp home, and the disk is synced before the next one (untimed), so
+  // data written by one run is not flushed during the next. The homes are removed only at the
+  // end: on a file system that discards freed blocks, removing them between runs slows the next.
   const scenario = (body) => async () => {
     const t = tempHome(work);
     try {
       return await body(t);
     } finally {
-      rmSync(t.home, { recursive: true, force: true });
       spawnSync("sync");
     }
   };
