@@ -257,15 +257,14 @@ function planFile(file: DesiredFile, view: TreeView, owner: string | undefined, 
   const looked = view.look(rel);
   const manifestHash = view.manifest.files[rel];
   const base = { origin, rel, evidence: null, originalHash: manifestHash ?? null, currentHash: looked.hash, classification: classifyInspection(manifestHash, looked) };
-  const fresh = file;
-  if (looked.problem) return { ...base, desired: fresh, type: "write-file", reason: file.artifact, blocked: looked.problem };
-  if (owner !== undefined && owner !== packName) return { ...base, desired: fresh, type: "write-file", reason: file.artifact, blocked: `${rel} belongs to the pack ${owner}; two packs cannot install the same file` };
+  if (looked.problem) return { ...base, desired: file, type: "write-file", reason: file.artifact, blocked: looked.problem };
+  if (owner !== undefined && owner !== packName) return { ...base, desired: file, type: "write-file", reason: file.artifact, blocked: `${rel} belongs to the pack ${owner}; two packs cannot install the same file` };
   if (looked.kind === "absent") {
-    if (manifestHash !== undefined) return { ...base, desired: fresh, type: "keep-deleted", reason: `${file.artifact}: you deleted it; it stays deleted (uninstall and install again to get it back)` };
-    return { ...base, desired: fresh, type: "write-file", reason: file.artifact };
+    if (manifestHash !== undefined) return { ...base, desired: file, type: "keep-deleted", reason: `${file.artifact}: you deleted it; it stays deleted (uninstall and install again to get it back)` };
+    return { ...base, desired: file, type: "write-file", reason: file.artifact };
   }
   if (looked.kind === "dir" || looked.kind === "other") {
-    return { ...base, desired: fresh, type: "write-file", reason: file.artifact, blocked: `${rel} is a ${looked.kind === "dir" ? "folder" : "special file"} where ${file.artifact} goes; move it away, then run again` };
+    return { ...base, desired: file, type: "write-file", reason: file.artifact, blocked: `${rel} is a ${looked.kind === "dir" ? "folder" : "special file"} where ${file.artifact} goes; move it away, then run again` };
   }
   const desiredHash = file.sha256 ?? desiredCopyHash(file, view.manifest, fs, hashes);
   const desired = { ...file, sha256: desiredHash };

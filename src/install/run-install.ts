@@ -58,7 +58,7 @@ export interface RootResult {
   backups: string[];
   /** Interrupted runs found here and rolled back first. */
   recovered: string[];
-  /** Dry run: an interrupted run is here (a real run rolls it back first). */
+  /** Dry run: another run is at work here, or was interrupted (a real run waits for it, or rolls it back first). */
   interrupted: boolean;
   outcomes: Map<number, string>;
 }
@@ -75,7 +75,8 @@ const DEFAULT_KEEP_JOURNALS = 3;
  * The installer's runner. Plans every root first without a lock (a dry run stops there, and a
  * run with nothing to do writes nothing at all). Otherwise: blocked paths and unanswered
  * questions fail before anything is written; then each root is locked, interrupted runs are
- * rolled back, the plan is made again under the lock, questions are asked, and every root is
+ * rolled back, the plan is made again under the lock (unless nothing changed meanwhile),
+ * questions are asked, and every root is
  * applied with its journal; the manifest and install state are written, and only when every
  * root is done are the journals committed. Any failure before that rolls every root back.
  */
