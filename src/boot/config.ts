@@ -91,7 +91,7 @@ export function mergeConfig<T>(base: T, over: T): T {
   return merged as T;
 }
 
-interface SchemaIssue {
+export interface SchemaIssue {
   code: string;
   path: PropertyKey[];
   message: string;
@@ -99,7 +99,7 @@ interface SchemaIssue {
   issues?: { message: string }[];
 }
 
-function describeSchemaIssue(doc: JsoncDocument, issue: SchemaIssue | undefined): ConfigError {
+export function describeSchemaIssue(doc: JsoncDocument, issue: SchemaIssue | undefined): ConfigError {
   if (!issue) return new ConfigError(doc.file, 1, null, "is not valid");
   const path = issue.path.map((p) => (typeof p === "number" ? p : String(p)));
   if (issue.code === "unrecognized_keys" && issue.keys?.length) {

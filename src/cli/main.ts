@@ -53,6 +53,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   auth: async () => (await import("./auth.js")).registerAuth,
   run: async () => (await import("./run.js")).registerRun,
   sessions: async () => (await import("./sessions.js")).registerSessions,
+  install: async () => (await import("./install.js")).registerInstall,
+  uninstall: async () => (await import("./install.js")).registerInstall,
 };
 
 /**
@@ -61,7 +63,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
  */
 function registrations(name: string | undefined): Promise<Register[]> {
   const only = name !== undefined && Object.hasOwn(COMMANDS, name) ? [COMMANDS[name]!] : Object.values(COMMANDS);
-  return Promise.all(only.map((load) => load()));
+  // One module may register several commands (install and uninstall): register it once.
+  return Promise.all(only.map((load) => load())).then((registers) => [...new Set(registers)]);
 }
 
 /** `bosun` alone is `bosun status`, and so is `bosun --json`. */

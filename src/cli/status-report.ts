@@ -6,6 +6,7 @@ import type { Output } from "./output.js";
 import { agentsStatus } from "./status-agents.js";
 import { agentStatus } from "./status-agent.js";
 import { catalogStatus } from "./status-catalog.js";
+import { installStatus } from "./status-install.js";
 
 export type SubsystemName = "agents" | "install" | "catalog" | "agent";
 
@@ -48,14 +49,11 @@ export const SUBSYSTEM_TITLES: Record<SubsystemName, string> = {
   agent: "Agent",
 };
 
-const notSetUp =
-  (detail: string): SubsystemStatusSource =>
-  async () => ({ state: "not-set-up", detail });
 
 /** Where each subsystem's status comes from. */
 export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
   agents: agentsStatus,
-  install: notSetUp("not set up yet: pack installation (bosun install) is not part of this build"),
+  install: installStatus,
   catalog: catalogStatus,
   agent: agentStatus,
 };

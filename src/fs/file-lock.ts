@@ -23,6 +23,16 @@ export class LockHeldError extends UserError {
         : `${file} is held by another process; wait for it to finish, or delete the file if no bosun is running`,
     );
   }
+
+  /** The holder's process id (null when the lock file says nothing readable). */
+  get pid(): number | null {
+    return this.holder?.pid ?? null;
+  }
+
+  /** When the holder took the lock (ISO time), or null. */
+  get since(): string | null {
+    return this.holder?.acquiredAt ?? null;
+  }
 }
 
 export interface LockOptions {

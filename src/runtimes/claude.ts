@@ -2,6 +2,8 @@ import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
 import { isRegularFile, presentFile } from "./detect/file-reader.js";
 import { envIsSet, envPath } from "./detect/env.js";
+import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
+import type { InstallSurface } from "./install-types.js";
 import type { DetectionContext, Runtime } from "./types.js";
 
 export const CLAUDE_ENV_KEY = "ANTHROPIC_API_KEY";
@@ -30,6 +32,63 @@ const status = defineStatusAdapter({
   },
 });
 
+const CLAUDE_CHECKED = "Claude Code 2.1.332 and 2.1.197, probed offline: the stream-json init line lists them; bosun's pack checked on 2.1.197 with scripts/accept-install.mjs";
+
+const claudeInstall: InstallSurface = {
+  globalRoot: { home: ".claude", overrides: [{ env: "CLAUDE_CONFIG_DIR", use: "dir" }] },
+  localRoot: ".claude",
+  layout: (scope) => ({
+    skills: { dir: "skills" },
+    commands: { dir: "commands", format: "markdown" },
+    agents: { dir: "agents", format: "markdown" },
+    hooks: settingsHooks([settingsFileFor(scope)], "claude.hooks"),
+  }),
+  contract: () => contractRows("claude", {
+    skills: {
+      surface: "skills/<name>/SKILL.md (+ its files)",
+      what: "each skill folder of the pack, as is",
+      global: "~/.claude/skills ($CLAUDE_CONFIG_DIR/skills)",
+      local: ".claude/skills",
+      why: "Claude Code loads user and project skills from these folders (`skills` in the init line)",
+      checkedAgainst: CLAUDE_CHECKED,
+    },
+    commands: {
+      surface: "commands/<name>.md",
+      what: "each command, markdown with `description` / `argument-hint` frontmatter; `$ARGUMENTS` kept",
+      global: "~/.claude/commands",
+      local: ".claude/commands",
+      why: "Claude Code turns every commands/*.md into a slash command (`slash_commands` in the init line)",
+      checkedAgainst: CLAUDE_CHECKED,
+    },
+    agents: {
+      surface: "agents/<name>.md",
+      what: "each agent definition, markdown with `name`, `description`, `tools`, `model` frontmatter",
+      global: "~/.claude/agents",
+      local: ".claude/agents",
+      why: "Claude Code lists agents/*.md as sub-agents (`agents` in the init line)",
+      checkedAgainst: CLAUDE_CHECKED,
+    },
+    hooks: {
+      surface: "settings.json / settings.local.json: hooks",
+      what: "one `{type: command, command, timeout}` group per pack hook under `hooks.<Event>`",
+      global: "~/.claude/settings.json",
+      local: ".claude/settings.local.json (machine-specific paths stay out of the shared settings.json)",
+      when: WHEN_HOOKS,
+      owner: OWNS_OWN_ENTRIES,
+      why: "Claude Code runs command hooks from user and project settings without credentials; SessionStart output is added to the session",
+      checkedAgainst: "Claude Code 2.1.332: SessionStart and UserPromptSubmit fired from both settings files (--include-hook-events)",
+    },
+    "hook-files": {
+      surface: "hooks/<hook>/…",
+      what: "the files a pack ships with a hook, which its command runs",
+      global: "~/.claude/hooks",
+      local: ".claude/hooks",
+      why: "only the hook command reads them; Claude Code does not scan this folder",
+      checkedAgainst: CLAUDE_CHECKED,
+    },
+  }),
+};
+
 export const claude: Runtime = {
   id: "claude",
   title: "Claude Code",
@@ -41,4 +100,6 @@ export const claude: Runtime = {
     values: { binary: "claude", model: "", permission_mode: "bypassPermissions", allowed_tools: "Bash,Read,Edit", bare: false },
   },
   status,
+  installSurface: claudeInstall,
 };
+

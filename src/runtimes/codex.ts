@@ -3,6 +3,8 @@ import { defineStatusAdapter, notSignedIn, runtimeDataDir, signedIn, unlessUnrea
 import { envPath } from "./detect/env.js";
 import { presentText, type FileReader } from "./detect/file-reader.js";
 import { parseJson } from "./detect/secret-rules.js";
+import { CLAUDE_HOOK_EVENTS, contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
+import type { InstallSurface } from "./install-types.js";
 import type { DetectionContext, Runtime } from "./types.js";
 
 export const CODEX_AUTH_FILE = "auth.json";
@@ -68,6 +70,71 @@ const status = defineStatusAdapter({
   },
 });
 
+const CODEX_CHECKED = "Codex CLI 0.171.0, probed offline (`codex debug prompt-input`, app-server skills/list and hooks/list), bosun's pack with scripts/accept-install.mjs";
+
+const codexInstall: InstallSurface = {
+  globalRoot: { home: ".codex", overrides: [{ env: "CODEX_HOME", use: "dir" }] },
+  localRoot: ".codex",
+  // Codex reads user skills from ~/.agents/skills (outside CODEX_HOME); bosun keeps a second root there.
+  extraRoots: { global: { "agents-home": (ctx) => join(ctx.home, ".agents") } },
+  layout: (scope) => {
+    const root = scope === "global" ? ({ root: "agents-home" } as const) : {};
+    return {
+      skills: { dir: "skills", ...root },
+      commands: { dir: "skills", format: "skill", ...root },
+      agents: { skip: "Codex 0.171 has no agent definition files bosun can rely on" },
+      hooks: {
+        ...settingsHooks(["hooks.json"], "codex.hooks", CLAUDE_HOOK_EVENTS),
+        toml: { file: "config.toml", lines: ["features.codex_hooks = true"], satisfiedBy: { path: ["features", "codex_hooks"], value: true }, contract: "codex.features" },
+      },
+    };
+  },
+  notes: (scope) => [
+    "Codex runs a new or changed hook only after you trust it (it asks at start: \"Hooks need review\"); until then bosun's hooks do not run",
+    ...(scope === "local" ? ["Codex reads a project's .codex/hooks.json and config.toml only in a trusted project ([projects.\"<path>\"] trust_level = \"trusted\" in ~/.codex/config.toml)"] : []),
+  ],
+  // Codex also loads ~/.agents/skills (user) and <repo>/.agents/skills (repo), where other runtimes may put the same skill.
+  alsoReadsSkills: (scope, ctx) => (scope === "local" ? [join(ctx.home, ".agents", "skills"), join(ctx.cwd, ".agents", "skills")] : []),
+  contract: () => contractRows("codex", {
+    skills: {
+      surface: "skills/<name>/SKILL.md (+ its files)",
+      what: "each skill folder of the pack, and each command as a skill folder",
+      global: "~/.agents/skills (not under $CODEX_HOME)",
+      local: ".codex/skills",
+      why: "Codex loads ~/.agents/skills and <repo>/.codex/skills; 0.17x no longer reads prompts/, so commands become skills (`$name` in the composer)",
+      checkedAgainst: CODEX_CHECKED,
+    },
+    hooks: {
+      surface: "hooks.json: hooks",
+      what: "one `{type: command, command, timeout}` group per pack hook under `hooks.<Event>`",
+      global: "$CODEX_HOME/hooks.json (~/.codex)",
+      local: ".codex/hooks.json (read only in a trusted project)",
+      when: WHEN_HOOKS,
+      owner: OWNS_OWN_ENTRIES,
+      why: "Codex lists ~/.codex/hooks.json hooks (hooks/list) and runs them once the user has trusted them",
+      checkedAgainst: CODEX_CHECKED,
+    },
+    features: {
+      surface: "config.toml: marked block",
+      what: "`features.codex_hooks = true` in a block between `# >>> bosun` and `# <<< bosun` markers at the top of the file, while bosun has hooks there",
+      global: "$CODEX_HOME/config.toml",
+      local: ".codex/config.toml",
+      when: "written with the first hook, removed with the last; skipped when the file already sets it",
+      owner: "yours; bosun owns only the text between its markers",
+      why: "Codex's hooks documentation puts hooks behind this feature flag; unknown keys are accepted by 0.171, so the flag is harmless where it is no longer needed",
+      checkedAgainst: "Codex hooks documentation (developers.openai.com/codex/hooks); config accepted by 0.171.0",
+    },
+    "hook-files": {
+      surface: "hooks/<hook>/…",
+      what: "the files a pack ships with a hook, which its command runs",
+      global: "$CODEX_HOME/hooks",
+      local: ".codex/hooks",
+      why: "only the hook command reads them",
+      checkedAgainst: CODEX_CHECKED,
+    },
+  }),
+};
+
 export const codex: Runtime = {
   id: "codex",
   title: "OpenAI Codex CLI",
@@ -78,4 +145,5 @@ export const codex: Runtime = {
   pluginLoginHint: (dataDir) => `start Codex with CODEX_HOME=${dataDir} to use it`,
   headless: { values: { binary: "codex", model: "", bypass_sandbox: true } },
   status,
+  installSurface: codexInstall,
 };

@@ -3,6 +3,8 @@ import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./a
 import { presentText } from "./detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./detect/env.js";
 import { jsonOrTextHoldsSecret } from "./detect/secret-rules.js";
+import { contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./install-surfaces.js";
+import type { InstallSurface } from "./install-types.js";
 import type { DetectionContext, Runtime } from "./types.js";
 
 /** In this order; `API_KEY_CURSOR` is Agent Zero's name for the same key. */
@@ -14,6 +16,67 @@ export const CURSOR_SECRET_KEYS: ReadonlySet<string> = new Set(["access_token", 
 export function cursorHome(ctx: DetectionContext): string {
   return envPath(ctx.env, "CURSOR_HOME", ctx.home, ctx.cwd) ?? join(ctx.home, ".cursor");
 }
+
+const CURSOR_CHECKED = "Cursor's documentation (the Cursor CLI is not on npm, so it was not probed)";
+
+const cursorInstall: InstallSurface = {
+  globalRoot: { home: ".cursor", overrides: [{ env: "CURSOR_CONFIG_DIR", use: "dir" }] },
+  localRoot: ".cursor",
+  layout: () => ({
+    skills: { dir: "skills" },
+    commands: { dir: "commands", format: "workflow" },
+    agents: { dir: "agents", format: "markdown" },
+    hooks: {
+      events: { "session-start": "sessionStart", "user-prompt": "beforeSubmitPrompt", "pre-tool": "preToolUse", "post-tool": "postToolUse", stop: "stop" },
+      filesDir: "hooks",
+      register: { kind: "config", files: ["hooks.json"], format: "cursor", timeoutUnit: "s", contract: "cursor.hooks" },
+    },
+  }),
+  contract: () => contractRows("cursor", {
+    skills: {
+      surface: "skills/<name>/SKILL.md (+ its files)",
+      what: "each skill folder of the pack, as is",
+      global: "~/.cursor/skills ($CURSOR_CONFIG_DIR/skills)",
+      local: ".cursor/skills",
+      why: "Cursor loads agent skills from these folders",
+      checkedAgainst: CURSOR_CHECKED,
+    },
+    commands: {
+      surface: "commands/<name>.md",
+      what: "each command as plain markdown (a title line from its description, then the prompt)",
+      global: "~/.cursor/commands",
+      local: ".cursor/commands",
+      why: "Cursor offers every commands/*.md as a slash command; it reads the file as the prompt, so bosun writes no frontmatter",
+      checkedAgainst: CURSOR_CHECKED,
+    },
+    agents: {
+      surface: "agents/<name>.md",
+      what: "each agent definition, markdown with `name` and `description` frontmatter",
+      global: "~/.cursor/agents",
+      local: ".cursor/agents",
+      why: "Cursor reads sub-agent definitions from agents/",
+      checkedAgainst: CURSOR_CHECKED,
+    },
+    hooks: {
+      surface: "hooks.json: hooks",
+      what: "one `{command}` entry per pack hook under `hooks.<event>` (sessionStart, beforeSubmitPrompt, preToolUse, postToolUse, stop); `version: 1` when bosun creates the file",
+      global: "~/.cursor/hooks.json",
+      local: ".cursor/hooks.json",
+      when: WHEN_HOOKS,
+      owner: OWNS_OWN_ENTRIES,
+      why: "Cursor runs the commands listed in hooks.json for each event",
+      checkedAgainst: CURSOR_CHECKED,
+    },
+    "hook-files": {
+      surface: "hooks/<hook>/…",
+      what: "the files a pack ships with a hook, which its command runs",
+      global: "~/.cursor/hooks",
+      local: ".cursor/hooks",
+      why: "only the hook command reads them",
+      checkedAgainst: CURSOR_CHECKED,
+    },
+  }),
+};
 
 export const cursor: Runtime = {
   id: "cursor",
@@ -41,4 +104,5 @@ export const cursor: Runtime = {
         return notSignedIn(home);
       }),
   }),
+  installSurface: cursorInstall,
 };

@@ -3,6 +3,8 @@ import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./
 import { presentFile, presentText } from "./detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./detect/env.js";
 import { dotenvHoldsKey } from "./detect/secret-rules.js";
+import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
+import type { InstallSurface } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
 
 /** In this order. */
@@ -41,6 +43,72 @@ function findGeminiAuth(ctx: DetectionContext): AuthStatus | undefined {
   return undefined;
 }
 
+const GEMINI_CHECKED = "Gemini CLI 0.61.0, probed offline (`gemini skills list`; commands, agents and hooks through a loopback model server); bosun's pack checked with scripts/accept-install.mjs";
+
+/** Gemini's own names for the hook events bosun knows. */
+const GEMINI_HOOK_EVENTS = { "session-start": "SessionStart", "user-prompt": "BeforeAgent", "pre-tool": "BeforeTool", "post-tool": "AfterTool", stop: "AfterAgent" } as const;
+
+const geminiInstall: InstallSurface = {
+  globalRoot: { home: ".gemini", overrides: [{ env: "GEMINI_CLI_HOME", use: "join", path: ".gemini" }] },
+  localRoot: ".gemini",
+  layout: () => ({
+    skills: { dir: "skills" },
+    commands: { dir: "commands", format: "gemini-toml" },
+    agents: { dir: "agents", format: "gemini" },
+    hooks: settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms"),
+  }),
+  notes: (scope) =>
+    scope === "local"
+      ? ["Gemini CLI ignores a project's skills, agents, commands and hooks until the folder is trusted (~/.gemini/trustedFolders.json, GEMINI_CLI_TRUST_WORKSPACE=true, or --skip-trust)"]
+      : [],
+  // Gemini's user skill folders are ~/.gemini/skills and ~/.agents/skills (both under GEMINI_CLI_HOME when set).
+  alsoReadsSkills: (_scope, ctx) => [join(envPath(ctx.env, "GEMINI_CLI_HOME", ctx.home, ctx.cwd) ?? ctx.home, ".agents", "skills")],
+  contract: () => contractRows("gemini", {
+    skills: {
+      surface: "skills/<name>/SKILL.md (+ its files)",
+      what: "each skill folder of the pack, as is",
+      global: "~/.gemini/skills ($GEMINI_CLI_HOME/.gemini/skills)",
+      local: ".gemini/skills (trusted folders only)",
+      why: "`gemini skills list` shows user skills from ~/.gemini/skills and, in a trusted folder, project skills",
+      checkedAgainst: GEMINI_CHECKED,
+    },
+    commands: {
+      surface: "commands/<name>.toml",
+      what: "each command as TOML: `description`, and `prompt` with `$ARGUMENTS` turned into `{{args}}`",
+      global: "~/.gemini/commands",
+      local: ".gemini/commands (trusted folders only)",
+      why: "Gemini expands a TOML command's `prompt` when the slash command is used (seen in the request body)",
+      checkedAgainst: GEMINI_CHECKED,
+    },
+    agents: {
+      surface: "agents/<name>.md",
+      what: "each agent definition, markdown with `name` and `description` frontmatter (no `tools`: Gemini wants a list of its own tool names, and refuses the agent otherwise)",
+      global: "~/.gemini/agents",
+      local: ".gemini/agents (trusted folders only)",
+      why: "Gemini sends the names of user and project agents to the model; `gemini skills list` reports agents it cannot load",
+      checkedAgainst: GEMINI_CHECKED,
+    },
+    hooks: {
+      surface: "settings.json: hooks",
+      what: "one `{type: command, command, name, timeout (ms)}` group per pack hook under `hooks.<Event>` (SessionStart, BeforeAgent, BeforeTool, AfterTool, AfterAgent)",
+      global: "~/.gemini/settings.json",
+      local: ".gemini/settings.json (trusted folders only)",
+      when: WHEN_HOOKS,
+      owner: OWNS_OWN_ENTRIES,
+      why: "the SessionStart hook in settings.json ran in the probe (it does not run while auth is missing)",
+      checkedAgainst: GEMINI_CHECKED,
+    },
+    "hook-files": {
+      surface: "hooks/<hook>/…",
+      what: "the files a pack ships with a hook, which its command runs",
+      global: "~/.gemini/hooks",
+      local: ".gemini/hooks",
+      why: "only the hook command reads them",
+      checkedAgainst: GEMINI_CHECKED,
+    },
+  }),
+};
+
 export const gemini: Runtime = {
   id: "gemini",
   title: "Gemini CLI",
@@ -54,4 +122,5 @@ export const gemini: Runtime = {
     binary: "gemini",
     authStatus: async (_config, ctx) => findGeminiAuth(ctx) ?? notSignedIn(geminiHome(ctx)),
   }),
+  installSurface: geminiInstall,
 };

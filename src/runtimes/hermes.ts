@@ -3,6 +3,8 @@ import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./a
 import { presentText } from "./detect/file-reader.js";
 import { codePointSorted, envPath, firstSetEnvVar } from "./detect/env.js";
 import { atLeastFourChars, dotenvHoldsKey, jsonHoldsSecret, parseJson } from "./detect/secret-rules.js";
+import { ANCHOR_LAYOUT, contractRows } from "./install-surfaces.js";
+import type { InstallSurface } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
 
 /** The provider keys Hermes reads, from the environment or its `.env` (checked in code-point order). */
@@ -59,6 +61,36 @@ function findHermesAuth(ctx: DetectionContext): AuthStatus {
   return notSignedIn("");
 }
 
+const hermesInstall: InstallSurface = {
+  globalRoot: { home: ".hermes", overrides: [{ env: "HERMES_HOME", use: "dir" }] },
+  localRoot: ".hermes",
+  layout: () => ({
+    // Hermes groups skills in category folders: skills/<pack>/DESCRIPTION.md + skills/<pack>/<skill>/.
+    skills: { dir: "skills", category: true },
+    commands: { skip: "Hermes Agent has no command files" },
+    agents: { dir: "agents", format: "markdown" },
+    hooks: { skip: "Hermes Agent hooks are Python handlers (hooks/<name>/HOOK.yaml + handler.py), not commands" },
+  }),
+  contract: () => contractRows("hermes", {
+    skills: {
+      surface: "skills/<pack>/DESCRIPTION.md, skills/<pack>/<name>/SKILL.md (+ its files)",
+      what: "a category folder named after the pack (its DESCRIPTION.md from the pack's description) holding each skill folder",
+      global: "~/.hermes/skills ($HERMES_HOME/skills)",
+      local: ".hermes/skills",
+      why: "Hermes Agent reads skills/<category>/<skill>/SKILL.md with a DESCRIPTION.md per category",
+      checkedAgainst: `Hermes Agent documentation and ${ANCHOR_LAYOUT} (Hermes cannot be installed here)`,
+    },
+    agents: {
+      surface: "agents/<name>.md",
+      what: "each agent definition, markdown with `name` and `description` frontmatter",
+      global: "~/.hermes/agents",
+      local: ".hermes/agents",
+      why: "the folder the anchor installer uses for Hermes agent definitions",
+      checkedAgainst: ANCHOR_LAYOUT,
+    },
+  }),
+};
+
 export const hermes: Runtime = {
   id: "hermes",
   title: "Hermes Agent",
@@ -72,4 +104,5 @@ export const hermes: Runtime = {
     binary: "hermes",
     authStatus: (_config, ctx) => stopOnReadError(() => findHermesAuth(ctx)),
   }),
+  installSurface: hermesInstall,
 };

@@ -3,6 +3,8 @@ import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./a
 import { presentText } from "./detect/file-reader.js";
 import { codePointSorted, envPath, firstSetEnvVar } from "./detect/env.js";
 import { jsonHoldsSecret, parseJson } from "./detect/secret-rules.js";
+import { contractRows } from "./install-surfaces.js";
+import type { InstallSurface } from "./install-types.js";
 import type { DetectionContext, Runtime } from "./types.js";
 
 /** Provider keys OpenCode picks up from the environment (checked in code-point order). */
@@ -24,6 +26,60 @@ export const OPENCODE_SECRET_KEYS: ReadonlySet<string> = new Set(["access_token"
 export function opencodeAuthPath(ctx: DetectionContext): string {
   return join(envPath(ctx.env, "XDG_DATA_HOME", ctx.home, ctx.cwd) ?? join(ctx.home, ".local", "share"), "opencode", "auth.json");
 }
+
+const OPENCODE_CHECKED = "OpenCode 1.18.33, probed offline (`opencode debug config`, `debug skill`, `agent list`), bosun's pack with scripts/accept-install.mjs";
+
+const opencodeInstall: InstallSurface = {
+  globalRoot: {
+    home: ".config/opencode",
+    overrides: [
+      { env: "OPENCODE_CONFIG_DIR", use: "dir" },
+      { env: "OPENCODE_CONFIG", use: "dirname" },
+      { env: "XDG_CONFIG_HOME", use: "join", path: "opencode" },
+    ],
+  },
+  localRoot: ".opencode",
+  layout: () => ({
+    skills: { dir: "skills" },
+    commands: { dir: "commands", format: "markdown" },
+    agents: { dir: "agents", format: "opencode" },
+    // Its hooks are JS plugins (and a local plugin makes OpenCode install npm packages in its config
+    // folder at every start); the config's experimental.hook commands are dropped by 1.18.
+    hooks: { skip: "OpenCode runs hooks only as JS plugins (its config's experimental.hook is ignored by 1.18), so bosun registers none" },
+  }),
+  // OpenCode also loads ~/.claude/skills and ~/.agents/skills unless told not to.
+  alsoReadsSkills: (_scope, ctx) => {
+    if (ctx.env.OPENCODE_DISABLE_EXTERNAL_SKILLS) return [];
+    const claude = ctx.env.OPENCODE_DISABLE_CLAUDE_CODE_SKILLS ? [] : [join(ctx.home, ".claude", "skills")];
+    return [...claude, join(ctx.home, ".agents", "skills")];
+  },
+  contract: () => contractRows("opencode", {
+    skills: {
+      surface: "skills/<name>/SKILL.md (+ its files)",
+      what: "each skill folder of the pack, unless Claude Code's or Codex's copy (which OpenCode also reads) is installed",
+      global: "~/.config/opencode/skills",
+      local: ".opencode/skills",
+      why: "`opencode debug skill` lists skill(s)/ folders and also ~/.claude/skills and ~/.agents/skills, so a second copy would show up twice",
+      checkedAgainst: OPENCODE_CHECKED,
+    },
+    commands: {
+      surface: "commands/<name>.md",
+      what: "each command, markdown with `description` frontmatter; `$ARGUMENTS` kept",
+      global: "~/.config/opencode/commands",
+      local: ".opencode/commands",
+      why: "`opencode debug config` shows command/ and commands/ entries as `{description, template}`",
+      checkedAgainst: OPENCODE_CHECKED,
+    },
+    agents: {
+      surface: "agents/<name>.md",
+      what: "each agent definition with `description` and `mode: subagent` frontmatter",
+      global: "~/.config/opencode/agents",
+      local: ".opencode/agents",
+      why: "`opencode agent list` shows agent/ and agents/ definitions; broken frontmatter silently becomes the prompt, so bosun validates it first",
+      checkedAgainst: OPENCODE_CHECKED,
+    },
+  }),
+};
 
 export const opencode: Runtime = {
   id: "opencode",
@@ -47,4 +103,5 @@ export const opencode: Runtime = {
         return notSignedIn(path);
       }),
   }),
+  installSurface: opencodeInstall,
 };

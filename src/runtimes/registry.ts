@@ -29,8 +29,13 @@ export class UnknownRuntimeError extends UserError {
 
 /** The runtime for an id (trimmed, any case). */
 export function getRuntime(id: string): Runtime {
-  const wanted = id.trim().toLowerCase();
-  const runtime = RUNTIMES.find((candidate) => candidate.id === wanted);
+  const runtime = findById(RUNTIMES, id);
   if (!runtime) throw new UnknownRuntimeError(id, RUNTIMES.map((candidate) => candidate.id).sort());
   return runtime;
+}
+
+/** The entry of a registry with this id, as a user typed it (trimmed, any case). */
+export function findById<T extends { id: string }>(list: readonly T[], id: string): T | undefined {
+  const wanted = id.trim().toLowerCase();
+  return list.find((candidate) => candidate.id === wanted);
 }

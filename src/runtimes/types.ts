@@ -1,6 +1,7 @@
 import type { Env } from "../boot/paths.js";
 import type { FileReader } from "./detect/file-reader.js";
 import type { HeadlessDefaults } from "./headless-defaults.js";
+import type { InstallSurface } from "./install-types.js";
 
 /**
  * How an agent is signed in: `plugin` = credentials bosun owns (Codex device login), `external` =
@@ -89,4 +90,6 @@ export interface Runtime {
   /** Keys and defaults of `bosun.json` `agents.<id>`. */
   headless: HeadlessDefaults;
   status: StatusAdapter;
+  /** Where `bosun install` puts a pack for this agent; absent when it has no config folder for one. */
+  installSurface?: InstallSurface;
 }

@@ -20,7 +20,7 @@ describe("bosun (CLI)", () => {
     expect(help.stdout).toMatch(/sessions \[options\]/);
   });
 
-  it("shows the status screen by default: paths, migrations, agents, the catalog, the agent, and the subsystems not set up yet", async () => {
+  it("shows the status screen by default: paths, migrations, agents, installs, the catalog and the agent", async () => {
     const t = makeTempHome();
     const { code, stdout, stderr } = await runCli([], t.env, t.home);
     expect(code).toBe(0);
@@ -30,7 +30,7 @@ describe("bosun (CLI)", () => {
     expect(stdout).toMatch(/10_legacy_layout\s+nothing to do/);
     expect(stdout).toMatch(/^Agents  0 of 8 agents signed in, \d installed \(bosun agents\)$/m);
     expect(stdout).toMatch(/^Catalog  no provider available \(\d+ known\)/m);
-    expect(stdout).toMatch(/^Install  not set up yet/m);
+    expect(stdout).toMatch(/^Install  no pack installed yet; 0 agent folders found: bosun install --runtime R --scope global$/m);
     expect(stdout).toMatch(/^Agent  no sessions yet; bosun run "…" starts the agent$/m);
   });
 

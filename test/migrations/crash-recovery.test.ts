@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { startBosun } from "../../src/boot/start.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
-import { seededRandom as random } from "../fixtures/random.js";
+import { seededRandom } from "../fixtures/random.js";
 
 const CHILD = fileURLToPath(new URL("../fixtures/legacy-crash-child.ts", import.meta.url));
 // BOSUN_CRASH_RUNS raises the number of kill points per mode for a longer local soak.
@@ -69,7 +69,7 @@ describe.each([
     expect(totalOps).toBeGreaterThan(10);
   });
 
-  const next = random(exdev ? 7 : 3);
+  const next = seededRandom(exdev ? 7 : 3);
   const killPoints = Array.from({ length: RUNS_PER_MODE }, () => Math.floor(next() * Math.max(totalOps, 1)));
 
   it.each(killPoints.map((at, run) => [run, at]))("run %i: killed before change %i, then a normal start finishes the move", async (_run, killAt) => {

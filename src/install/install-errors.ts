@@ -1,0 +1,52 @@
+import { UserError } from "../errors.js";
+import type { RestoreFailure } from "./journal.js";
+import type { PlannedAction } from "./plan-types.js";
+
+const SAMPLE = 3;
+
+/** Actions bosun refuses whatever the answer: something at a path must be fixed first. Nothing was written. */
+export class InstallBlockedError extends UserError {
+  override name = "InstallBlockedError";
+  constructor(readonly blocked: { root: string; action: PlannedAction }[]) {
+    const lines = blocked.slice(0, SAMPLE).map(({ action }) => action.blocked as string);
+    const more = blocked.length > SAMPLE ? ` (+${blocked.length - SAMPLE} more; see --dry-run)` : "";
+    super(`nothing was installed: ${blocked.length} path${blocked.length === 1 ? "" : "s"} must be fixed first: ${lines.join("; ")}${more}`);
+  }
+}
+
+/**
+ * Files need your choice and nobody can be asked (stdin is not a terminal, no --resolve).
+ * Nothing was written.
+ */
+export class NeedsChoiceError extends UserError {
+  override name = "NeedsChoiceError";
+  constructor(readonly questions: { root: string; action: PlannedAction }[]) {
+    const sample = questions.slice(0, SAMPLE).map(({ action }) => action.rel);
+    const more = questions.length > SAMPLE ? ` (+${questions.length - SAMPLE} more)` : "";
+    super(
+      `${questions.length} file${questions.length === 1 ? "" : "s"} bosun does not own need${questions.length === 1 ? "s" : ""} your choice (${sample.join(", ")}${more}) and stdin is not a terminal; ` +
+        "nothing was written. Pass --resolve keep to keep them, or --resolve remove to back them up and let the pack replace or remove them (bosun install --dry-run lists them)",
+    );
+  }
+}
+
+/**
+ * An install failed part way and was rolled back. Lists every path that could not be put back
+ * (then the journal is kept, and the next run tries again before anything else).
+ */
+export class InstallFailedError extends UserError {
+  override name = "InstallFailedError";
+  constructor(
+    override readonly cause: unknown,
+    readonly failures: { root: string; failure: RestoreFailure }[],
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      failures.length === 0
+        ? `install failed and was rolled back; nothing changed: ${reason}`
+        : `install failed (${reason}) and ${failures.length} path${failures.length === 1 ? "" : "s"} could not be restored: ${failures
+            .map(({ root, failure }) => `${root}/${failure.path} (${failure.error})`)
+            .join(", ")}; the journal is kept and the next bosun install retries the rollback first`,
+    );
+  }
+}

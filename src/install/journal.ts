@@ -1,0 +1,262 @@
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { errorCode, type InstallFs } from "./install-fs.js";
+import { JOURNAL_DIR, statePath, stateRel, type InstallRoot } from "./root.js";
+
+/**
+ * One line of a run's journal: an undo record written before the change it describes.
+ * `mkdir`/`create`: the path did not exist (undo: remove it); `intent`: the same for many new
+ * folders and files at once, declared before any of them is made (undo: remove those that
+ * exist, files first, folders deepest first, only when empty); `stash`: the original was moved,
+ * hard-linked or copied to stash slot `n` (undo: put it back); `move`: a managed file moved
+ * (undo: move it back); `rmdir`: an empty folder was removed (undo: recreate it with its mode);
+ * `commit`: the run is complete and is never undone.
+ */
+export type JournalRecord =
+  | { op: "begin"; runId: string; startedAt: string; pid: number; host: string; runtime: string; scope: string; pack: string; bosunVersion: string }
+  | { op: "mkdir"; path: string }
+  | { op: "intent"; dirs: string[]; files: string[] }
+  | { op: "create"; path: string }
+  | { op: "stash"; path: string; n: number; how: "rename" | "link" | "copy" }
+  | { op: "move"; from: string; to: string }
+  | { op: "rmdir"; path: string; mode: number }
+  | { op: "commit"; at: string };
+
+/** A path that could not be put back, and why. */
+export interface RestoreFailure {
+  path: string;
+  error: string;
+}
+
+/** `2026-11-30T12-00-00-000Z-<8 random hex>`: sorts by time, unique even within one millisecond. */
+export function newRunId(now: Date, random: () => string): string {
+  return `${now.toISOString().replace(/[:.]/g, "-")}-${random()}`;
+}
+
+export function journalDir(root: InstallRoot): string {
+  return statePath(root, JOURNAL_DIR);
+}
+
+export function journalRel(root: InstallRoot, runId: string): string {
+  return `${stateRel(root, JOURNAL_DIR)}/${runId}.jsonl`;
+}
+
+/** The run's undo log, appended before each change (one write each; fsynced at start and commit). */
+export class JournalWriter {
+  readonly records: JournalRecord[] = [];
+  private fd: number | null = null;
+  private stashCount = 0;
+  readonly file: string;
+  readonly stashDir: string;
+  private stashDirMade = false;
+
+  constructor(
+    private readonly fs: InstallFs,
+    readonly root: InstallRoot,
+    readonly runId: string,
+  ) {
+    this.file = join(journalDir(root), `${runId}.jsonl`);
+    this.stashDir = join(journalDir(root), runId);
+  }
+
+  /** Creates the journal (and its folder) and writes its first line, durably. */
+  open(begin: Extract<JournalRecord, { op: "begin" }>): void {
+    try {
+      this.fs.mkdirSync(journalDir(this.root), { mode: 0o700 });
+    } catch (error) {
+      if (errorCode(error) !== "EEXIST") throw error;
+    }
+    this.fd = this.fs.openSync(this.file, "wx", 0o600);
+    this.append(begin);
+    this.fs.fsyncSync(this.fd);
+  }
+
+  get isOpen(): boolean {
+    return this.fd !== null;
+  }
+
+  append(record: JournalRecord): void {
+    if (this.fd === null) throw new Error("journal is not open");
+    this.records.push(record);
+    this.fs.writeSync(this.fd, JSON.stringify(record) + "\n");
+  }
+
+  /** A fresh slot in the run's stash folder, for an original about to be replaced or removed. */
+  nextStash(): { n: number; path: string } {
+    if (!this.stashDirMade) {
+      try {
+        this.fs.mkdirSync(this.stashDir, { mode: 0o700 });
+      } catch (error) {
+        if (errorCode(error) !== "EEXIST") throw error;
+      }
+      this.stashDirMade = true;
+    }
+    const n = ++this.stashCount;
+    return { n, path: join(this.stashDir, String(n)) };
+  }
+
+  commit(at: string): void {
+    this.append({ op: "commit", at });
+    this.fs.fsyncSync(this.fd as number);
+  }
+
+  close(): void {
+    if (this.fd !== null) {
+      const fd = this.fd;
+      this.fd = null;
+      this.fs.closeSync(fd);
+    }
+  }
+}
+
+export function beginRecord(root: InstallRoot, runId: string, startedAt: string, pack: string, bosunVersion: string): Extract<JournalRecord, { op: "begin" }> {
+  return { op: "begin", runId, startedAt, pid: process.pid, host: hostname(), runtime: root.runtime, scope: root.scope, pack, bosunVersion };
+}
+
+/** Parses a journal; a torn last line (a crash mid-write) is dropped: its change never started. */
+export function parseJournal(text: string): JournalRecord[] {
+  const lines = text.split("\n");
+  const records: JournalRecord[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === "") return;
+    try {
+      records.push(JSON.parse(line) as JournalRecord);
+    } catch (error) {
+      if (index < lines.length - 1 && lines.slice(index + 1).some((rest) => rest.trim() !== "")) throw new Error(`journal line ${index + 1} is damaged`);
+    }
+  });
+  return records;
+}
+
+/**
+ * Undoes a run, newest change first, and reports each path it could not put back. Every step
+ * is safe to repeat: a change that never happened is skipped.
+ */
+export function undoJournal(fs: InstallFs, root: InstallRoot, runId: string, records: readonly JournalRecord[]): RestoreFailure[] {
+  const failures: RestoreFailure[] = [];
+  const at = (rel: string) => join(root.dir, rel);
+  const stashDir = join(journalDir(root), runId);
+  for (const record of [...records].reverse()) {
+    try {
+      switch (record.op) {
+        case "create": {
+          const info = fs.lstatSync(at(record.path), { throwIfNoEntry: false });
+          if (info && !info.isDirectory()) fs.unlinkSync(at(record.path));
+          break;
+        }
+        case "stash": {
+          const stash = join(stashDir, String(record.n));
+          if (!fs.lstatSync(stash, { throwIfNoEntry: false })) break;
+          try {
+            fs.renameSync(stash, at(record.path));
+          } catch (error) {
+            if (errorCode(error) !== "EXDEV") throw error;
+            fs.copyFileSync(stash, at(record.path));
+            fs.chmodSync(at(record.path), fs.lstatSync(stash).mode & 0o7777);
+            fs.unlinkSync(stash);
+          }
+          break;
+        }
+        case "move": {
+          const to = fs.lstatSync(at(record.to), { throwIfNoEntry: false });
+          const from = fs.lstatSync(at(record.from), { throwIfNoEntry: false });
+          if (to && !from) fs.renameSync(at(record.to), at(record.from));
+          break;
+        }
+        case "mkdir": {
+          const info = fs.lstatSync(at(record.path), { throwIfNoEntry: false });
+          if (info?.isDirectory()) fs.rmdirSync(at(record.path));
+          break;
+        }
+        case "rmdir": {
+          if (!fs.lstatSync(at(record.path), { throwIfNoEntry: false })) {
+            fs.mkdirSync(at(record.path));
+            fs.chmodSync(at(record.path), record.mode);
+          }
+          break;
+        }
+        case "intent": {
+          for (const path of [...record.files].reverse()) {
+            const info = fs.lstatSync(at(path), { throwIfNoEntry: false });
+            if (info && !info.isDirectory()) fs.unlinkSync(at(path));
+          }
+          for (const path of [...record.dirs].sort((a, b) => b.split("/").length - a.split("/").length)) {
+            if (!fs.lstatSync(at(path), { throwIfNoEntry: false })?.isDirectory()) continue;
+            try {
+              fs.rmdirSync(at(path));
+            } catch (error) {
+              // A folder someone else filled meanwhile stays (with what they put there).
+              if (errorCode(error) !== "ENOTEMPTY" && errorCode(error) !== "EEXIST") throw error;
+            }
+          }
+          break;
+        }
+        case "begin":
+        case "commit":
+          break;
+      }
+    } catch (error) {
+      const path = record.op === "move" ? record.to : "path" in record ? record.path : record.op === "intent" ? `${record.files.length} new files` : "";
+      failures.push({ path, error: errorCode(error) ?? String((error as Error).message ?? error) });
+    }
+  }
+  return failures;
+}
+
+/** Removes a run's journal file and stash folder (best effort: leftovers are pruned later). */
+export function removeJournal(fs: InstallFs, root: InstallRoot, runId: string): void {
+  const dir = journalDir(root);
+  const stash = join(dir, runId);
+  try {
+    for (const name of fs.readdirSync(stash)) fs.unlinkSync(join(stash, name));
+    fs.rmdirSync(stash);
+  } catch {
+    // no stash folder, or already gone
+  }
+  try {
+    fs.unlinkSync(join(dir, `${runId}.jsonl`));
+  } catch {
+    // already gone
+  }
+}
+
+/** A journal found on disk: complete (committed) or left by a run that did not finish. */
+export interface FoundJournal {
+  runId: string;
+  committed: boolean;
+  records: JournalRecord[];
+}
+
+export function listJournals(fs: InstallFs, root: InstallRoot): FoundJournal[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(journalDir(root));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.endsWith(".jsonl"))
+    .sort()
+    .map((name) => {
+      const runId = name.slice(0, -".jsonl".length);
+      const records = parseJournal(fs.readFileSync(join(journalDir(root), name), "utf8"));
+      return { runId, committed: records.some((record) => record.op === "commit"), records };
+    });
+}
+
+/** Keeps the newest `keep` committed journals and removes older ones (and any leftover stash). */
+export function pruneJournals(fs: InstallFs, root: InstallRoot, keep: number): void {
+  const committed = listJournals(fs, root).filter((journal) => journal.committed);
+  for (const journal of committed) {
+    const stash = join(journalDir(root), journal.runId);
+    if (fs.lstatSync(stash, { throwIfNoEntry: false })) {
+      try {
+        for (const name of fs.readdirSync(stash)) fs.unlinkSync(join(stash, name));
+        fs.rmdirSync(stash);
+      } catch {
+        // retried on the next run
+      }
+    }
+  }
+  for (const journal of committed.slice(0, Math.max(0, committed.length - keep))) removeJournal(fs, root, journal.runId);
+}

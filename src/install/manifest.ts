@@ -1,0 +1,212 @@
+import type { InstallFs } from "./install-fs.js";
+import { errorCode } from "./install-fs.js";
+import { normalizeRelPath } from "./safe-path.js";
+
+export const MANIFEST_SCHEMA_VERSION = 1;
+
+/** One pack installed in a root. */
+export interface PackRecord {
+  version: string;
+  installedAt: string;
+  updatedAt: string;
+  /** The files this pack owns (keys of `files`). */
+  files: string[];
+}
+
+/** An entry bosun added to a runtime's config file, recorded so it can remove exactly that. */
+export interface HookEntryRecord {
+  kind: "hook";
+  pack: string;
+  hook: string;
+  file: string;
+  event: string;
+  command: string;
+  /** How many parts of the event's path bosun created (removed again when left empty). */
+  created?: number;
+  /** What the container bosun added to held between its brackets while empty (`{⏎}`), put back on removal. */
+  emptyInner?: string;
+}
+
+/** bosun's marked block in a TOML config (shared by every pack in the root). */
+export interface TomlBlockRecord {
+  kind: "toml-block";
+  file: string;
+}
+
+export type ConfigRecord = HookEntryRecord | TomlBlockRecord;
+
+/**
+ * What bosun knows about a file it wrote, to skip re-hashing when nothing changed:
+ * `installed` is the file's stat (size, ctime, mtime, inode) right after bosun wrote it, and
+ * `source` the stat of the pack file it was copied from (verbatim copies only).
+ */
+export interface FileStatRecord {
+  installed?: string;
+  source?: string;
+}
+
+/**
+ * `bosun-manifest.json`: which files in this root bosun owns (relative path → SHA-256 of the
+ * bytes it wrote), per pack, and which config entries it added.
+ */
+export interface Manifest {
+  schemaVersion: number;
+  bosunVersion: string | null;
+  runtime: string | null;
+  scope: string | null;
+  updatedAt: string | null;
+  packs: Record<string, PackRecord>;
+  files: Record<string, string>;
+  config: ConfigRecord[];
+  /** Config files bosun created; deleted again when nothing but bosun's entries was ever in them. */
+  createdFiles: string[];
+  fileStats: Record<string, FileStatRecord>;
+}
+
+/** A manifest as read, with what was wrong with it (read leniently: a bad manifest owns nothing). */
+export interface ReadManifest {
+  manifest: Manifest;
+  found: boolean;
+  /** The exact bytes read (null when absent): a no-op run compares against them. */
+  text: string | null;
+  problems: string[];
+  /** Written by a newer bosun: reported, read as far as understood. */
+  newer: boolean;
+}
+
+export function emptyManifest(): Manifest {
+  return { schemaVersion: MANIFEST_SCHEMA_VERSION, bosunVersion: null, runtime: null, scope: null, updatedAt: null, packs: {}, files: {}, config: [], createdFiles: [], fileStats: {} };
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * Reads a manifest leniently: missing, unparsable or non-object means "bosun owns nothing here"
+ * (every file classifies as unknown, so nothing is removed); entries that are not well-formed,
+ * or whose path is unsafe, are dropped and reported. An older schema is read as is; a newer one
+ * is reported, not rejected.
+ */
+export function readManifest(fs: InstallFs, path: string): ReadManifest {
+  let text: string;
+  try {
+    text = fs.readFileSync(path, "utf8");
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return { manifest: emptyManifest(), found: false, text: null, problems: [], newer: false };
+    return { manifest: emptyManifest(), found: true, text: null, problems: [`cannot be read (${code ?? "error"}); treated as owning nothing`], newer: false };
+  }
+  return parseManifest(text);
+}
+
+export function parseManifest(text: string): ReadManifest {
+  const problems: string[] = [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { manifest: emptyManifest(), found: true, text, problems: ["is not valid JSON; treated as owning nothing"], newer: false };
+  }
+  if (!isRecord(raw)) return { manifest: emptyManifest(), found: true, text, problems: ["is not a JSON object; treated as owning nothing"], newer: false };
+  const manifest = emptyManifest();
+  const version = raw.schemaVersion;
+  manifest.schemaVersion = typeof version === "number" && Number.isInteger(version) && version >= 1 ? version : 1;
+  const newer = manifest.schemaVersion > MANIFEST_SCHEMA_VERSION;
+  if (newer) problems.push(`was written by a newer bosun (schema ${manifest.schemaVersion}); read as far as this version understands it`);
+  manifest.bosunVersion = shortString(raw.bosunVersion);
+  manifest.runtime = shortString(raw.runtime);
+  manifest.scope = shortString(raw.scope);
+  manifest.updatedAt = shortString(raw.updatedAt);
+
+  if (isRecord(raw.files)) {
+    for (const [key, hash] of Object.entries(raw.files)) {
+      const rel = safeRel(key);
+      if (rel === null || typeof hash !== "string" || !HEX64.test(hash)) {
+        problems.push(`entry ${JSON.stringify(key.slice(0, 80))} is not valid; ignored`);
+        continue;
+      }
+      manifest.files[rel] = hash;
+    }
+  }
+  if (isRecord(raw.packs)) {
+    for (const [name, value] of Object.entries(raw.packs)) {
+      if (!isRecord(value) || typeof value.version !== "string") {
+        problems.push(`pack ${JSON.stringify(name.slice(0, 60))} is not valid; ignored`);
+        continue;
+      }
+      const files = Array.isArray(value.files) ? value.files.map(safeRel).filter((rel): rel is string => rel !== null && rel in manifest.files) : [];
+      manifest.packs[name] = { version: value.version, installedAt: shortString(value.installedAt) ?? "", updatedAt: shortString(value.updatedAt) ?? "", files };
+    }
+  }
+  if (Array.isArray(raw.config)) {
+    for (const entry of raw.config) {
+      const record = configRecord(entry);
+      if (record) manifest.config.push(record);
+      else problems.push("a config entry is not valid; ignored");
+    }
+  }
+  if (Array.isArray(raw.createdFiles)) manifest.createdFiles = raw.createdFiles.map(safeRel).filter((rel): rel is string => rel !== null);
+  if (isRecord(raw.fileStats)) {
+    for (const [key, value] of Object.entries(raw.fileStats)) {
+      const rel = safeRel(key);
+      if (rel === null || !isRecord(value) || !(rel in manifest.files)) continue;
+      const stat: FileStatRecord = {};
+      if (typeof value.installed === "string") stat.installed = value.installed;
+      if (typeof value.source === "string") stat.source = value.source;
+      manifest.fileStats[rel] = stat;
+    }
+  }
+  return { manifest, found: true, text, problems, newer };
+}
+
+/** The manifest as bosun writes it: stable key order, two-space JSON, a final newline. */
+export function serializeManifest(manifest: Manifest): string {
+  const sortedKeys = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key] as T]));
+  const packs = Object.fromEntries(
+    Object.keys(manifest.packs)
+      .sort()
+      .map((name) => {
+        const pack = manifest.packs[name] as PackRecord;
+        return [name, { ...pack, files: [...pack.files].sort() }];
+      }),
+  );
+  const body = {
+    schemaVersion: MANIFEST_SCHEMA_VERSION,
+    bosunVersion: manifest.bosunVersion,
+    runtime: manifest.runtime,
+    scope: manifest.scope,
+    updatedAt: manifest.updatedAt,
+    packs,
+    files: sortedKeys(manifest.files),
+    config: manifest.config,
+    createdFiles: [...manifest.createdFiles].sort(),
+    fileStats: sortedKeys(manifest.fileStats),
+  };
+  return JSON.stringify(body, null, 2) + "\n";
+}
+
+function configRecord(value: unknown): ConfigRecord | null {
+  if (!isRecord(value) || typeof value.file !== "string" || safeRel(value.file) === null) return null;
+  if (value.kind === "toml-block") return { kind: "toml-block", file: value.file };
+  if (value.kind === "hook" && typeof value.pack === "string" && typeof value.hook === "string" && typeof value.event === "string" && typeof value.command === "string") {
+    const created = typeof value.created === "number" && Number.isInteger(value.created) && value.created >= 0 ? { created: value.created } : {};
+    const emptyInner = typeof value.emptyInner === "string" && value.emptyInner.trim() === "" ? { emptyInner: value.emptyInner } : {};
+    return { kind: "hook", pack: value.pack, hook: value.hook, file: value.file, event: value.event, command: value.command, ...created, ...emptyInner };
+  }
+  return null;
+}
+
+function safeRel(value: unknown): string | null {
+  try {
+    return normalizeRelPath(value, "manifest");
+  } catch {
+    return null;
+  }
+}
+
+function shortString(value: unknown): string | null {
+  return typeof value === "string" ? value.slice(0, 200) : null;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,5 @@
+import type { MigrationRecord } from "../migration-record.js";
+import { firstTimeBaseline } from "./000-first-time-baseline.js";
+
+/** The engine's own migrations, in order. Shipped records never change: fix forward with a new id. */
+export const ENGINE_MIGRATIONS: readonly MigrationRecord[] = [firstTimeBaseline];

@@ -1,0 +1,135 @@
+import type { InstallState } from "./install-state.js";
+import type { FileStatRecord, Manifest, PackRecord } from "./manifest.js";
+import { MUTATING_ACTIONS, type PlanActionType, type PlannedAction, type RootPlan } from "./plan-types.js";
+
+export interface ManifestInputs {
+  now: string;
+  bosunVersion: string;
+  /** Each file written in this run: its stat right after writing, and the hash of what was written. */
+  written: ReadonlyMap<string, { stat: string; sha256: string }>;
+}
+
+/** The type an action has once its question is answered. */
+export function effectiveType(action: PlannedAction): string {
+  if (action.resolution === "remove") return action.onRemove ?? "backup-and-remove";
+  if (action.resolution === "keep") return "keep";
+  return action.type;
+}
+
+/**
+ * The manifest after this run: the manifest as the migrations leave it, with each file the pack
+ * now owns (its hash is what bosun wrote, or your edited copy's old entry when bosun kept it),
+ * the pack's record, and the config entries. Null when no pack is left (an uninstall of the
+ * last one): the manifest is then removed.
+ */
+export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest | null {
+  const before = plan.effective;
+  const files: Record<string, string> = { ...before.files };
+  const stats: Record<string, FileStatRecord> = {};
+  const owned = new Set(before.packs[plan.pack.name]?.files ?? []);
+  for (const action of plan.actions) {
+    const type = effectiveType(action);
+    const desired = action.desired;
+    switch (type) {
+      case "write-file":
+      case "replace-file":
+      case "backup-and-replace":
+      case "adopt-file":
+      {
+        if (!desired) break;
+        const written = inputs.written.get(action.rel);
+        const hash = written?.sha256 ?? desired.sha256;
+        if (hash === null) break;
+        files[action.rel] = hash;
+        owned.add(action.rel);
+        stats[action.rel] = { ...(written ? { installed: written.stat } : {}), ...(desired.source.kind === "file" ? { source: desired.source.statKey } : {}) };
+        break;
+      }
+      case "keep-file":
+      case "keep-deleted":
+        if (desired) owned.add(action.rel);
+        if (desired && files[action.rel] === desired.sha256 && before.fileStats[action.rel]) stats[action.rel] = before.fileStats[action.rel] as FileStatRecord;
+        break;
+      case "keep":
+        // A conflict answered "keep": your file stays and is not bosun's.
+        if (desired && action.type === "prompt-user") {
+          delete files[action.rel];
+          owned.delete(action.rel);
+        }
+        break;
+      case "backup-and-remove":
+      case "remove-managed":
+      case "forget":
+        delete files[action.rel];
+        owned.delete(action.rel);
+        break;
+    }
+  }
+  const packs: Record<string, PackRecord> = {};
+  for (const [name, pack] of Object.entries(before.packs)) if (name !== plan.pack.name) packs[name] = { ...pack, files: pack.files.filter((rel) => rel in files) };
+  if (!plan.uninstall) {
+    const previous = before.packs[plan.pack.name];
+    const list = [...owned].filter((rel) => rel in files).sort();
+    const unchanged = previous && previous.version === plan.pack.version && sameList(previous.files, list) && !plan.actions.some((action) => writes(action));
+    packs[plan.pack.name] = {
+      version: plan.pack.version,
+      installedAt: previous?.installedAt || inputs.now,
+      updatedAt: unchanged ? previous.updatedAt : inputs.now,
+      files: list,
+    };
+  }
+  // Files no pack lists any more are not bosun's.
+  const listed = new Set(Object.values(packs).flatMap((pack) => pack.files));
+  for (const rel of Object.keys(files)) if (!listed.has(rel)) delete files[rel];
+  for (const rel of Object.keys(files)) if (!stats[rel] && before.fileStats[rel] && files[rel] === before.files[rel]) stats[rel] = before.fileStats[rel] as FileStatRecord;
+  if (Object.keys(packs).length === 0 && plan.config.length === 0) return null;
+  return {
+    schemaVersion: before.schemaVersion,
+    bosunVersion: inputs.bosunVersion,
+    runtime: plan.root.runtime,
+    scope: plan.root.scope,
+    updatedAt: inputs.now,
+    packs,
+    files,
+    config: plan.config,
+    createdFiles: plan.createdFiles,
+    fileStats: stats,
+  };
+}
+
+/** The install state after this run: every pending migration recorded (with or without actions), drifted checksums reconciled. */
+export function nextState(plan: RootPlan, now: string, journal: string | null): InstallState {
+  const applied = plan.state.appliedMigrations.map((entry) => {
+    const drift = plan.drift.find((item) => item.id === entry.id && item.source === entry.source);
+    return drift ? { ...entry, checksum: drift.current } : entry;
+  });
+  for (const pending of plan.pending) {
+    // The journal is named only for a migration that changed something in this run.
+    const changed = plan.actions.some((action) => action.origin.kind === "migration" && action.origin.id === pending.record.id && action.origin.source === pending.record.source && MUTATING_ACTIONS.has(effectiveType(action) as PlanActionType));
+    applied.push({ id: pending.record.id, source: pending.record.source, checksum: pending.checksum, appliedAt: now, journal: changed ? journal : null });
+  }
+  return { schemaVersion: plan.state.schemaVersion, appliedMigrations: applied };
+}
+
+/** The manifest without what changes on every write (times, bosun's version, the stat cache): equal means nothing to record. */
+export function manifestMeaning(manifest: Manifest | null): string {
+  if (!manifest) return "null";
+  const packs = Object.fromEntries(
+    Object.entries(manifest.packs)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, pack]) => [name, { version: pack.version, files: [...pack.files].sort() }]),
+  );
+  const files = Object.fromEntries(Object.entries(manifest.files).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return JSON.stringify({ runtime: manifest.runtime, scope: manifest.scope, packs, files, config: manifest.config, createdFiles: [...manifest.createdFiles].sort() });
+}
+
+function writes(action: PlannedAction): boolean {
+  const type = effectiveType(action);
+  return type !== "keep" && type !== "keep-file" && type !== "keep-deleted" && type !== "record-baseline" && type !== "baseline-preserve-user";
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const sorted = [...a].sort();
+  return sorted.every((value, index) => value === b[index]);
+}

@@ -1,0 +1,307 @@
+import { lstatSync, readdirSync, readFileSync, statSync, type BigIntStats } from "node:fs";
+import { join, resolve } from "node:path";
+import { ConfigError } from "../../boot/config-error.js";
+import { describeSchemaIssue, type SchemaIssue } from "../../boot/config.js";
+import { parseJsonc, type JsoncDocument } from "../../boot/jsonc.js";
+import { requireLazily } from "../../fs/require.js";
+import { getInstallRuntime } from "../../runtimes/install-registry.js";
+import type { HookEvent } from "../../runtimes/install-types.js";
+import { packStatKey } from "../classify.js";
+import { isKnownTemplateName } from "../template-vars.js";
+import { lineOfKey, parseFrontmatter } from "./frontmatter.js";
+import { PackError } from "./pack-error.js";
+import {
+  agentFrontmatterSchema,
+  commandFrontmatterSchema,
+  hookSchema,
+  packJsonSchema,
+  packMigrationSchema,
+  skillFrontmatterSchema,
+  type PackMigrationJson,
+} from "./pack-schema.js";
+import { compileTemplate, type Template } from "./template.js";
+
+/** A file of the pack that is copied (or rendered, when it is a template) into a runtime. */
+export interface PackFile {
+  /** Relative to its artifact's folder (a skill's files) or to the pack. */
+  rel: string;
+  path: string;
+  size: number;
+  /** 0o755 when the pack file is executable, else 0o644. */
+  mode: number;
+  /** `size:mtime:inode`: unchanged means the bytes need not be read again. */
+  statKey: string;
+  template: Template | null;
+}
+
+export interface SkillArtifact {
+  name: string;
+  description: string;
+  files: PackFile[];
+}
+
+export interface MarkdownArtifact {
+  name: string;
+  file: string;
+  frontmatter: Record<string, unknown>;
+  body: string;
+  bodyTemplate: Template | null;
+  /** The file's stat key (the rendered output depends only on it and the template values). */
+  statKey: string;
+}
+
+export interface HookArtifact {
+  name: string;
+  file: string;
+  event: HookEvent;
+  command: string;
+  timeout: number;
+  matcher?: string;
+  description?: string;
+  /** Files shipped in `hooks/<name>/`, installed next to the hook's registration. */
+  files: PackFile[];
+}
+
+/** A pack migration as shipped: its JSON record (all data) and the file it came from. */
+export interface PackMigration {
+  file: string;
+  record: PackMigrationJson;
+}
+
+export interface LoadedPack {
+  dir: string;
+  name: string;
+  version: string;
+  description: string;
+  skills: SkillArtifact[];
+  commands: MarkdownArtifact[];
+  agents: MarkdownArtifact[];
+  hooks: HookArtifact[];
+  migrations: PackMigration[];
+}
+
+/** Hook command placeholders: bosun's hook helper, and the folder with the hook's own files. */
+export const HOOK_PLACEHOLDERS = ["{bosun-hook}", "{hook-dir}"] as const;
+const DEFAULT_HOOK_TIMEOUT = 10;
+const MAX_PACK_FILES = 20_000;
+
+/**
+ * Reads and checks a pack folder: `pack.json`, every listed artifact, its frontmatter, its
+ * templates and the pack's migrations. Anything wrong is one `PackError` naming the file (and
+ * line and field when known), thrown before anything is installed.
+ */
+export function loadPack(dir: string): LoadedPack {
+  const root = resolve(dir);
+  const info = statOrNull(root);
+  if (!info?.isDirectory()) throw new PackError(root, "not a pack folder (no such folder)");
+  const packFile = join(root, "pack.json");
+  const doc = readJsonDocument(packFile, "not a pack folder: pack.json is missing");
+  const parsed = packJsonSchema.safeParse(doc.value);
+  if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
+  const json = parsed.data;
+  const isTemplate = templateMatcher(json.templates ?? []);
+  const count = { files: 0 };
+
+  for (const [kind, names] of Object.entries(json.artifacts)) {
+    const seen = new Set<string>();
+    for (const name of names ?? []) {
+      if (seen.has(name)) throw new PackError(packFile, `${name} is listed twice`, null, `artifacts.${kind}`);
+      seen.add(name);
+    }
+  }
+  // Codex installs commands as skills: a command and a skill of one name would be the same folder.
+  for (const name of json.artifacts.commands ?? []) {
+    if (json.artifacts.skills?.includes(name)) throw new PackError(packFile, `${name} is both a skill and a command; runtimes that install commands as skills would see one folder for both`, null, "artifacts.commands");
+  }
+  checkUnlisted(root, "skills", json.artifacts.skills ?? [], (entry) => entry);
+  checkUnlisted(root, "commands", json.artifacts.commands ?? [], (entry) => entry.replace(/\.md$/, ""));
+  checkUnlisted(root, "agents", json.artifacts.agents ?? [], (entry) => entry.replace(/\.md$/, ""));
+  checkUnlisted(root, "hooks", json.artifacts.hooks ?? [], (entry) => entry.replace(/\.json$/, ""));
+
+  const skills = (json.artifacts.skills ?? []).map((name) => loadSkill(root, name, isTemplate, count));
+  const commands = (json.artifacts.commands ?? []).map((name) => loadMarkdown(root, "commands", name, isTemplate));
+  const agents = (json.artifacts.agents ?? []).map((name) => loadMarkdown(root, "agents", name, isTemplate));
+  const hooks = (json.artifacts.hooks ?? []).map((name) => loadHook(root, name, isTemplate, count));
+  const migrations = loadMigrations(root);
+  return { dir: root, name: json.name, version: json.version, description: json.description ?? "", skills, commands, agents, hooks, migrations };
+}
+
+function loadSkill(root: string, name: string, isTemplate: (rel: string) => boolean, count: { files: number }): SkillArtifact {
+  const folder = join(root, "skills", name);
+  const info = lstatOrNull(folder);
+  if (!info?.isDirectory()) throw new PackError(folder, info?.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is missing (listed in pack.json artifacts.skills)");
+  const files = listFiles(root, `skills/${name}`, isTemplate, count);
+  const skillFile = files.find((file) => file.rel === "SKILL.md");
+  if (!skillFile) throw new PackError(join(folder, "SKILL.md"), "is missing: every skill needs a SKILL.md");
+  const text = readText(skillFile.path);
+  const { data } = parseFrontmatter(text, skillFile.path);
+  const checked = skillFrontmatterSchema.safeParse(data);
+  if (!checked.success) throw frontmatterError(skillFile.path, text, checked.error.issues[0]);
+  if (checked.data.name !== name) throw new PackError(skillFile.path, `must equal the folder name "${name}"`, lineOfKey(text, "name"), "name");
+  return { name, description: checked.data.description, files };
+}
+
+function loadMarkdown(root: string, kind: "commands" | "agents", name: string, isTemplate: (rel: string) => boolean): MarkdownArtifact {
+  const rel = `${kind}/${name}.md`;
+  const file = join(root, rel);
+  const info = regularFile(file, `listed in pack.json artifacts.${kind}`);
+  const text = readText(file);
+  const { data, body, bodyLine } = parseFrontmatter(text, file);
+  const schema = kind === "commands" ? commandFrontmatterSchema : agentFrontmatterSchema;
+  const checked = schema.safeParse(data);
+  if (!checked.success) throw frontmatterError(file, text, checked.error.issues[0]);
+  if (kind === "agents" && "name" in checked.data && checked.data.name !== undefined && checked.data.name !== name) {
+    throw new PackError(file, `must equal the file name "${name}"`, lineOfKey(text, "name"), "name");
+  }
+  if (body.trim() === "") throw new PackError(file, `the ${kind === "commands" ? "command's prompt" : "agent's instructions"} (after the frontmatter) is empty`);
+  const bodyTemplate = isTemplate(rel) ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
+  return { name, file, frontmatter: checked.data, body, bodyTemplate, statKey: packStatKey(info) };
+}
+
+function loadHook(root: string, name: string, isTemplate: (rel: string) => boolean, count: { files: number }): HookArtifact {
+  const file = join(root, "hooks", `${name}.json`);
+  const doc = readJsonDocument(file, "is missing (listed in pack.json artifacts.hooks)");
+  const parsed = hookSchema.safeParse(doc.value);
+  if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
+  const hook = parsed.data;
+  for (const match of hook.command.matchAll(/\{(?:bosun|hook)-[a-z-]*\}/g)) {
+    if (!(HOOK_PLACEHOLDERS as readonly string[]).includes(match[0])) throw new PackError(file, `unknown placeholder ${match[0]} (use ${HOOK_PLACEHOLDERS.join(" or ")})`, null, "command");
+  }
+  const folder = join(root, "hooks", name);
+  const folderInfo = lstatOrNull(folder);
+  if (folderInfo && !folderInfo.isDirectory()) throw new PackError(folder, "must be a folder holding the hook's files");
+  const files = folderInfo ? listFiles(root, `hooks/${name}`, isTemplate, count) : [];
+  if (hook.command.includes("{hook-dir}") && files.length === 0) throw new PackError(file, `uses {hook-dir} but the pack has no hooks/${name}/ folder`, null, "command");
+  return {
+    name,
+    file,
+    event: hook.event as HookEvent,
+    command: hook.command,
+    timeout: hook.timeout ?? DEFAULT_HOOK_TIMEOUT,
+    ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }),
+    ...(hook.description === undefined ? {} : { description: hook.description }),
+    files,
+  };
+}
+
+function loadMigrations(root: string): PackMigration[] {
+  const folder = join(root, "migrations");
+  const info = lstatOrNull(folder);
+  if (!info) return [];
+  if (!info.isDirectory()) throw new PackError(folder, "must be a folder of migration .json files");
+  const ids = new Map<string, string>();
+  return readdirSync(folder)
+    .filter((entry) => entry.endsWith(".json"))
+    .sort()
+    .map((entry) => {
+      const file = join(folder, entry);
+      const doc = readJsonDocument(file, "cannot be read");
+      const parsed = packMigrationSchema.safeParse(doc.value);
+      if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
+      const record = parsed.data;
+      const earlier = ids.get(record.id);
+      if (earlier) throw new PackError(file, `id ${record.id} is already used by ${earlier}`, null, "id");
+      ids.set(record.id, file);
+      for (const runtime of record.runtimes ?? []) {
+        try {
+          getInstallRuntime(runtime);
+        } catch (error) {
+          throw new PackError(file, (error as Error).message, null, "runtimes");
+        }
+      }
+      const removes = record.steps.some((step) => step.type.startsWith("retire-") || step.type === "remove-empty-dir");
+      if (removes && !record.destructive) throw new PackError(file, "its steps remove files, so it must say destructive: true", null, "destructive");
+      return { file, record };
+    });
+}
+
+/** Every file under `<root>/<base>`, skipping dot-files; symlinks and special files are refused. */
+function listFiles(root: string, base: string, isTemplate: (rel: string) => boolean, count: { files: number }): PackFile[] {
+  const out: PackFile[] = [];
+  const walk = (relDir: string) => {
+    for (const entry of readdirSync(join(root, base, relDir)).sort()) {
+      if (entry.startsWith(".")) continue;
+      const rel = relDir ? `${relDir}/${entry}` : entry;
+      const path = join(root, base, rel);
+      const info = lstatSync(path, { bigint: true });
+      if (info.isDirectory()) walk(rel);
+      else if (info.isFile()) {
+        if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
+        const packRel = `${base}/${rel}`;
+        const template = isTemplate(packRel) ? compileTemplate(readText(path), path, isKnownTemplateName) : null;
+        out.push({ rel, path, size: Number(info.size), mode: Number(info.mode) & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template });
+      } else throw new PackError(path, info.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is not a regular file");
+    }
+  };
+  walk("");
+  return out;
+}
+
+function checkUnlisted(root: string, kind: string, listed: string[], nameOf: (entry: string) => string): void {
+  const folder = join(root, kind);
+  if (!lstatOrNull(folder)?.isDirectory()) return;
+  for (const entry of readdirSync(folder)) {
+    if (entry.startsWith(".")) continue;
+    const name = nameOf(entry);
+    // A hook's own files live in hooks/<name>/ next to hooks/<name>.json.
+    if (kind === "hooks" && listed.includes(name)) continue;
+    if (!listed.includes(name)) throw new PackError(join(folder, entry), `is not listed in pack.json artifacts.${kind}`);
+  }
+}
+
+function templateMatcher(globs: string[]): (rel: string) => boolean {
+  if (globs.length === 0) return () => false;
+  const picomatch = requireLazily("picomatch") as typeof import("picomatch");
+  const matchers = globs.map((glob) => picomatch(glob, { dot: false }));
+  return (rel) => matchers.some((match) => match(rel));
+}
+
+function readJsonDocument(file: string, missing: string): JsoncDocument {
+  const info = lstatOrNull(file);
+  if (!info) throw new PackError(file, missing);
+  if (!info.isFile()) throw new PackError(file, "is not a regular file");
+  try {
+    const doc = parseJsonc(file, readText(file));
+    if (typeof doc.value !== "object" || doc.value === null || Array.isArray(doc.value)) throw new PackError(file, "must hold a JSON object", 1);
+    return doc;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new PackError(file, error.problem, error.line, error.field);
+    throw error;
+  }
+}
+
+function schemaError(doc: JsoncDocument, issue: SchemaIssue | undefined): PackError {
+  const error = describeSchemaIssue(doc, issue);
+  return new PackError(doc.file, error.problem, error.line, error.field);
+}
+
+function frontmatterError(file: string, text: string, issue: SchemaIssue | undefined): PackError {
+  if (!issue) return new PackError(file, "frontmatter is not valid");
+  if (issue.code === "unrecognized_keys" && issue.keys?.length) return new PackError(file, "unknown frontmatter key", lineOfKey(text, issue.keys[0]!), issue.keys[0]!);
+  const key = String(issue.path[0] ?? "");
+  const message = issue.message.replace(/^Invalid input: /, "");
+  return new PackError(file, key && issue.code === "invalid_type" && /undefined/.test(message) ? "is required in the frontmatter" : message, key ? lineOfKey(text, key) : 1, key || null);
+}
+
+function regularFile(file: string, why: string): BigIntStats {
+  const info = lstatOrNull(file);
+  if (!info) throw new PackError(file, `is missing (${why})`);
+  if (!info.isFile()) throw new PackError(file, info.isSymbolicLink() ? "is a symlink; a pack holds real files only" : "is not a regular file");
+  return info;
+}
+
+function readText(file: string): string {
+  const bytes = readFileSync(file);
+  const text = bytes.toString("utf8");
+  if (!Buffer.from(text, "utf8").equals(bytes)) throw new PackError(file, "is not valid UTF-8 text");
+  return text;
+}
+
+
+function lstatOrNull(path: string): BigIntStats | null {
+  return lstatSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
+}
+
+function statOrNull(path: string) {
+  return statSync(path, { throwIfNoEntry: false }) ?? null;
+}

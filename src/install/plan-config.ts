@@ -1,0 +1,168 @@
+import { isSkip, type InstallLayout } from "../runtimes/install-types.js";
+import { addHookEntries, hasHookEntry, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
+import { addTomlBlock, findTomlBlock, parseToml, removeTomlBlock, tomlValueAt } from "./config/toml-block.js";
+import type { DesiredHook, DesiredInstall } from "./desired.js";
+import type { ConfigRecord, HookEntryRecord, Manifest } from "./manifest.js";
+import type { ActionOrigin, PlannedAction } from "./plan-types.js";
+import type { TreeView } from "./tree-view.js";
+
+export interface ConfigPlanInput {
+  view: TreeView;
+  manifest: Manifest;
+  packName: string;
+  hooks: readonly DesiredHook[];
+  toml: DesiredInstall["toml"];
+  layout: InstallLayout;
+  origin: ActionOrigin;
+}
+
+export interface ConfigPlan {
+  actions: Omit<PlannedAction, "index">[];
+  notes: string[];
+  /** Every config entry recorded after this run (other packs' untouched). */
+  records: ConfigRecord[];
+  createdFiles: string[];
+}
+
+const EVIDENCE = "entries bosun recorded in bosun-manifest.json, matched by their exact command";
+
+/**
+ * The config edits for one pack in one root: its hook registrations added, changed or removed
+ * (only entries bosun recorded, matched by their exact command), and bosun's TOML block written
+ * while any pack has hooks here. An entry you deleted stays deleted. A config bosun cannot parse
+ * blocks the install, naming the file and line.
+ */
+export function planConfig(input: ConfigPlanInput): ConfigPlan {
+  const { view, packName, origin } = input;
+  const actions: Omit<PlannedAction, "index">[] = [];
+  const notes: string[] = [];
+  const created = new Set(input.manifest.createdFiles);
+  const others = input.manifest.config.filter((record) => record.kind === "hook" && record.pack !== packName);
+  const ours = input.manifest.config.filter((record): record is HookEntryRecord => record.kind === "hook" && record.pack === packName);
+  const records: ConfigRecord[] = [...others];
+  const placement = isSkip(input.layout.hooks) ? null : input.layout.hooks;
+  const register = placement?.register.kind === "config" ? placement.register : null;
+
+  // Which file each desired hook goes to: the first candidate that exists, else where it was, else the first.
+  const fileFor = (hook: DesiredHook) => {
+    const existing = hook.files.find((file) => view.look(file).kind === "file");
+    return existing ?? ours.find((record) => record.hook === hook.hook)?.file ?? (hook.files[0] as string);
+  };
+  const desiredByFile = new Map<string, DesiredHook[]>();
+  for (const hook of input.hooks) {
+    const file = fileFor(hook);
+    desiredByFile.set(file, [...(desiredByFile.get(file) ?? []), hook]);
+  }
+  const files = new Set([...desiredByFile.keys(), ...ours.map((record) => record.file)]);
+  for (const file of [...files].sort()) {
+    const desired = desiredByFile.get(file) ?? [];
+    const recorded = ours.filter((record) => record.file === file);
+    const read = view.readJson(file);
+    const wanted = (record: { event: string; command: string }) => desired.some((hook) => hook.event === record.event && hook.command === record.command);
+    if (read.error !== null) {
+      if (desired.length > 0 || recorded.length > 0) actions.push(blocked(origin, file, `${file}: ${read.error}; fix it, then run again (bosun edits only config files it can parse)`, register?.contract));
+      records.push(...recorded);
+      continue;
+    }
+    const value = (read.value ?? {}) as Record<string, unknown>;
+    const present = (event: string, command: string) => read.text !== null && hasHookEntry(value, register?.format ?? "nested", event, command);
+    const format = register?.format ?? "nested";
+    const toRemove = recorded.filter((record) => !wanted(record) && present(record.event, record.command));
+    const toAdd = desired.filter((hook) => {
+      if (present(hook.event, hook.command)) return false;
+      // Recorded but gone from the file: you removed it, so it stays removed.
+      return !recorded.some((record) => record.event === hook.event && record.command === hook.command);
+    });
+    let text: string | null = read.text;
+    const createdDepth = new Map<DesiredHook, { created: number; inner: string | null }>();
+    try {
+      if (text !== null && toRemove.length > 0) text = removeHookEntries(text, format, toRemove);
+      if (toAdd.length > 0) {
+        const added = addHookEntries(text, format, toAdd);
+        text = added.text;
+        toAdd.forEach((hook, index) => createdDepth.set(hook, { created: added.created[index] ?? 0, inner: added.inner[index] ?? null }));
+      }
+    } catch (error) {
+      actions.push(blocked(origin, file, `${file}: ${(error as Error).message}; fix it, then run again`, register?.contract));
+      records.push(...recorded);
+      continue;
+    }
+    if (text !== null && created.has(file) && read.text !== null) {
+      const parsed = parseConfig(text);
+      if (parsed.ok && isSkeleton(parsed.value, format)) text = null;
+    }
+    if (text !== read.text) {
+      view.rewrite(file, text);
+      if (read.text === null) created.add(file);
+      if (text === null) created.delete(file);
+      const what = [toAdd.length > 0 ? `adds ${describeHooks(toAdd)}` : "", toRemove.length > 0 ? `removes ${describeHooks(toRemove)}` : ""].filter(Boolean).join(", ");
+      actions.push({
+        origin,
+        type: "rewrite-json",
+        rel: file,
+        classification: read.text === null ? "missing" : "unknown",
+        reason: text === null ? `${file}: removes the file bosun created (nothing else was ever added to it)` : `${file}: ${what}`,
+        evidence: EVIDENCE,
+        originalHash: null,
+        currentHash: null,
+        text,
+        contract: register?.contract as string,
+      });
+    }
+    for (const hook of desired) {
+      const before = recorded.find((record) => record.event === hook.event && record.command === hook.command);
+      const added = createdDepth.get(hook);
+      const created = added ? added.created : before?.created;
+      const emptyInner = added ? added.inner : before?.emptyInner;
+      records.push({
+        kind: "hook",
+        pack: packName,
+        hook: hook.hook,
+        file,
+        event: hook.event,
+        command: hook.command,
+        ...(created === undefined ? {} : { created }),
+        ...(emptyInner ? { emptyInner } : {}),
+      });
+    }
+  }
+
+  // The TOML block (Codex): present while any pack has hooks in this root.
+  const block = placement?.toml;
+  if (block) {
+    const read = view.readText(block.file);
+    const hasBlock = read.text !== null && findTomlBlock(read.text) !== null;
+    const needed = input.hooks.length > 0 || others.length > 0;
+    if (needed && !hasBlock) {
+      const parsed = read.text === null ? { ok: true as const, value: {} } : parseToml(read.text);
+      if (read.error !== null) notes.push(`${block.file}: ${read.error}; bosun did not add ${block.lines.join(", ")} to it`);
+      else if (!parsed.ok) notes.push(`${block.file}: ${parsed.problem} at line ${parsed.line}; bosun did not add ${block.lines.join(", ")} to it`);
+      else if (tomlValueAt(parsed.value, block.satisfiedBy.path) !== block.satisfiedBy.value) {
+        const text = addTomlBlock(read.text, block.lines);
+        if (!parseToml(text).ok) {
+          notes.push(`${block.file} already has a [${block.satisfiedBy.path.slice(0, -1).join(".")}] table; add ${block.satisfiedBy.path.at(-1)} = ${JSON.stringify(block.satisfiedBy.value)} to it yourself so the runtime runs hooks`);
+        } else {
+          view.rewrite(block.file, text);
+          if (read.text === null) created.add(block.file);
+          actions.push({ origin, type: "rewrite-toml", rel: block.file, classification: read.text === null ? "missing" : "unknown", reason: `${block.file}: adds bosun's block (${block.lines.join(", ")})`, evidence: "bosun's own marked block", originalHash: null, currentHash: null, text, contract: block.contract });
+          records.push({ kind: "toml-block", file: block.file });
+        }
+      }
+    } else if (!needed && hasBlock && read.text !== null) {
+      let text: string | null = removeTomlBlock(read.text);
+      if (created.has(block.file) && text.trim() === "") text = null;
+      view.rewrite(block.file, text);
+      if (text === null) created.delete(block.file);
+      actions.push({ origin, type: "rewrite-toml", rel: block.file, classification: "unknown", reason: `${block.file}: removes bosun's block`, evidence: "bosun's own marked block", originalHash: null, currentHash: null, text, contract: block.contract });
+    } else if (needed && hasBlock) records.push({ kind: "toml-block", file: block.file });
+  }
+  return { actions, notes, records, createdFiles: [...created].sort() };
+}
+
+function blocked(origin: ActionOrigin, file: string, problem: string, contract: string | undefined): Omit<PlannedAction, "index"> {
+  return { origin, type: "rewrite-json", rel: file, classification: "unknown", reason: "hook registration", evidence: EVIDENCE, originalHash: null, currentHash: null, ...(contract ? { contract } : {}), blocked: problem };
+}
+
+function describeHooks(hooks: readonly { event: string }[]): string {
+  return hooks.map((hook) => `the ${hook.event} hook`).join(" and ");
+}

@@ -1,0 +1,357 @@
+import type { InstallLayout } from "../runtimes/install-types.js";
+import { classifyInspection, type Classification } from "./classify.js";
+import type { DesiredFile, DesiredHook, DesiredInstall } from "./desired.js";
+import { hashRegularFile } from "./file-hash.js";
+import type { InstallFs } from "./install-fs.js";
+import { findApplied, type InstallState } from "./install-state.js";
+import type { Manifest, ReadManifest } from "./manifest.js";
+import {
+  MigrationAuthoringError,
+  migrationChecksum,
+  recordApplies,
+  validateMigrationActions,
+  validateMigrationRecord,
+  type MigrationAction,
+  type MigrationContext,
+  type MigrationRecord,
+} from "./migration-record.js";
+import { protectedDirs } from "./migrations/surfaces.js";
+import { planConfig } from "./plan-config.js";
+import type { ActionOrigin, ChecksumDrift, PendingMigration, PlannedAction, RootPlan } from "./plan-types.js";
+import { isReservedPath, type InstallRoot } from "./root.js";
+import { TreeView } from "./tree-view.js";
+
+export interface RootPlanInput {
+  root: InstallRoot;
+  fs: InstallFs;
+  layout: InstallLayout;
+  pack: { name: string; version: string; artifacts: ReadonlySet<string> };
+  /** What the pack should look like in this root; null removes the pack (uninstall). */
+  desired: Pick<DesiredInstall, "files" | "hooks" | "toml"> | null;
+  records: readonly MigrationRecord[];
+  manifest: ReadManifest;
+  state: InstallState;
+  stateText: string | null;
+  now: () => string;
+  contractExists: (row: string) => boolean;
+  /** Pack files already hashed in this run, by path and stat. */
+  packHashes?: Map<string, string>;
+}
+
+/**
+ * Plans one root: first the pending migrations (in order, each seeing what the earlier ones will
+ * have done), then materializing the pack (or removing it), retiring what the pack no longer
+ * ships, the config registrations, and folders that end up empty. Only reads the disk: the same
+ * plan is the dry run and what the executor carries out.
+ */
+export function planRoot(input: RootPlanInput): RootPlan {
+  const { root, fs } = input;
+  const effective = cloneManifest(input.manifest.manifest);
+  const view = new TreeView(root.dir, fs, effective, input.manifest.manifest);
+  const actions: PlannedAction[] = [];
+  const add = (action: Omit<PlannedAction, "index">) => actions.push({ ...action, index: actions.length });
+  const notes = input.manifest.problems.map((problem) => `bosun-manifest.json ${problem}`);
+  const touched = new Set<string>();
+  const removedFiles: string[] = [];
+
+  // Migrations: scoped, checksummed, pending ones planned in order.
+  const drift: ChecksumDrift[] = [];
+  const pending: PendingMigration[] = [];
+  const desiredPaths = new Set((input.desired?.files ?? []).map((file) => file.rel));
+  const ids = new Set<string>();
+  for (const [index, record] of input.records.entries()) {
+    validateMigrationRecord(record, `record ${index + 1}`, input.contractExists);
+    const key = `${record.source}\0${record.id}`;
+    if (ids.has(key)) throw new MigrationAuthoringError(`${record.source} ${record.id}`, "the id is used twice");
+    ids.add(key);
+  }
+  for (const record of input.records) {
+    if (!recordApplies(record, root.runtime, root.scope)) continue;
+    const checksum = migrationChecksum(record);
+    const applied = findApplied(input.state, record.source, record.id);
+    if (applied) {
+      if (applied.checksum !== null && applied.checksum !== checksum) drift.push({ id: record.id, source: record.source, stored: applied.checksum, current: checksum });
+      continue;
+    }
+    const ctx = migrationContext(input, view, desiredPaths);
+    const returned = validateMigrationActions(record.plan(ctx), record, root.runtime, input.contractExists);
+    const origin: ActionOrigin = { kind: "migration", id: record.id, source: record.source, title: record.title, checksum };
+    for (const action of returned) {
+      if (isReservedPath(root, action.relPath) || (action.toRelPath && isReservedPath(root, action.toRelPath))) {
+        throw new MigrationAuthoringError(`${record.source} ${record.id}`, `${action.relPath} is one of bosun's own files`);
+      }
+      const planned = planMigrationAction(action, origin, view);
+      add(planned);
+      touched.add(planned.rel);
+      if (planned.toRel) touched.add(planned.toRel);
+      if ((planned.type === "remove-managed" || planned.type === "backup-and-remove" || planned.type === "move-managed") && !planned.blocked) removedFiles.push(planned.rel);
+    }
+    pending.push({ record, checksum, actions: returned.length });
+  }
+
+  const packName = input.pack.name;
+  const origin: ActionOrigin = { kind: "pack", name: packName };
+
+  // Materialize: each desired file against what is there.
+  for (const file of [...(input.desired?.files ?? [])].sort((a, b) => (a.rel < b.rel ? -1 : 1))) {
+    if (isReservedPath(root, file.rel)) throw new MigrationAuthoringError(`pack ${packName}`, `${file.rel} is one of bosun's own files`);
+    add(planFile(file, view, view.ownerOf(file.rel), packName, origin, fs, input.packHashes ?? new Map()));
+    touched.add(file.rel);
+  }
+
+  // Retire: files this pack owned that it no longer ships.
+  for (const rel of Object.keys(effective.files).sort()) {
+    if (view.ownerOf(rel) !== packName || desiredPaths.has(rel) || touched.has(rel)) continue;
+    const planned = planRetire(rel, view, origin, input.desired === null);
+    add(planned);
+    if (planned.type !== "forget" && !planned.blocked && !needsAnswer(planned)) removedFiles.push(rel);
+  }
+
+  // Config: hook registrations and the TOML block.
+  const config = planConfig({ view, manifest: effective, packName, hooks: input.desired?.hooks ?? ([] as DesiredHook[]), toml: input.desired?.toml ?? null, layout: input.layout, origin });
+  for (const action of config.actions) add(action);
+  notes.push(...config.notes);
+
+  // Folders left empty by removals and moves (never the runtime's own surface folders).
+  const keep = protectedDirs(input.layout, root.key, packName);
+  const stillWanted = removedFiles.length > 0 ? desiredDirs(desiredPaths) : new Set<string>();
+  const planned = new Set(actions.filter((action) => action.type === "remove-empty-dir").map((action) => action.rel));
+  const dirs = new Set<string>();
+  for (const rel of removedFiles) {
+    const parts = rel.split("/");
+    for (let i = parts.length - 1; i >= 1; i--) {
+      const dir = parts.slice(0, i).join("/");
+      if (keep.has(dir)) break;
+      dirs.add(dir);
+    }
+  }
+  for (const dir of [...dirs].sort((a, b) => b.split("/").length - a.split("/").length || (a < b ? -1 : 1))) {
+    if (planned.has(dir) || stillWanted.has(dir)) continue;
+    add({ origin, type: "remove-empty-dir", rel: dir, classification: "managed-pristine", reason: "held only files bosun removed", evidence: "every file bosun had there was removed or moved in this run; the folder is removed only if it is empty", originalHash: null, currentHash: null });
+  }
+
+  return {
+    root,
+    pack: { name: packName, version: input.pack.version },
+    uninstall: input.desired === null,
+    actions,
+    pending,
+    drift,
+    notes,
+    manifest: input.manifest,
+    effective,
+    state: input.state,
+    stateText: input.stateText,
+    config: config.records,
+    createdFiles: config.createdFiles,
+  };
+}
+
+function migrationContext(input: RootPlanInput, view: TreeView, desiredPaths: ReadonlySet<string>): MigrationContext {
+  const classified = new Map<string, Classification>();
+  return {
+    runtime: input.root.runtime,
+    scope: input.root.scope,
+    rootKey: input.root.key,
+    layout: input.layout,
+    pack: { name: input.pack.name, version: input.pack.version, paths: desiredPaths, artifacts: input.pack.artifacts },
+    manifest: view.manifest,
+    state: input.state,
+    now: input.now,
+    classify(rel) {
+      let known = classified.get(rel);
+      if (!known) classified.set(rel, (known = classifyInspection(view.manifest.files[rel], view.look(rel))));
+      return known;
+    },
+    hash: (rel) => {
+      const looked = view.look(rel);
+      return looked.kind === "file" || looked.kind === "symlink" ? looked.hash : null;
+    },
+    exists: (rel) => view.look(rel).kind !== "absent",
+    readText: (rel) => view.readText(rel),
+    readJson: (rel) => view.readJson(rel),
+    readToml: (rel) => view.readToml(rel),
+    list: (rel) => view.list(rel),
+    ownerOf: (rel) => view.ownerOf(rel),
+  };
+}
+
+/** A migration's action with the downgrade rules applied, and its effect laid over the view. */
+function planMigrationAction(action: MigrationAction, origin: ActionOrigin, view: TreeView): Omit<PlannedAction, "index"> {
+  const rel = action.relPath;
+  // A file the baseline declares yours is recorded without being opened, let alone hashed.
+  if (action.type === "baseline-preserve-user" && action.classification) {
+    return { origin, rel, type: action.type, classification: action.classification, reason: action.reason ?? "", evidence: null, originalHash: null, currentHash: null };
+  }
+  const looked = view.look(rel);
+  const originalHash = view.manifest.files[rel] ?? null;
+  const classification = action.classification ?? classifyInspection(view.manifest.files[rel], looked);
+  const base = {
+    origin,
+    rel,
+    classification,
+    reason: action.reason ?? (origin.kind === "migration" ? origin.title : ""),
+    evidence: action.ownershipEvidence ?? null,
+    originalHash,
+    currentHash: looked.hash,
+  };
+  if (looked.problem) return { ...base, type: action.type, blocked: looked.problem };
+  switch (action.type) {
+    case "remove-managed":
+    case "backup-and-remove": {
+      if (looked.kind === "absent") {
+        view.dropEntry(rel);
+        return { ...base, type: "forget", requestedType: action.type, reason: `${base.reason} (already gone)` };
+      }
+      if (looked.kind === "dir") return { ...base, type: action.type, blocked: `${rel} is a folder; a migration removes files one by one` };
+      if (classification === "unknown") {
+        return { ...base, type: "preserve-user", requestedType: action.type, prompt: `${rel} is not bosun's (not in its manifest), but ${describeOrigin(origin)} would remove it. Keep it, or back it up and remove it?`, choices: ["keep", "remove"], onRemove: "backup-and-remove" };
+      }
+      const type = classification === "managed-modified" || looked.kind === "symlink" ? "backup-and-remove" : action.type;
+      view.remove(rel);
+      return { ...base, type, ...(type !== action.type ? { requestedType: action.type } : {}) };
+    }
+    case "move-managed": {
+      const to = action.toRelPath as string;
+      const target = view.look(to);
+      if (looked.kind === "absent") {
+        view.dropEntry(rel);
+        return { ...base, type: "forget", requestedType: "move-managed", toRel: to, reason: `${base.reason} (already gone)` };
+      }
+      if (target.problem) return { ...base, type: "move-managed", toRel: to, blocked: target.problem };
+      if (target.kind !== "absent") return { ...base, type: "move-managed", toRel: to, blocked: `${to} already exists; move it away, then run again` };
+      if (looked.kind === "dir") return { ...base, type: "move-managed", toRel: to, blocked: `${rel} is a folder; a migration moves files one by one` };
+      if (classification === "unknown") {
+        return { ...base, type: "preserve-user", requestedType: "move-managed", toRel: to, prompt: `${rel} is not bosun's (not in its manifest), but ${describeOrigin(origin)} would move it to ${to}. Keep it where it is, or move it?`, choices: ["keep", "remove"], onRemove: "move-managed" };
+      }
+      view.move(rel, to);
+      return { ...base, type: "move-managed", toRel: to };
+    }
+    case "remove-empty-dir": {
+      if (looked.kind === "absent") return { ...base, type: "forget", requestedType: "remove-empty-dir", reason: `${base.reason} (already gone)` };
+      if (looked.kind !== "dir") return { ...base, type: "baseline-preserve-user", requestedType: "remove-empty-dir", reason: `${rel} is not a folder; left in place` };
+      return { ...base, type: "remove-empty-dir" };
+    }
+    case "rewrite-json":
+    case "rewrite-toml": {
+      if (looked.kind !== "absent" && looked.kind !== "file") return { ...base, type: action.type, blocked: `${rel} is not a regular file` };
+      view.rewrite(rel, action.text ?? null);
+      return { ...base, type: action.type, text: action.text ?? null, contract: action.contract as string };
+    }
+    case "prompt-user":
+    case "preserve-user":
+      if (looked.kind === "absent") return { ...base, type: "forget", requestedType: action.type, reason: `${base.reason} (already gone)` };
+      return { ...base, type: action.type, prompt: action.prompt ?? `${rel}: keep it, or back it up and remove it?`, choices: action.choices ?? ["keep", "remove"], onRemove: "backup-and-remove" };
+    case "record-baseline":
+    case "baseline-preserve-user":
+      return { ...base, type: action.type };
+  }
+}
+
+/**
+ * One file of the pack against what is at its path. The pack file's hash is needed only when
+ * there is something to compare it with; a new file is hashed while it is written.
+ */
+function planFile(file: DesiredFile, view: TreeView, owner: string | undefined, packName: string, origin: ActionOrigin, fs: InstallFs, hashes: Map<string, string>): Omit<PlannedAction, "index"> {
+  const rel = file.rel;
+  const looked = view.look(rel);
+  const manifestHash = view.manifest.files[rel];
+  const base = { origin, rel, evidence: null, originalHash: manifestHash ?? null, currentHash: looked.hash, classification: classifyInspection(manifestHash, looked) };
+  if (looked.problem) return { ...base, desired: file, type: "write-file", reason: file.artifact, blocked: looked.problem };
+  if (owner !== undefined && owner !== packName) return { ...base, desired: file, type: "write-file", reason: file.artifact, blocked: `${rel} belongs to the pack ${owner}; two packs cannot install the same file` };
+  if (looked.kind === "absent") {
+    if (manifestHash !== undefined) return { ...base, desired: file, type: "keep-deleted", reason: `${file.artifact}: you deleted it; it stays deleted (uninstall and install again to get it back)` };
+    return { ...base, desired: file, type: "write-file", reason: file.artifact };
+  }
+  if (looked.kind === "dir" || looked.kind === "other") {
+    return { ...base, desired: file, type: "write-file", reason: file.artifact, blocked: `${rel} is a ${looked.kind === "dir" ? "folder" : "special file"} where ${file.artifact} goes; move it away, then run again` };
+  }
+  const desiredHash = file.sha256 ?? desiredCopyHash(file, view.manifest, fs, hashes);
+  const desired = { ...file, sha256: desiredHash };
+  const withHash = { ...base, desired };
+  if (looked.kind === "file" && looked.hash === desiredHash) {
+    const sameMode = (looked.mode & 0o111 ? 0o755 : 0o644) === file.mode;
+    if (manifestHash === desiredHash && sameMode) return { ...withHash, type: "keep-file", reason: `${file.artifact}: unchanged` };
+    if (manifestHash === desiredHash || !sameMode) {
+      return { ...withHash, type: "replace-file", reason: `${file.artifact}: file mode changes`, evidence: manifestHash === desiredHash ? "content matches bosun-manifest.json" : "content is exactly the pack's" };
+    }
+    return { ...withHash, type: "adopt-file", reason: `${file.artifact}: already there with the same content`, evidence: "content is exactly the pack's" };
+  }
+  if (manifestHash === undefined) {
+    return {
+      ...withHash,
+      type: "prompt-user",
+      reason: `${file.artifact}: a ${looked.kind === "symlink" ? "symlink" : "file"} bosun did not install is where it goes`,
+      prompt: `${rel} is not bosun's, and the pack installs ${file.artifact} there. Keep yours (the pack's version is not installed), or back yours up and install the pack's?`,
+      choices: ["keep", "remove"],
+      onRemove: "backup-and-replace",
+    };
+  }
+  if (looked.kind === "file" && looked.hash === manifestHash) return { ...withHash, type: "replace-file", reason: `${file.artifact}: new version`, evidence: "content matches bosun-manifest.json" };
+  if (manifestHash === desiredHash) return { ...withHash, type: "keep-file", reason: `${file.artifact}: your edits are kept (the pack did not change it)` };
+  return { ...withHash, type: "backup-and-replace", reason: `${file.artifact}: new version; your edited copy is backed up first`, evidence: "listed in bosun-manifest.json; your edits differ from what bosun wrote" };
+}
+
+/** A file the pack no longer ships (or all of them, for an uninstall). */
+function planRetire(rel: string, view: TreeView, origin: ActionOrigin, uninstall: boolean): Omit<PlannedAction, "index"> {
+  const looked = view.look(rel);
+  const manifestHash = view.manifest.files[rel] ?? null;
+  const base = { origin, rel, originalHash: manifestHash, currentHash: looked.hash, classification: classifyInspection(manifestHash ?? undefined, looked), evidence: "listed in bosun-manifest.json for this pack" };
+  const why = uninstall ? "uninstalled" : "no longer in the pack";
+  if (looked.problem) return { ...base, type: "remove-managed", reason: why, blocked: looked.problem };
+  if (looked.kind === "absent") {
+    view.dropEntry(rel);
+    return { ...base, type: "forget", reason: `${why} (already gone)` };
+  }
+  if (looked.kind === "dir" || looked.kind === "other") {
+    view.dropEntry(rel);
+    return { ...base, type: "forget", reason: `${why}; it is a ${looked.kind === "dir" ? "folder" : "special file"} now, left as it is` };
+  }
+  const pristine = looked.kind === "file" && looked.hash === manifestHash;
+  view.remove(rel);
+  return pristine ? { ...base, type: "remove-managed", reason: why } : { ...base, type: "backup-and-remove", requestedType: "remove-managed", reason: `${why}; your edited copy is backed up first` };
+}
+
+/**
+ * The hash of a verbatim copy: the manifest's when the pack file's stat is the one recorded at
+ * the last install, else the pack file's (remembered by path and stat for the run, which plans twice).
+ */
+function desiredCopyHash(file: DesiredFile, manifest: Manifest, fs: InstallFs, hashes: Map<string, string>): string {
+  if (file.source.kind !== "file") throw new Error("generated files carry their hash");
+  const recorded = manifest.fileStats[file.rel]?.source;
+  const hash = manifest.files[file.rel];
+  if (recorded !== undefined && recorded === file.source.statKey && hash !== undefined) return hash;
+  const key = `${file.source.path}\0${file.source.statKey}`;
+  let known = hashes.get(key);
+  if (!known) hashes.set(key, (known = hashRegularFile(fs, file.source.path)));
+  return known;
+}
+
+function needsAnswer(action: Omit<PlannedAction, "index">): boolean {
+  return action.type === "prompt-user" || action.type === "preserve-user";
+}
+
+function desiredDirs(paths: ReadonlySet<string>): Set<string> {
+  const dirs = new Set<string>();
+  for (const rel of paths) {
+    const parts = rel.split("/");
+    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join("/"));
+  }
+  return dirs;
+}
+
+function cloneManifest(manifest: Manifest): Manifest {
+  return {
+    ...manifest,
+    packs: Object.fromEntries(Object.entries(manifest.packs).map(([name, pack]) => [name, { ...pack, files: [...pack.files] }])),
+    files: { ...manifest.files },
+    config: manifest.config.map((entry) => ({ ...entry })),
+    createdFiles: [...manifest.createdFiles],
+    fileStats: { ...manifest.fileStats },
+  };
+}
+
+function describeOrigin(origin: ActionOrigin): string {
+  return origin.kind === "migration" ? `migration ${origin.id}` : `pack ${origin.name}`;
+}
+

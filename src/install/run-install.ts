@@ -1,0 +1,340 @@
+import { randomBytes } from "node:crypto";
+import { dirname, join } from "node:path";
+import { acquireLock, type HeldLock } from "../fs/file-lock.js";
+import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
+import type { DesiredInstall } from "./desired.js";
+import { RootExecutor } from "./executor.js";
+import { exists, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
+import { InstallBlockedError, InstallFailedError, NeedsChoiceError } from "./install-errors.js";
+import { readInstallState, serializeInstallState } from "./install-state.js";
+import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, undoJournal, type RestoreFailure } from "./journal.js";
+import { journalState, recoverInterrupted } from "./recovery.js";
+import { readManifest, serializeManifest } from "./manifest.js";
+import type { Choice, MigrationRecord } from "./migration-record.js";
+import { effectiveType, manifestMeaning, nextManifest, nextState } from "./next-state.js";
+import { isBlocked, MUTATING_ACTIONS, needsChoice, type PlannedAction, type RootPlan } from "./plan-types.js";
+import { planRoot } from "./planner.js";
+import { LOCK_FILE, MANIFEST_FILE, STATE_FILE, statePath, stateRel, type InstallRoot } from "./root.js";
+
+/** One runtime and scope to install into (or remove from): its roots and the pack's desired state there. */
+export interface InstallTarget {
+  runtime: InstallRuntime;
+  scope: InstallScope;
+  roots: InstallRoot[];
+  /** What the pack should look like; null removes the pack (uninstall). */
+  desired: DesiredInstall | null;
+}
+
+export interface InstallRequest {
+  pack: { name: string; version: string; artifacts: ReadonlySet<string> };
+  /** Engine migrations, then the pack's. */
+  records: readonly MigrationRecord[];
+  targets: InstallTarget[];
+  dryRun: boolean;
+  /** The answer for every question (`--resolve`). */
+  resolve?: Choice;
+  /** Asks the questions on a terminal; sets each action's `resolution`. Absent: nobody can be asked. */
+  ask?: (questions: { root: InstallRoot; action: PlannedAction }[]) => Promise<void>;
+  lockTimeoutMs: number;
+  fs: InstallFs;
+  now?: () => Date;
+  random?: () => string;
+  bosunVersion: string;
+  /** bosun's hook helper: copied to `target` when a hook needs it and it is not there yet. */
+  helper: { source: string; target: string } | null;
+  contractExists: (row: string) => boolean;
+  onProgress?: (done: number, total: number) => void;
+  /** Journals kept after a successful run. */
+  keepJournals?: number;
+}
+
+/** What happened in one root. */
+export interface RootResult {
+  root: InstallRoot;
+  plan: RootPlan;
+  /** `planned` (dry run), `unchanged` (nothing to do; nothing was written), `changed`. */
+  status: "planned" | "unchanged" | "changed";
+  journal: string | null;
+  backups: string[];
+  /** Interrupted runs found here and rolled back first. */
+  recovered: string[];
+  /** Dry run: another run is at work here, or was interrupted (a real run waits for it, or rolls it back first). */
+  interrupted: boolean;
+  outcomes: Map<number, string>;
+}
+
+export interface InstallResult {
+  targets: { target: InstallTarget; roots: RootResult[] }[];
+  helper: { path: string; installed: boolean } | null;
+  warnings: string[];
+}
+
+const DEFAULT_KEEP_JOURNALS = 3;
+
+/**
+ * The installer's runner. Plans every root first without a lock (a dry run stops there, and a
+ * run with nothing to do writes nothing at all). Otherwise: blocked paths and unanswered
+ * questions fail before anything is written; then each root is locked, interrupted runs are
+ * rolled back, the plan is made again under the lock (unless nothing changed meanwhile),
+ * questions are asked, and every root is
+ * applied with its journal; the manifest and install state are written, and only when every
+ * root is done are the journals committed. Any failure before that rolls every root back.
+ */
+export async function runInstall(request: InstallRequest): Promise<InstallResult> {
+  const fs = request.fs;
+  const now = request.now ?? (() => new Date());
+  const warnings: string[] = [];
+  const packHashes = new Map<string, string>();
+  const rootsOf = (request: InstallRequest) => request.targets.flatMap((target) => target.roots.map((root) => ({ target, root })));
+  const all = rootsOf(request);
+
+  // 1. Plan without a lock. Another run at work here (or one killed part way) shows as a journal
+  //    without its commit line; the journals are looked at before and after planning, as a run
+  //    may start meanwhile. Then this plan proves nothing: the lock is taken and it is made again.
+  let plans = all.map(({ target, root }) => {
+    const before = journalState(fs, root);
+    let planned: RootPlan | null = null;
+    let failure: unknown = null;
+    try {
+      planned = plan(request, target, root, now, packHashes);
+    } catch (error) {
+      failure = error;
+    }
+    const busy = before.busy || journalState(fs, root).signature !== before.signature;
+    if (failure !== null && (!busy || request.dryRun)) throw failure;
+    return { target, root, plan: planned as RootPlan, pendingJournals: busy ? 1 : 0 };
+  });
+  const helperNeeded = request.helper !== null && request.targets.some((target) => target.desired?.usesHelper) && !exists(fs, request.helper.target);
+  if (request.dryRun) {
+    const status = (plan: RootPlan, pending: number) => (pending === 0 && isNoop(plan) ? "unchanged" : "planned");
+    return result(request, plans.map(({ root, plan, pendingJournals }) => ({ ...rootResult(root, plan, status(plan, pendingJournals)), interrupted: pendingJournals > 0 })), helperNeeded ? { path: request.helper?.target ?? "", installed: false } : null, warnings);
+  }
+  const interrupted = plans.some(({ pendingJournals }) => pendingJournals > 0);
+  const nothingToDo = !interrupted && plans.every(({ plan }) => isNoop(plan)) && !helperNeeded;
+  if (nothingToDo) return result(request, plans.map(({ root, plan }) => rootResult(root, plan, "unchanged")), null, warnings);
+  // A run at work or interrupted is waited for (or rolled back) under the lock first; only then does the plan mean anything.
+  if (!interrupted) failOnBlocked(plans, request);
+
+  // 2. Lock every root (in path order, so two runs never wait on each other), then plan again.
+  const createdDirs: string[] = [];
+  const locks: HeldLock[] = [];
+  const recovered = new Map<string, string[]>();
+  try {
+    for (const { root } of [...plans].sort((a, b) => (statePath(a.root, LOCK_FILE) < statePath(b.root, LOCK_FILE) ? -1 : 1))) {
+      try {
+        makeDirs(fs, join(root.dir, root.stateDir), createdDirs);
+      } catch (error) {
+        // A folder that cannot be created (permissions, a file in the way) is the user's to fix.
+        throw new InstallFailedError(error, []);
+      }
+      locks.push(await acquireLock(statePath(root, LOCK_FILE), { timeoutMs: request.lockTimeoutMs }));
+    }
+    for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS));
+    // Every bosun run that changes a root rewrites its manifest or state, and one that fails puts
+    // them back: when both read as before and nothing was rolled back, the plan still holds.
+    const stale = plans.some(
+      ({ root, plan, pendingJournals }) =>
+        pendingJournals > 0 || (recovered.get(root.dir) ?? []).length > 0 || readOrNull(fs, statePath(root, MANIFEST_FILE)) !== plan.manifest.text || readOrNull(fs, statePath(root, STATE_FILE)) !== plan.stateText,
+    );
+    if (stale) plans = plans.map(({ target, root }) => ({ target, root, plan: plan(request, target, root, now, packHashes), pendingJournals: 0 }));
+    failOnBlocked(plans, request);
+    const questions = plans.flatMap(({ root, plan }) => plan.actions.filter(needsChoice).map((action) => ({ root, action })));
+    if (questions.length > 0 && request.resolve === undefined && request.ask) await request.ask(questions);
+    for (const { action } of questions) action.resolution ??= "keep";
+
+    const changing = plans.filter(({ plan }) => !isNoop(plan));
+    if (changing.length === 0 && !helperNeeded) {
+      return result(request, plans.map(({ root, plan }) => ({ ...rootResult(root, plan, "unchanged"), recovered: recovered.get(root.dir) ?? [] })), null, warnings);
+    }
+    return await apply(request, plans, changing, helperNeeded, recovered, createdDirs, warnings, now);
+  } finally {
+    for (const lock of locks.reverse()) {
+      try {
+        lock.release();
+      } catch (error) {
+        warnings.push(`could not release ${lock.file}: ${(error as Error).message}`);
+      }
+    }
+    // A root bosun left (no manifest): its state folder goes once the lock is gone, if empty.
+    for (const { root } of plans) if (!exists(fs, statePath(root, MANIFEST_FILE))) for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
+    for (const dir of createdDirs.reverse()) tryRmdir(fs, dir);
+  }
+}
+
+async function apply(
+  request: InstallRequest,
+  plans: { target: InstallTarget; root: InstallRoot; plan: RootPlan }[],
+  changing: { target: InstallTarget; root: InstallRoot; plan: RootPlan }[],
+  helperNeeded: boolean,
+  recovered: Map<string, string[]>,
+  createdDirs: string[],
+  warnings: string[],
+  now: () => Date,
+): Promise<InstallResult> {
+  const fs = request.fs;
+  const runId = newRunId(now(), request.random ?? (() => randomBytes(4).toString("hex")));
+  const stamp = now().toISOString();
+  const executors: RootExecutor[] = [];
+  let helperInstalled = false;
+  const total = changing.reduce((sum, { plan }) => sum + plan.actions.filter((action) => MUTATING_ACTIONS.has(effectiveType(action) as never)).length, 0);
+  let done = 0;
+  try {
+    if (helperNeeded && request.helper) helperInstalled = installHelper(fs, request.helper.source, request.helper.target, createdDirs);
+    for (const { root, plan } of changing) {
+      const journal = new JournalWriter(fs, root, runId);
+      const executor = new RootExecutor(fs, root, journal);
+      executors.push(executor);
+      journal.open(beginRecord(root, runId, stamp, plan.pack.name, request.bosunVersion));
+      executor.declareNewFiles(plan.actions);
+      for (const action of plan.actions) {
+        executor.apply(action);
+        if (MUTATING_ACTIONS.has(effectiveType(action) as never)) request.onProgress?.(++done, total);
+      }
+      const manifest = nextManifest(plan, { now: stamp, bosunVersion: request.bosunVersion, written: executor.written });
+      executor.writeStateFile(stateRel(root, MANIFEST_FILE), manifest ? serializeManifest(manifest) : null);
+      executor.writeStateFile(stateRel(root, STATE_FILE), manifest ? serializeInstallState(nextState(plan, stamp, journalRel(root, runId))) : null);
+    }
+    // Every root is applied: commit them all.
+    for (const executor of executors) executor.journal.commit(now().toISOString());
+  } catch (error) {
+    const failures: { root: string; failure: RestoreFailure }[] = [];
+    for (const executor of [...executors].reverse()) {
+      const { journal, root } = executor;
+      if (!journal.isOpen && journal.records.length === 0) {
+        removeJournal(fs, root, runId);
+        tryRmdir(fs, journalDir(root));
+        continue;
+      }
+      journal.close();
+      const restored = undoJournal(fs, root, runId, journal.records);
+      for (const failure of restored) failures.push({ root: root.dir, failure });
+      if (restored.length === 0) removeJournal(fs, root, runId);
+      tryRmdir(fs, journalDir(root));
+    }
+    if (helperInstalled && request.helper) tryUnlink(fs, request.helper.target);
+    throw new InstallFailedError(error, failures);
+  } finally {
+    for (const executor of executors) {
+      try {
+        executor.journal.close();
+      } catch {
+        // closing is best effort
+      }
+    }
+  }
+
+  // Committed: tidy up (failures here are only warnings; the install is complete).
+  for (const executor of executors) {
+    const { root } = executor;
+    try {
+      const gone = !exists(fs, statePath(root, MANIFEST_FILE));
+      if (gone) {
+        for (const journal of listJournals(fs, root)) removeJournal(fs, root, journal.runId);
+        tryRmdir(fs, journalDir(root));
+        for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
+      } else pruneJournals(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS);
+    } catch (error) {
+      warnings.push(`could not tidy ${journalDir(root)}: ${(error as Error).message}`);
+    }
+  }
+  createdDirs.length = 0;
+  const byRoot = new Map(executors.map((executor) => [executor.root.dir, executor]));
+  const results = plans.map(({ root, plan }) => {
+    const executor = byRoot.get(root.dir);
+    const base = rootResult(root, plan, executor ? "changed" : "unchanged");
+    return {
+      ...base,
+      journal: executor && exists(fs, statePath(root, MANIFEST_FILE)) ? journalRel(root, runId) : null,
+      backups: executor?.backups ?? [],
+      recovered: recovered.get(root.dir) ?? [],
+      outcomes: executor?.outcomes ?? new Map(),
+    };
+  });
+  return result(request, results, request.helper ? { path: request.helper.target, installed: helperInstalled } : null, warnings);
+}
+
+function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot, now: () => Date, packHashes: Map<string, string>): RootPlan {
+  const fs = request.fs;
+  const { state, text } = readInstallState(fs, statePath(root, STATE_FILE));
+  const desired = target.desired
+    ? {
+        files: target.desired.files.filter((file) => file.root === root.key),
+        hooks: target.desired.hooks.filter((hook) => hook.root === root.key),
+        toml: target.desired.toml?.root === root.key ? target.desired.toml : null,
+      }
+    : null;
+  return planRoot({
+    root,
+    fs,
+    layout: target.runtime.installSurface.layout(target.scope),
+    pack: request.pack,
+    desired,
+    records: request.records,
+    manifest: readManifest(fs, statePath(root, MANIFEST_FILE)),
+    state,
+    stateText: text,
+    now: () => now().toISOString(),
+    contractExists: request.contractExists,
+    packHashes,
+  });
+}
+
+/** Nothing to change: no action touches the disk, no question, no migration to record, the manifest means the same. */
+export function isNoop(plan: RootPlan): boolean {
+  if (plan.pending.length > 0) return false;
+  if (plan.actions.some((action) => MUTATING_ACTIONS.has(action.type) || needsChoice(action) || isBlocked(action))) return false;
+  const after = nextManifest(plan, { now: "", bosunVersion: "", written: new Map() });
+  return manifestMeaning(after) === manifestMeaning(plan.manifest.found ? plan.manifest.manifest : null);
+}
+
+function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: InstallRequest): void {
+  const blocked = plans.flatMap(({ root, plan }) => plan.actions.filter(isBlocked).map((action) => ({ root: root.dir, action })));
+  if (blocked.length > 0) throw new InstallBlockedError(blocked);
+  const questions = plans.flatMap(({ root, plan }) => plan.actions.filter(needsChoice).map((action) => ({ root: root.dir, action })));
+  if (questions.length === 0) return;
+  if (request.resolve !== undefined) {
+    for (const { action } of questions) action.resolution = request.resolve;
+    return;
+  }
+  // Without a terminal, fail before anything is written (before the lock, when seen that early).
+  if (!request.ask) throw new NeedsChoiceError(questions);
+}
+
+/** Copies bosun's hook helper into its data folder (0755, temp file + rename); false when it was already there. */
+function installHelper(fs: InstallFs, source: string, target: string, createdDirs: string[]): boolean {
+  if (exists(fs, target)) return false;
+  // bosun's data folder and its bin/ are private; the folders above them are not bosun's.
+  const binDir = dirname(target);
+  makeDirs(fs, dirname(dirname(binDir)), createdDirs);
+  makeDirs(fs, binDir, createdDirs, 0o700);
+  const temp = `${target}.${process.pid}.tmp`;
+  const bytes = fs.readFileSync(source);
+  const fd = fs.openSync(temp, "wx", 0o755);
+  try {
+    try {
+      fs.writeSync(fd, bytes);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, target);
+  } catch (error) {
+    tryUnlink(fs, temp);
+    throw error;
+  }
+  return true;
+}
+
+function stateDirChain(root: InstallRoot): string[] {
+  if (!root.stateDir) return [];
+  const parts = root.stateDir.split("/");
+  return parts.map((_, i) => join(root.dir, ...parts.slice(0, parts.length - i)));
+}
+
+function rootResult(root: InstallRoot, plan: RootPlan, status: RootResult["status"]): RootResult {
+  return { root, plan, status, journal: null, backups: [], recovered: [], interrupted: false, outcomes: new Map() };
+}
+
+function result(request: InstallRequest, roots: RootResult[], helper: InstallResult["helper"], warnings: string[]): InstallResult {
+  let index = 0;
+  return { targets: request.targets.map((target) => ({ target, roots: target.roots.map(() => roots[index++] as RootResult) })), helper, warnings };
+}

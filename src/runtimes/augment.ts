@@ -1,0 +1,25 @@
+import { ANCHOR_LAYOUT, claudeLikeRows, settingsFileFor, settingsHooks } from "./install-surfaces.js";
+import type { InstallRuntime } from "./install-types.js";
+
+/** Augment's Auggie CLI, laid out like Claude Code: install only. */
+export const augment: InstallRuntime = {
+  id: "augment",
+  title: "Augment Code",
+  installSurface: {
+    globalRoot: { home: ".augment", overrides: [{ env: "AUGMENT_CONFIG_DIR", use: "dir" }] },
+    localRoot: ".augment",
+    layout: (scope) => ({
+      skills: { dir: "skills" },
+      commands: { dir: "commands", format: "markdown" },
+      agents: { dir: "agents", format: "markdown" },
+      hooks: settingsHooks([settingsFileFor(scope)], "augment.hooks"),
+    }),
+    contract: () =>
+      claudeLikeRows("augment", {
+        root: "~/.augment",
+        local: ".augment",
+        settings: { global: "settings.json", local: "settings.local.json" },
+        checkedAgainst: `${ANCHOR_LAYOUT}; Claude Code's formats`,
+      }),
+  },
+};

@@ -1,0 +1,169 @@
+import type { Env } from "../boot/paths.js";
+
+/** Where a pack goes: the runtime's user-wide folder, or the project's. */
+export type InstallScope = "global" | "local";
+export const INSTALL_SCOPES: readonly InstallScope[] = ["global", "local"];
+
+
+/** The lifecycle events a pack's hook may name; each runtime maps them to its own names. */
+export type HookEvent = "session-start" | "user-prompt" | "pre-tool" | "post-tool" | "stop";
+export const HOOK_EVENTS: readonly HookEvent[] = ["session-start", "user-prompt", "pre-tool", "post-tool", "stop"];
+
+/** What root resolution reads: the environment, the home folder and the working folder. */
+export interface RootContext {
+  env: Env;
+  home: string;
+  cwd: string;
+}
+
+/**
+ * One step of a global root's override chain; the first variable that is set (not blank) wins.
+ * `dir`: it names the root; `dirname`: it names a file inside the root; `join`: the root is
+ * `<value>/<path>` (XDG_CONFIG_HOME/opencode, GEMINI_CLI_HOME/.gemini).
+ */
+export type RootOverride = { env: string; use: "dir" } | { env: string; use: "dirname" } | { env: string; use: "join"; path: string };
+
+export interface GlobalRoot {
+  /** The default, relative to the home folder (`.claude` for `~/.claude`). */
+  home: string;
+  overrides: readonly RootOverride[];
+  /**
+   * Sibling folders tried when no override is set (Antigravity ships under several names): the
+   * first that holds a bosun manifest, else the first that exists, else the default.
+   */
+  probe?: readonly string[];
+}
+
+/** A runtime has no place for an artifact kind: it is skipped, and the plan says why. */
+export interface Skip {
+  skip: string;
+}
+
+/** Roots outside the runtime's own folder that a layout may place files in. */
+export type ExtraRootName = "agents-home";
+
+export interface SkillPlacement {
+  /** Relative to the root; each skill is a folder `<dir>/<name>/`. */
+  dir: string;
+  root?: ExtraRootName;
+  /** Hermes groups skills in a category folder with a DESCRIPTION.md. */
+  category?: boolean;
+}
+
+/**
+ * How a canonical command (markdown + frontmatter) is written: `markdown` as is, `gemini-toml` as
+ * Gemini's TOML command, `skill` as a skill folder (Codex no longer reads prompts), `workflow` as
+ * a plain markdown workflow (Windsurf, Cline).
+ */
+export type CommandFormat = "markdown" | "gemini-toml" | "skill" | "workflow";
+export interface CommandPlacement {
+  dir: string;
+  format: CommandFormat;
+  root?: ExtraRootName;
+  /** What `$ARGUMENTS` in a command becomes (default: kept as is; `{{args}}` for Gemini's TOML). */
+  arguments?: string;
+}
+
+/**
+ * `markdown`: Claude-style frontmatter; `opencode`: with `mode: subagent`; `copilot`: `*.agent.md`;
+ * `gemini`: without `tools` (Gemini's agents name its own tools, as a list).
+ */
+export type AgentFormat = "markdown" | "opencode" | "copilot" | "gemini";
+export interface AgentPlacement {
+  dir: string;
+  format: AgentFormat;
+}
+
+/**
+ * The shape of a hook registration in a runtime's JSON config:
+ * `nested` `{hooks: {Event: [{matcher?, hooks: [{type, command, timeout}]}]}}` (Claude, Codex, Gemini…);
+ * `cursor` `{version: 1, hooks: {event: [{command}]}}`; `windsurf` `{hooks: {event: [{command}]}}`.
+ */
+export type HookConfigFormat = "nested" | "cursor" | "windsurf";
+
+export type HookRegistration =
+  | {
+      kind: "config";
+      /** Candidate file names (relative to the root): the first that exists, else the first. */
+      files: readonly string[];
+      format: HookConfigFormat;
+      timeoutUnit: "s" | "ms";
+      /** The config contract row this edit follows. */
+      contract: string;
+    }
+  | { kind: "file"; dir: string; format: "copilot"; contract: string };
+
+/** A bounded, marked block bosun keeps at the top of a TOML config while it has hooks there. */
+export interface TomlBlock {
+  file: string;
+  /** `key = value` lines (dotted keys, so the block sits before any table). */
+  lines: readonly string[];
+  /** The same setting, already set by the user: then no block is written. */
+  satisfiedBy: { path: readonly string[]; value: unknown };
+  contract: string;
+}
+
+export interface HookPlacement {
+  /** The runtime's name for each event it supports; a hook on another event is skipped. */
+  events: Partial<Record<HookEvent, string>>;
+  /** Where a hook's own files go: `<filesDir>/<hook name>/`. */
+  filesDir: string;
+  register: HookRegistration;
+  toml?: TomlBlock;
+}
+
+export interface InstallLayout {
+  skills: SkillPlacement | Skip;
+  commands: CommandPlacement | Skip;
+  agents: AgentPlacement | Skip;
+  hooks: HookPlacement | Skip;
+}
+
+/**
+ * One row of the runtime config contract registry: for a config surface bosun touches, what it
+ * installs there, where, when, who owns the surrounding content, and why it works (the loader
+ * behaviour it relies on, and the runtime version that was checked).
+ */
+export interface ContractRow {
+  /** `<runtime>.<surface>`, e.g. `claude.hooks`; migrations that rewrite config name it. */
+  id: string;
+  surface: string;
+  what: string;
+  where: { global: string; local: string };
+  when: string;
+  owner: string;
+  why: string;
+  checkedAgainst: string;
+}
+
+/** The install facet of a runtime: its roots, where each artifact kind goes, and its contract rows. */
+export interface InstallSurface {
+  globalRoot: GlobalRoot;
+  /** Relative to the working folder (`.claude`); `""` is the folder itself; null: no project scope. */
+  localRoot: string | null;
+  /** Where bosun's own files (manifest, state, journal, lock) live, relative to the root. */
+  stateDir?: Partial<Record<InstallScope, string>>;
+  /** Roots outside the runtime's folder, by scope (absolute paths). */
+  extraRoots?: Partial<Record<InstallScope, Partial<Record<ExtraRootName, (ctx: RootContext) => string>>>>;
+  layout(scope: InstallScope): InstallLayout;
+  /** Facts about loading that the install report repeats (trust prompts and such). */
+  notes?(scope: InstallScope): readonly string[];
+  /**
+   * Skill folders (absolute) this runtime reads besides its own: a skill another runtime puts
+   * there would show up twice, so this runtime skips its own copy.
+   */
+  alsoReadsSkills?(scope: InstallScope, ctx: RootContext): readonly string[];
+  /** This runtime's rows of the config contract registry (built on demand). */
+  contract(): readonly ContractRow[];
+}
+
+/** A runtime bosun can install a pack into (the status runtimes with an install facet, and install-only ones). */
+export interface InstallRuntime {
+  id: string;
+  title: string;
+  installSurface: InstallSurface;
+}
+
+export function isSkip(placement: object): placement is Skip {
+  return "skip" in placement;
+}

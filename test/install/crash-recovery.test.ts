@@ -1,0 +1,77 @@
+// Seeded crash runs: the install process is killed with SIGKILL at a random change of an
+// upgrade (two runtimes, three roots); the next run rolls the interrupted one back and ends with
+// the full new install, every user file intact, no stale lock and no journal left open.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { install, packDir, treeState } from "../fixtures/install.js";
+import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+import { seededRandom } from "../fixtures/random.js";
+
+const CHILD = fileURLToPath(new URL("../fixtures/install-crash-child.mjs", import.meta.url));
+// BOSUN_CRASH_RUNS raises the number of kill points for a longer local soak.
+const RUNS = Math.max(30, Number(process.env.BOSUN_CRASH_RUNS ?? 32));
+const RUNTIMES = ["claude", "codex"];
+
+/** v1 installed in Claude Code and Codex, plus files of yours next to bosun's. */
+async function prepared(): Promise<{ t: TempHome; mine: Map<string, string> }> {
+  const t = makeTempHome();
+  const claude = join(t.home, ".claude");
+  t.write(join(claude, "settings.json"), '{\n  "model": "opus", // mine\n}\n');
+  t.write(join(t.home, ".codex/config.toml"), '# mine\r\nmodel = "gpt-5"\r\n');
+  await install(t, { pack: packDir("demo-v1"), runtimes: RUNTIMES });
+  const mine = new Map<string, string>();
+  const put = (path: string, content: string) => mine.set(t.write(path, content), content);
+  put(join(claude, "commands/mine.md"), "my command\n");
+  put(join(claude, "skills/demo-skill/references/deep/mine.md"), "my notes\n");
+  put(join(t.home, ".agents/skills/my-skill/SKILL.md"), "---\nname: my-skill\ndescription: mine\n---\n");
+  writeFileSync(join(claude, "agents/demo-agent.md"), "my edits\n");
+  mine.set(join(claude, "agents/demo-agent.md"), "my edits\n");
+  symlinkSync("../notes.md", join(claude, "skills/demo-skill/references/link.md"));
+  return { t, mine };
+}
+
+function runChild(t: TempHome, killAt: number) {
+  const env = { ...t.env, CRASH_AFTER_WRITES: String(killAt), INSTALL_PACK: packDir("demo-v3"), INSTALL_RUNTIMES: RUNTIMES.join(",") };
+  return spawnSync(process.execPath, [CHILD], { env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 30_000 });
+}
+
+/** The completed v3 install, without what differs per run (journals, manifest times). */
+function shape(t: TempHome): Record<string, string> {
+  return Object.fromEntries(Object.entries(treeState(t.home)).filter(([path]) => !path.includes("bosun-journal") && !path.endsWith("bosun-manifest.json") && !path.endsWith("bosun-install-state.json")));
+}
+
+describe("an upgrade killed with SIGKILL at a random moment", async () => {
+  const reference = await prepared();
+  const probe = runChild(reference.t, -1);
+  const total = probe.status === 0 ? (JSON.parse(probe.stdout) as { writes: number }).writes : 0;
+  const expected = shape(reference.t);
+
+  it("counts its changes when not killed", () => {
+    expect(probe.stderr).toBe("");
+    expect(total).toBeGreaterThan(40);
+  });
+
+  const next = seededRandom(11);
+  const killPoints = Array.from({ length: RUNS }, () => Math.floor(next() * total));
+
+  it.each(killPoints.map((at, run) => [run, at]))("run %i: killed before change %i, then the next install completes", async (_run, killAt) => {
+    const { t, mine } = await prepared();
+    const crashed = runChild(t, killAt);
+    expect(crashed.signal).toBe("SIGKILL");
+
+    const outcome = await install(t, { pack: packDir("demo-v3"), runtimes: RUNTIMES });
+    expect(outcome.result.targets.every((target) => target.roots.every((root) => root.status !== "planned"))).toBe(true);
+    expect(shape(t)).toEqual(expected);
+    for (const [path, content] of mine) expect(readFileSync(path, "utf8"), path).toBe(content);
+    for (const root of [join(t.home, ".claude"), join(t.home, ".codex"), join(t.home, ".agents")]) {
+      expect(existsSync(join(root, "bosun-install.lock")), `${root}: no stale lock`).toBe(false);
+      for (const name of readdirSync(join(root, "bosun-journal"))) {
+        expect(name, `${root}: only committed journals`).toMatch(/\.jsonl$/);
+        expect(readFileSync(join(root, "bosun-journal", name), "utf8")).toContain('"op":"commit"');
+      }
+    }
+  });
+});
