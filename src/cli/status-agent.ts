@@ -9,7 +9,12 @@ import type { SubsystemStatus } from "./status-report.js";
  * nothing more is loaded.
  */
 export async function agentStatus(boot: Boot): Promise<SubsystemStatus> {
-  const empty = { state: "ready", detail: 'no sessions yet; bosun run "…" starts the agent', data: { sessions: 0, lastSession: null } } as const;
+  const empty = {
+    state: "ready",
+    detail: 'no sessions yet; bosun run "…" starts the agent',
+    data: { sessions: 0, lastSession: null },
+    next: 'try bosun\'s own agent: bosun run "explain what this repository does"',
+  } as const;
   if (!existsSync(join(boot.paths.data, "sessions"))) return { ...empty, data: { ...empty.data } };
   const { listSessionIds, sessionFile, sessionsDir, summarizeSessionFile } = await import("../agent/session-list.js");
   const dir = sessionsDir(boot.paths);

@@ -33,5 +33,10 @@ export const agentsStatus: SubsystemStatusSource = async (boot, output) => {
       agents: reports.map(({ id, installed, auth }) => ({ id, installed, connected: auth.connected, mode: auth.mode })),
     },
     summary: `${counts.signedIn} of ${counts.total} agents signed in`,
+    ...(counts.installed === 0
+      ? { next: "install a coding agent: bosun agents lists the install command of each" }
+      : counts.signedIn === 0
+        ? { next: "sign in to one of your coding agents: bosun agents shows how for each" }
+        : {}),
   };
 };

@@ -63,6 +63,7 @@ function statusOf(summary: CatalogSummary): SubsystemStatus {
     lines,
     pluginProblems,
     summary: defaultName ? `default model ${defaultName}` : "no model available (bosun auth set PROVIDER)",
+    ...(available.length === 0 ? { next: "make a model available: bosun auth set PROVIDER, or set the provider's key variable (bosun models --all lists them)" } : {}),
     data: {
       source: summary.source,
       cacheAgeMs: ageMs ?? null,

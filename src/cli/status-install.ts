@@ -50,6 +50,11 @@ export const installStatus: SubsystemStatusSource = async (boot, output) => {
     lines,
     data: { detected, installs },
     ...(installed.length > 0 ? { summary: `bosun pack in ${agents} agent${agents === 1 ? "" : "s"}` } : {}),
+    ...(attention
+      ? { next: "finish an interrupted install: run the same bosun install again (it rolls the interrupted run back first)" }
+      : installed.length === 0 && detected.length > 0
+        ? { next: `put bosun's pack into your agents: bosun install --runtime ${detected.join(",")} --scope global --dry-run, then without --dry-run` }
+        : {}),
   };
 };
 

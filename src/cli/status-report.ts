@@ -23,6 +23,8 @@ export interface SubsystemStatus {
   summary?: string;
   /** Problems of plugins found while running them, shown with each plugin (by name). */
   pluginProblems?: Record<string, string>;
+  /** The one thing to do next for this subsystem, if anything (with the command to run). */
+  next?: string;
 }
 
 /** Builds one subsystem's status; each subsystem keeps its own in its own file. */
@@ -39,6 +41,8 @@ export interface StatusReport {
   dotenv: { file: string; found: boolean; variables: number; problem?: string };
   migrations: MigrationReport;
   plugins: { name: string; version: string | null; enabled: boolean; problem: string | null }[];
+  /** What to do next, most basic first (empty when everything is set up). */
+  next: string[];
   subsystems: Record<SubsystemName, { state: SubsystemStatus["state"]; detail: string } & Record<string, unknown>>;
 }
 
@@ -74,6 +78,10 @@ export async function buildStatusReport(boot: Boot, output: Output): Promise<{ r
   const warnings = boot.migrations.steps.reduce((n, step) => n + step.notes.filter((note) => note.level === "warn").length, 0);
   const parts = results.flatMap((section) => (section.summary ? [section.summary] : []));
   if (warnings > 0) parts.push(`${warnings} startup migration warning${warnings === 1 ? "" : "s"} (see bosun status)`);
+  const next = [
+    ...(warnings > 0 ? ["look at the startup migration warnings above: bosun migrate shows them with what to do"] : []),
+    ...results.flatMap((section) => (section.next ? [section.next] : [])),
+  ];
   const report: StatusReport = {
     version,
     summary: `bosun ${version}: ${parts.length > 0 ? parts.join(" · ") : "agents, packs and the model catalog are not set up yet"}`,
@@ -88,6 +96,7 @@ export async function buildStatusReport(boot: Boot, output: Output): Promise<{ r
     },
     migrations: boot.migrations,
     plugins: boot.plugins.map(({ name, version, enabled, problem }) => ({ name, version, enabled, problem: problem ?? pluginProblem(results, name) })),
+    next,
     subsystems: Object.fromEntries(
       names.map((name) => {
         const { state, detail, data } = sections[name];

@@ -67,5 +67,9 @@ export function renderStatus(report: StatusReport, sections: Record<SubsystemNam
     lines.push("", `${style("bold", SUBSYSTEM_TITLES[name])}  ${detail}`);
     for (const line of section.lines ?? []) lines.push(`  ${line}`);
   }
+  if (report.next.length > 0) {
+    lines.push("", style("bold", "Next steps"));
+    report.next.forEach((step, i) => lines.push(`  ${i + 1}. ${step}`));
+  }
   for (const line of lines) writeLine(output.stdout, line);
 }

@@ -34,6 +34,25 @@ describe("bosun (CLI)", () => {
     expect(stdout).toMatch(/^Agent  no sessions yet; bosun run "…" starts the agent$/m);
   });
 
+  it("ends the screen with next steps, most basic first, and drops each once it is done", async () => {
+    const t = makeTempHome();
+    const env = { ...t.env, BOSUN_DISABLE_MODELS_FETCH: "1" };
+    const first = JSON.parse((await runCli(["status", "--json"], env, t.home)).stdout);
+    expect(first.next).toEqual([
+      expect.stringContaining("install a coding agent"),
+      expect.stringContaining("make a model available: bosun auth set PROVIDER"),
+      expect.stringContaining('bosun run "'),
+    ]);
+    const screen = await runCli(["status"], env, t.home);
+    expect(screen.stdout).toMatch(/Next steps\n  1\. install a coding agent/);
+
+    // A model key and an agent folder: the catalog's step is gone, the pack's step appears.
+    t.write(join(t.home, ".claude/settings.json"), "{}");
+    const second = JSON.parse((await runCli(["status", "--json"], { ...env, OPENAI_API_KEY: "sk-test-value-1234" }, t.home)).stdout);
+    expect(second.next.join("\n")).not.toContain("make a model available");
+    expect(second.next).toContainEqual(expect.stringContaining("bosun install --runtime claude --scope global --dry-run"));
+  });
+
   it("prints status as JSON with the paths in use", async () => {
     const t = makeTempHome({ bosunHome: true });
     const { code, stdout } = await runCli(["status", "--json"], t.env, t.home);
