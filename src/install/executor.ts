@@ -56,9 +56,8 @@ export class RootExecutor {
     const seen = new Set<string>();
     for (const action of actions) {
       if (action.type !== "write-file" || action.blocked || action.resolution) continue;
-      const parts = action.rel.split("/");
-      for (let i = 1; i < parts.length; i++) {
-        const dir = parts.slice(0, i).join("/");
+      for (let slash = action.rel.indexOf("/"); slash !== -1; slash = action.rel.indexOf("/", slash + 1)) {
+        const dir = action.rel.slice(0, slash);
         if (seen.has(dir)) continue;
         seen.add(dir);
         const info = this.fs.lstatSync(this.path(dir), { throwIfNoEntry: false });
@@ -310,9 +309,10 @@ export class RootExecutor {
 
   /** Creates missing folders on the way to `rel`, top down, journaling each one. */
   private ensureParents(rel: string): void {
-    const parts = rel.split("/");
-    for (let i = 1; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join("/");
+    const parent = rel.slice(0, Math.max(rel.lastIndexOf("/"), 0));
+    if (this.knownDirs.has(parent)) return;
+    for (let slash = rel.indexOf("/"); slash !== -1; slash = rel.indexOf("/", slash + 1)) {
+      const dir = rel.slice(0, slash);
       if (this.knownDirs.has(dir)) continue;
       const info = this.fs.lstatSync(this.path(dir), { throwIfNoEntry: false });
       if (!info) {

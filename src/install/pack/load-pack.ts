@@ -219,9 +219,14 @@ function loadMigrations(root: string): PackMigration[] {
 function listFiles(root: string, base: string, isTemplate: (rel: string) => boolean, count: { files: number }): PackFile[] {
   const out: PackFile[] = [];
   const walk = (relDir: string) => {
-    for (const entry of readdirSync(join(root, base, relDir)).sort()) {
-      if (entry.startsWith(".")) continue;
-      const rel = relDir ? `${relDir}/${entry}` : entry;
+    // Folders are known by their directory entry; only files are looked at (for their stat key).
+    for (const entry of readdirSync(join(root, base, relDir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (entry.name.startsWith(".")) continue;
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        walk(rel);
+        continue;
+      }
       const path = join(root, base, rel);
       const info = lstatSync(path, { bigint: true });
       if (info.isDirectory()) walk(rel);
