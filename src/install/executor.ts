@@ -1,4 +1,4 @@
-import { constants, type BigIntStats } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { sep } from "node:path";
 import { installedStatKey, packStatKey } from "./classify.js";
 import type { DesiredFile } from "./desired.js";
@@ -129,11 +129,11 @@ export class RootExecutor {
     // run stops and rolls back); its stat is taken from the open descriptor.
     const fill = (fd: number) => {
       sha256 = this.writeContent(fd, file);
-      if (!replacing) stat = installedStatKey(this.fs.fstatSync(fd, { bigint: true }));
+      if (!replacing) stat = installedStatKey(this.fs.fstatSync(fd));
     };
     this.replaceWith(action.rel, replacing && Boolean(this.fs.lstatSync(this.path(action.rel), { throwIfNoEntry: false })), fill, file.mode);
     // A rename changes the file's ctime: its stat is taken after.
-    stat ??= installedStatKey(this.fs.lstatSync(this.path(action.rel), { bigint: true }) as unknown as BigIntStats);
+    stat ??= installedStatKey(this.fs.lstatSync(this.path(action.rel)) as Stats);
     this.written.set(action.rel, { stat, sha256: sha256 as string });
     this.outcomes.set(action.index, "done");
   }
@@ -178,7 +178,7 @@ export class RootExecutor {
     const hash = file.sha256 === null ? (requireLazily("node:crypto") as typeof import("node:crypto")).createHash("sha256") : null;
     const source = this.fs.openSync(file.source.path, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
-      if (hash === null && packStatKey(this.fs.fstatSync(source, { bigint: true })) !== file.source.statKey) throw new PackChangedError(file.source.path);
+      if (hash === null && packStatKey(this.fs.fstatSync(source)) !== file.source.statKey) throw new PackChangedError(file.source.path);
       const buffer = this.buffer(file.source.size);
       for (;;) {
         const read = this.fs.readSync(source, buffer, 0, buffer.length, null);
