@@ -1,4 +1,4 @@
-import type { BigIntStats } from "node:fs";
+import type { Stats } from "node:fs";
 import { hashRegularFile, hashSymlink } from "./file-hash.js";
 import type { InstallFs } from "./install-fs.js";
 import type { FileStatRecord } from "./manifest.js";
@@ -29,9 +29,9 @@ export const ABSENT: Inspection = { kind: "absent", hash: null, statKey: null, m
  * change to the file's bytes changes its ctime, which no tool can set back.
  */
 export function inspectPath(fs: InstallFs, path: string, cached?: { hash: string | undefined; stat: FileStatRecord | undefined }): Inspection {
-  const info = fs.lstatSync(path, { bigint: true, throwIfNoEntry: false }) as BigIntStats | undefined;
+  const info = fs.lstatSync(path, { throwIfNoEntry: false });
   if (!info) return ABSENT;
-  const mode = Number(info.mode) & 0o7777;
+  const mode = info.mode & 0o7777;
   if (info.isSymbolicLink()) return { kind: "symlink", hash: hashSymlink(fs.readlinkSync(path, "utf8")), statKey: null, mode };
   if (info.isDirectory()) return { kind: "dir", hash: null, statKey: null, mode };
   if (!info.isFile()) return { kind: "other", hash: null, statKey: null, mode };
@@ -40,19 +40,24 @@ export function inspectPath(fs: InstallFs, path: string, cached?: { hash: string
   return { kind: "file", hash: hashRegularFile(fs, path), statKey, mode };
 }
 
-export function installedStatKey(info: BigIntStats): string {
-  return `${info.size}:${info.ctimeNs}:${info.mtimeNs}:${info.ino}`;
+/**
+ * `size:ctime:mtime:inode` of an installed file. Times are milliseconds with their fraction (as
+ * the plain stat gives them: a fraction of a microsecond is kept; the big-integer stat would
+ * cost an allocation-heavy object per file, and there are thousands).
+ */
+export function installedStatKey(info: Stats): string {
+  return `${info.size}:${info.ctimeMs}:${info.mtimeMs}:${info.ino}`;
 }
 
 /** `size:mtime:inode` of a pack file: unchanged means its bytes are the ones planned with. */
-export function packStatKey(info: BigIntStats): string {
-  return `${info.size}:${info.mtimeNs}:${info.ino}`;
+export function packStatKey(info: Stats): string {
+  return `${info.size}:${info.mtimeMs}:${info.ino}`;
 }
 
 // On a file system with whole-second timestamps, an edit in the same second as bosun's write
 // would keep the stat; only sub-second timestamps (or an old enough file) make it a proof.
-function trustworthy(info: BigIntStats): boolean {
-  return info.ctimeNs % 1_000_000_000n !== 0n || Date.now() - Number(info.ctimeMs) > 2_000;
+function trustworthy(info: Stats): boolean {
+  return info.ctimeMs % 1000 !== 0 || Date.now() - info.ctimeMs > 2_000;
 }
 
 /** Classifies an inspected path against the manifest's hash for it. */

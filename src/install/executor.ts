@@ -1,4 +1,4 @@
-import { constants, type BigIntStats } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import { sep } from "node:path";
 import { installedStatKey, packStatKey } from "./classify.js";
 import type { DesiredFile } from "./desired.js";
@@ -56,9 +56,8 @@ export class RootExecutor {
     const seen = new Set<string>();
     for (const action of actions) {
       if (action.type !== "write-file" || action.blocked || action.resolution) continue;
-      const parts = action.rel.split("/");
-      for (let i = 1; i < parts.length; i++) {
-        const dir = parts.slice(0, i).join("/");
+      for (let slash = action.rel.indexOf("/"); slash !== -1; slash = action.rel.indexOf("/", slash + 1)) {
+        const dir = action.rel.slice(0, slash);
         if (seen.has(dir)) continue;
         seen.add(dir);
         const info = this.fs.lstatSync(this.path(dir), { throwIfNoEntry: false });
@@ -130,11 +129,11 @@ export class RootExecutor {
     // run stops and rolls back); its stat is taken from the open descriptor.
     const fill = (fd: number) => {
       sha256 = this.writeContent(fd, file);
-      if (!replacing) stat = installedStatKey(this.fs.fstatSync(fd, { bigint: true }));
+      if (!replacing) stat = installedStatKey(this.fs.fstatSync(fd));
     };
     this.replaceWith(action.rel, replacing && Boolean(this.fs.lstatSync(this.path(action.rel), { throwIfNoEntry: false })), fill, file.mode);
     // A rename changes the file's ctime: its stat is taken after.
-    stat ??= installedStatKey(this.fs.lstatSync(this.path(action.rel), { bigint: true }) as unknown as BigIntStats);
+    stat ??= installedStatKey(this.fs.lstatSync(this.path(action.rel)) as Stats);
     this.written.set(action.rel, { stat, sha256: sha256 as string });
     this.outcomes.set(action.index, "done");
   }
@@ -179,7 +178,7 @@ export class RootExecutor {
     const hash = file.sha256 === null ? (requireLazily("node:crypto") as typeof import("node:crypto")).createHash("sha256") : null;
     const source = this.fs.openSync(file.source.path, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
-      if (hash === null && packStatKey(this.fs.fstatSync(source, { bigint: true })) !== file.source.statKey) throw new PackChangedError(file.source.path);
+      if (hash === null && packStatKey(this.fs.fstatSync(source)) !== file.source.statKey) throw new PackChangedError(file.source.path);
       const buffer = this.buffer(file.source.size);
       for (;;) {
         const read = this.fs.readSync(source, buffer, 0, buffer.length, null);
@@ -310,9 +309,10 @@ export class RootExecutor {
 
   /** Creates missing folders on the way to `rel`, top down, journaling each one. */
   private ensureParents(rel: string): void {
-    const parts = rel.split("/");
-    for (let i = 1; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join("/");
+    const parent = rel.slice(0, Math.max(rel.lastIndexOf("/"), 0));
+    if (this.knownDirs.has(parent)) return;
+    for (let slash = rel.indexOf("/"); slash !== -1; slash = rel.indexOf("/", slash + 1)) {
+      const dir = rel.slice(0, slash);
       if (this.knownDirs.has(dir)) continue;
       const info = this.fs.lstatSync(this.path(dir), { throwIfNoEntry: false });
       if (!info) {

@@ -118,7 +118,9 @@ export function parseManifest(text: string): ReadManifest {
   manifest.updatedAt = shortString(raw.updatedAt);
 
   if (isRecord(raw.files)) {
-    for (const [key, hash] of Object.entries(raw.files)) {
+    const files = raw.files;
+    for (const key in files) {
+      const hash = files[key];
       const rel = safeRel(key);
       if (rel === null || typeof hash !== "string" || !HEX64.test(hash)) {
         problems.push(`entry ${JSON.stringify(key.slice(0, 80))} is not valid; ignored`);
@@ -133,7 +135,7 @@ export function parseManifest(text: string): ReadManifest {
         problems.push(`pack ${JSON.stringify(name.slice(0, 60))} is not valid; ignored`);
         continue;
       }
-      const files = Array.isArray(value.files) ? value.files.map(safeRel).filter((rel): rel is string => rel !== null && rel in manifest.files) : [];
+      const files = Array.isArray(value.files) ? value.files.map((rel: unknown) => ownedRel(manifest.files, rel)).filter((rel): rel is string => rel !== null) : [];
       manifest.packs[name] = { version: value.version, installedAt: shortString(value.installedAt) ?? "", updatedAt: shortString(value.updatedAt) ?? "", files };
     }
   }
@@ -146,9 +148,11 @@ export function parseManifest(text: string): ReadManifest {
   }
   if (Array.isArray(raw.createdFiles)) manifest.createdFiles = raw.createdFiles.map(safeRel).filter((rel): rel is string => rel !== null);
   if (isRecord(raw.fileStats)) {
-    for (const [key, value] of Object.entries(raw.fileStats)) {
-      const rel = safeRel(key);
-      if (rel === null || !isRecord(value) || !(rel in manifest.files)) continue;
+    const stats = raw.fileStats;
+    for (const key in stats) {
+      const value = stats[key];
+      const rel = ownedRel(manifest.files, key);
+      if (rel === null || !isRecord(value)) continue;
       const stat: FileStatRecord = {};
       if (typeof value.installed === "string") stat.installed = value.installed;
       if (typeof value.source === "string") stat.source = value.source;
@@ -158,9 +162,20 @@ export function parseManifest(text: string): ReadManifest {
   return { manifest, found: true, text, problems, newer };
 }
 
+/** A path `files` lists (each of its keys is already a safe path), else null. */
+function ownedRel(files: Record<string, string>, value: unknown): string | null {
+  if (typeof value === "string" && Object.hasOwn(files, value)) return value;
+  const rel = safeRel(value);
+  return rel !== null && Object.hasOwn(files, rel) ? rel : null;
+}
+
 /** The manifest as bosun writes it: stable key order, two-space JSON, a final newline. */
 export function serializeManifest(manifest: Manifest): string {
-  const sortedKeys = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key] as T]));
+  const sortedKeys = <T>(record: Record<string, T>): Record<string, T> => {
+    const keys = Object.keys(record);
+    // Usually already in order (a run adds files in path order): then there is nothing to sort.
+    return isSorted(keys) ? record : Object.fromEntries(keys.sort().map((key) => [key, record[key] as T]));
+  };
   const packs = Object.fromEntries(
     Object.keys(manifest.packs)
       .sort()
@@ -182,6 +197,11 @@ export function serializeManifest(manifest: Manifest): string {
     fileStats: sortedKeys(manifest.fileStats),
   };
   return JSON.stringify(body, null, 2) + "\n";
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
+  return true;
 }
 
 function configRecord(value: unknown): ConfigRecord | null {

@@ -42,7 +42,10 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
         if (hash === null) break;
         files[action.rel] = hash;
         owned.add(action.rel);
-        stats[action.rel] = { ...(written ? { installed: written.stat } : {}), ...(desired.source.kind === "file" ? { source: desired.source.statKey } : {}) };
+        const stat: FileStatRecord = {};
+        if (written) stat.installed = written.stat;
+        if (desired.source.kind === "file") stat.source = desired.source.statKey;
+        stats[action.rel] = stat;
         break;
       }
       case "keep-file":
@@ -79,9 +82,12 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
     };
   }
   // Files no pack lists any more are not bosun's.
-  const listed = new Set(Object.values(packs).flatMap((pack) => pack.files));
-  for (const rel of Object.keys(files)) if (!listed.has(rel)) delete files[rel];
-  for (const rel of Object.keys(files)) if (!stats[rel] && before.fileStats[rel] && files[rel] === before.files[rel]) stats[rel] = before.fileStats[rel] as FileStatRecord;
+  const listed = new Set<string>();
+  for (const name in packs) for (const rel of (packs[name] as PackRecord).files) listed.add(rel);
+  for (const rel in files) {
+    if (!listed.has(rel)) delete files[rel];
+    else if (!stats[rel] && before.fileStats[rel] && files[rel] === before.files[rel]) stats[rel] = before.fileStats[rel] as FileStatRecord;
+  }
   if (Object.keys(packs).length === 0 && plan.config.length === 0) return null;
   return {
     schemaVersion: before.schemaVersion,
@@ -111,16 +117,28 @@ export function nextState(plan: RootPlan, now: string, journal: string | null): 
   return { schemaVersion: plan.state.schemaVersion, appliedMigrations: applied };
 }
 
-/** The manifest without what changes on every write (times, bosun's version, the stat cache): equal means nothing to record. */
-export function manifestMeaning(manifest: Manifest | null): string {
-  if (!manifest) return "null";
-  const packs = Object.fromEntries(
-    Object.entries(manifest.packs)
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([name, pack]) => [name, { version: pack.version, files: [...pack.files].sort() }]),
-  );
-  const files = Object.fromEntries(Object.entries(manifest.files).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return JSON.stringify({ runtime: manifest.runtime, scope: manifest.scope, packs, files, config: manifest.config, createdFiles: [...manifest.createdFiles].sort() });
+/**
+ * Whether two manifests mean the same, leaving out what changes on every write (times, bosun's
+ * version, the stat cache): the same runtime and scope, packs (version and files, in any order),
+ * file hashes, config entries and created files. Equal means a run has nothing to record.
+ */
+export function sameManifestMeaning(a: Manifest | null, b: Manifest | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.runtime !== b.runtime || a.scope !== b.scope) return false;
+  if (!sameRecord(a.files, b.files, (x, y) => x === y)) return false;
+  if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && sameList(x.files, y.files))) return false;
+  if (!sameList(a.createdFiles, b.createdFiles)) return false;
+  return a.config.length === b.config.length && JSON.stringify(a.config) === JSON.stringify(b.config);
+}
+
+function sameRecord<T>(a: Record<string, T>, b: Record<string, T>, same: (x: T, y: T) => boolean): boolean {
+  let count = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(b, key) || !same(a[key] as T, b[key] as T)) return false;
+    count++;
+  }
+  for (const _ in b) count--;
+  return count === 0;
 }
 
 function writes(action: PlannedAction): boolean {
@@ -128,8 +146,11 @@ function writes(action: PlannedAction): boolean {
   return type !== "keep" && type !== "keep-file" && type !== "keep-deleted" && type !== "record-baseline" && type !== "baseline-preserve-user";
 }
 
+/** The same strings, in any order. */
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
-  const sorted = [...a].sort();
-  return sorted.every((value, index) => value === b[index]);
+  if (a.every((value, index) => value === b[index])) return true;
+  const left = [...a].sort();
+  const right = [...b].sort();
+  return left.every((value, index) => value === right[index]);
 }

@@ -49,7 +49,8 @@ export function planRoot(input: RootPlanInput): RootPlan {
   const effective = cloneManifest(input.manifest.manifest);
   const view = new TreeView(root.dir, fs, effective, input.manifest.manifest);
   const actions: PlannedAction[] = [];
-  const add = (action: Omit<PlannedAction, "index">) => actions.push({ ...action, index: actions.length });
+  // Each action is a fresh object: it is numbered in place.
+  const add = (action: Omit<PlannedAction, "index">) => actions.push(Object.assign(action, { index: actions.length }));
   const notes = input.manifest.problems.map((problem) => `bosun-manifest.json ${problem}`);
   const touched = new Set<string>();
   const removedFiles: string[] = [];
@@ -256,40 +257,41 @@ function planFile(file: DesiredFile, view: TreeView, owner: string | undefined, 
   const rel = file.rel;
   const looked = view.look(rel);
   const manifestHash = view.manifest.files[rel];
-  const base = { origin, rel, evidence: null, originalHash: manifestHash ?? null, currentHash: looked.hash, classification: classifyInspection(manifestHash, looked) };
-  if (looked.problem) return { ...base, desired: file, type: "write-file", reason: file.artifact, blocked: looked.problem };
-  if (owner !== undefined && owner !== packName) return { ...base, desired: file, type: "write-file", reason: file.artifact, blocked: `${rel} belongs to the pack ${owner}; two packs cannot install the same file` };
+  const classification = classifyInspection(manifestHash, looked);
+  // One object per file (a thousand files are planned on every run); `extra` only when needed.
+  const action = (desired: DesiredFile, type: PlannedAction["type"], reason: string, extra?: Partial<PlannedAction>): Omit<PlannedAction, "index"> => {
+    const planned: Omit<PlannedAction, "index"> = { origin, rel, evidence: null, originalHash: manifestHash ?? null, currentHash: looked.hash, classification, desired, type, reason };
+    return extra ? Object.assign(planned, extra) : planned;
+  };
+  if (looked.problem) return action(file, "write-file", file.artifact, { blocked: looked.problem });
+  if (owner !== undefined && owner !== packName) return action(file, "write-file", file.artifact, { blocked: `${rel} belongs to the pack ${owner}; two packs cannot install the same file` });
   if (looked.kind === "absent") {
-    if (manifestHash !== undefined) return { ...base, desired: file, type: "keep-deleted", reason: `${file.artifact}: you deleted it; it stays deleted (uninstall and install again to get it back)` };
-    return { ...base, desired: file, type: "write-file", reason: file.artifact };
+    if (manifestHash !== undefined) return action(file, "keep-deleted", `${file.artifact}: you deleted it; it stays deleted (uninstall and install again to get it back)`);
+    return action(file, "write-file", file.artifact);
   }
   if (looked.kind === "dir" || looked.kind === "other") {
-    return { ...base, desired: file, type: "write-file", reason: file.artifact, blocked: `${rel} is a ${looked.kind === "dir" ? "folder" : "special file"} where ${file.artifact} goes; move it away, then run again` };
+    return action(file, "write-file", file.artifact, { blocked: `${rel} is a ${looked.kind === "dir" ? "folder" : "special file"} where ${file.artifact} goes; move it away, then run again` });
   }
   const desiredHash = file.sha256 ?? desiredCopyHash(file, view.manifest, fs, hashes);
-  const desired = { ...file, sha256: desiredHash };
-  const withHash = { ...base, desired };
+  const desired = file.sha256 === desiredHash ? file : { ...file, sha256: desiredHash };
   if (looked.kind === "file" && looked.hash === desiredHash) {
     const sameMode = (looked.mode & 0o111 ? 0o755 : 0o644) === file.mode;
-    if (manifestHash === desiredHash && sameMode) return { ...withHash, type: "keep-file", reason: `${file.artifact}: unchanged` };
+    if (manifestHash === desiredHash && sameMode) return action(desired, "keep-file", `${file.artifact}: unchanged`);
     if (manifestHash === desiredHash || !sameMode) {
-      return { ...withHash, type: "replace-file", reason: `${file.artifact}: file mode changes`, evidence: manifestHash === desiredHash ? "content matches bosun-manifest.json" : "content is exactly the pack's" };
+      return action(desired, "replace-file", `${file.artifact}: file mode changes`, { evidence: manifestHash === desiredHash ? "content matches bosun-manifest.json" : "content is exactly the pack's" });
     }
-    return { ...withHash, type: "adopt-file", reason: `${file.artifact}: already there with the same content`, evidence: "content is exactly the pack's" };
+    return action(desired, "adopt-file", `${file.artifact}: already there with the same content`, { evidence: "content is exactly the pack's" });
   }
   if (manifestHash === undefined) {
-    return {
-      ...withHash,
-      type: "prompt-user",
-      reason: `${file.artifact}: a ${looked.kind === "symlink" ? "symlink" : "file"} bosun did not install is where it goes`,
+    return action(desired, "prompt-user", `${file.artifact}: a ${looked.kind === "symlink" ? "symlink" : "file"} bosun did not install is where it goes`, {
       prompt: `${rel} is not bosun's, and the pack installs ${file.artifact} there. Keep yours (the pack's version is not installed), or back yours up and install the pack's?`,
       choices: ["keep", "remove"],
       onRemove: "backup-and-replace",
-    };
+    });
   }
-  if (looked.kind === "file" && looked.hash === manifestHash) return { ...withHash, type: "replace-file", reason: `${file.artifact}: new version`, evidence: "content matches bosun-manifest.json" };
-  if (manifestHash === desiredHash) return { ...withHash, type: "keep-file", reason: `${file.artifact}: your edits are kept (the pack did not change it)` };
-  return { ...withHash, type: "backup-and-replace", reason: `${file.artifact}: new version; your edited copy is backed up first`, evidence: "listed in bosun-manifest.json; your edits differ from what bosun wrote" };
+  if (looked.kind === "file" && looked.hash === manifestHash) return action(desired, "replace-file", `${file.artifact}: new version`, { evidence: "content matches bosun-manifest.json" });
+  if (manifestHash === desiredHash) return action(desired, "keep-file", `${file.artifact}: your edits are kept (the pack did not change it)`);
+  return action(desired, "backup-and-replace", `${file.artifact}: new version; your edited copy is backed up first`, { evidence: "listed in bosun-manifest.json; your edits differ from what bosun wrote" });
 }
 
 /** A file the pack no longer ships (or all of them, for an uninstall). */

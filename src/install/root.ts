@@ -11,6 +11,7 @@ export const LOCK_FILE = "bosun-install.lock";
 /** Copies of files you edited that bosun replaced or removed; never pruned by bosun. */
 export const BACKUP_DIR = "bosun-backups";
 export const STATE_NAMES: readonly string[] = [MANIFEST_FILE, STATE_FILE, JOURNAL_DIR, LOCK_FILE, BACKUP_DIR];
+const STATE_NAME_SET: ReadonlySet<string> = new Set(STATE_NAMES);
 
 /**
  * A folder bosun installs into, with one manifest, install state, journal and lock. A runtime's
@@ -37,10 +38,13 @@ export function stateRel(root: InstallRoot, name: string): string {
 
 /** True for paths inside bosun's own files, which no action may touch. */
 export function isReservedPath(root: InstallRoot, rel: string): boolean {
-  return STATE_NAMES.some((name) => {
-    const reserved = stateRel(root, name);
-    return rel === reserved || rel.startsWith(reserved + "/");
-  });
+  let rest = rel;
+  if (root.stateDir) {
+    if (!rel.startsWith(root.stateDir) || rel[root.stateDir.length] !== "/") return false;
+    rest = rel.slice(root.stateDir.length + 1);
+  }
+  const slash = rest.indexOf("/");
+  return STATE_NAME_SET.has(slash === -1 ? rest : rest.slice(0, slash));
 }
 
 /** Install options that do not go together (`--config-dir` with two runtimes or a project scope…). */

@@ -11,7 +11,7 @@ import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRu
 import { journalState, recoverInterrupted } from "./recovery.js";
 import { readManifest, serializeManifest } from "./manifest.js";
 import type { Choice, MigrationRecord } from "./migration-record.js";
-import { effectiveType, manifestMeaning, nextManifest, nextState } from "./next-state.js";
+import { effectiveType, nextManifest, nextState, sameManifestMeaning } from "./next-state.js";
 import { isBlocked, MUTATING_ACTIONS, needsChoice, type PlannedAction, type RootPlan } from "./plan-types.js";
 import { planRoot } from "./planner.js";
 import { LOCK_FILE, MANIFEST_FILE, STATE_FILE, statePath, stateRel, type InstallRoot } from "./root.js";
@@ -284,7 +284,7 @@ export function isNoop(plan: RootPlan): boolean {
   if (plan.pending.length > 0) return false;
   if (plan.actions.some((action) => MUTATING_ACTIONS.has(action.type) || needsChoice(action) || isBlocked(action))) return false;
   const after = nextManifest(plan, { now: "", bosunVersion: "", written: new Map() });
-  return manifestMeaning(after) === manifestMeaning(plan.manifest.found ? plan.manifest.manifest : null);
+  return sameManifestMeaning(after, plan.manifest.found ? plan.manifest.manifest : null);
 }
 
 function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: InstallRequest): void {

@@ -16,6 +16,12 @@ export class UnsafePathError extends UserError {
 
 const MAX_PATH_CHARS = 1024;
 const MAX_SEGMENT_BYTES = 255;
+/**
+ * The common case, accepted as is in one test: ASCII names that do not start with a dot or a
+ * space, of at most 255 characters, separated by single slashes. Every such path passes the
+ * full checks below unchanged; anything else is checked (and normalized) by them.
+ */
+const PLAIN_REL_PATH = /^[\w@+,=~-][\w .@+,=~-]{0,254}(?:\/[\w@+,=~-][\w .@+,=~-]{0,254})*$/;
 
 /**
  * An action path as the engine uses it: relative POSIX. Backslashes (Windows separators) become
@@ -24,6 +30,7 @@ const MAX_SEGMENT_BYTES = 255;
  * error, `%2e%2e` is a plain folder name.
  */
 export function normalizeRelPath(input: unknown, source: string): string {
+  if (typeof input === "string" && input.length <= MAX_PATH_CHARS && PLAIN_REL_PATH.test(input)) return input;
   if (typeof input !== "string") throw new UnsafePathError(String(input), "not a string", source);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(input)) throw new UnsafePathError(input, "holds a control character", source);
@@ -40,9 +47,21 @@ export function normalizeRelPath(input: unknown, source: string): string {
 
 /** Joins a checked relative path to its root, and checks the result is lexically inside. */
 export function joinInside(root: string, rel: string): string {
+  // A plain relative path under a resolved root needs no resolving: the result is the same.
+  if (sep === "/" && PLAIN_REL_PATH.test(rel) && isResolved(root)) return root === "/" ? `/${rel}` : `${root}/${rel}`;
   const path = resolve(root, rel);
   if (path !== root && !path.startsWith(root.endsWith(sep) ? root : root + sep)) throw new UnsafePathError(rel, "resolves outside the root", root);
   return path;
+}
+
+const resolvedRoots = new Set<string>();
+
+function isResolved(root: string): boolean {
+  if (resolvedRoots.has(root)) return true;
+  if (resolve(root) !== root) return false;
+  if (resolvedRoots.size > 1000) resolvedRoots.clear();
+  resolvedRoots.add(root);
+  return true;
 }
 
 /** `absent`: a folder on the way does not exist, so neither does the path (nothing need look). */
@@ -57,6 +76,7 @@ export type GuardResult = { ok: true; path: string; absent: boolean } | { ok: fa
 export class RootGuard {
   private realRoot: string | null | undefined;
   private readonly prefixes = new Map<string, string | null>();
+  private readonly chains = new Map<string, string | null>();
 
   constructor(
     readonly root: string,
@@ -65,19 +85,31 @@ export class RootGuard {
 
   check(rel: string): GuardResult {
     const path = joinInside(this.root, rel);
-    const segments = rel.split("/");
-    let prefix = "";
-    for (let i = 0; i < segments.length - 1; i++) {
-      prefix = i === 0 ? (segments[0] as string) : `${prefix}/${segments[i]}`;
-      const problem = this.checkFolder(prefix);
-      if (problem === "absent") return { ok: true, path, absent: true };
-      if (problem) return { ok: false, path, problem };
-    }
+    const slash = rel.lastIndexOf("/");
+    const problem = slash === -1 ? null : this.checkChain(rel.slice(0, slash));
+    if (problem === "absent") return { ok: true, path, absent: true };
+    if (problem) return { ok: false, path, problem };
     return { ok: true, path, absent: false };
+  }
+
+  /** The first problem on the way down to a folder (each of its folders from the top), remembered per folder. */
+  private checkChain(dir: string): string | null {
+    const known = this.chains.get(dir);
+    if (known !== undefined) return known;
+    const segments = dir.split("/");
+    let prefix = "";
+    let result: string | null = null;
+    for (let i = 0; i < segments.length && result === null; i++) {
+      prefix = i === 0 ? (segments[0] as string) : `${prefix}/${segments[i]}`;
+      result = this.checkFolder(prefix);
+    }
+    this.chains.set(dir, result);
+    return result;
   }
 
   /** Forget what was learned (after the disk changed). */
   reset(): void {
+    this.chains.clear();
     this.prefixes.clear();
     this.realRoot = undefined;
   }

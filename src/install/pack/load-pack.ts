@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, readFileSync, statSync, type BigIntStats } from "node:fs";
-import { join, resolve } from "node:path";
+import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
+import { join, resolve, sep } from "node:path";
 import { ConfigError } from "../../boot/config-error.js";
 import { describeSchemaIssue, type SchemaIssue } from "../../boot/config.js";
 import { parseJsonc, type JsoncDocument } from "../../boot/jsonc.js";
@@ -218,18 +218,26 @@ function loadMigrations(root: string): PackMigration[] {
 /** Every file under `<root>/<base>`, skipping dot-files; symlinks and special files are refused. */
 function listFiles(root: string, base: string, isTemplate: (rel: string) => boolean, count: { files: number }): PackFile[] {
   const out: PackFile[] = [];
+  // A path under the walked folder; names from a directory listing need no normalizing.
+  const baseDir = join(root, base);
+  const under = (rel: string) => (rel === "" ? baseDir : sep === "/" ? `${baseDir}/${rel}` : join(baseDir, rel));
   const walk = (relDir: string) => {
-    for (const entry of readdirSync(join(root, base, relDir)).sort()) {
-      if (entry.startsWith(".")) continue;
-      const rel = relDir ? `${relDir}/${entry}` : entry;
-      const path = join(root, base, rel);
-      const info = lstatSync(path, { bigint: true });
+    // Folders are known by their directory entry; only files are looked at (for their stat key).
+    for (const entry of readdirSync(under(relDir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (entry.name.startsWith(".")) continue;
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        walk(rel);
+        continue;
+      }
+      const path = under(rel);
+      const info = lstatSync(path);
       if (info.isDirectory()) walk(rel);
       else if (info.isFile()) {
         if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
         const packRel = `${base}/${rel}`;
         const template = isTemplate(packRel) ? compileTemplate(readText(path), path, isKnownTemplateName) : null;
-        out.push({ rel, path, size: Number(info.size), mode: Number(info.mode) & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template });
+        out.push({ rel, path, size: info.size, mode: info.mode & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template });
       } else throw new PackError(path, info.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is not a regular file");
     }
   };
@@ -283,7 +291,7 @@ function frontmatterError(file: string, text: string, issue: SchemaIssue | undef
   return new PackError(file, key && issue.code === "invalid_type" && /undefined/.test(message) ? "is required in the frontmatter" : message, key ? lineOfKey(text, key) : 1, key || null);
 }
 
-function regularFile(file: string, why: string): BigIntStats {
+function regularFile(file: string, why: string): Stats {
   const info = lstatOrNull(file);
   if (!info) throw new PackError(file, `is missing (${why})`);
   if (!info.isFile()) throw new PackError(file, info.isSymbolicLink() ? "is a symlink; a pack holds real files only" : "is not a regular file");
@@ -298,8 +306,8 @@ function readText(file: string): string {
 }
 
 
-function lstatOrNull(path: string): BigIntStats | null {
-  return lstatSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
+function lstatOrNull(path: string): Stats | null {
+  return lstatSync(path, { throwIfNoEntry: false }) ?? null;
 }
 
 function statOrNull(path: string) {

@@ -1,0 +1,86 @@
+// Frontmatter without the YAML library: for every input it answers, the answer is the one the
+// `yaml` package gives (read and written), checked on generated input; anything it is not sure
+// of goes to the package.
+import { describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { parseFrontmatter, renderFrontmatter } from "../../src/install/pack/frontmatter.js";
+import { parsePlainMapping, renderPlainMapping } from "../../src/install/pack/plain-yaml.js";
+import { pick, seededRandom } from "../fixtures/random.js";
+
+// Characters a generated value is made of: letters and digits, every ASCII punctuation mark,
+// spaces, and a few characters beyond ASCII (some YAML treats specially).
+const PIECES = [..."abcXYZ019 ", ..."!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", "  ", ": ", " #", "é", "\u00a0", "→", "\u2028", "\ufeff", "\t", "😀"];
+const WORDS = ["true", "null", "False", "yes", "no", "on", "~", "0x1f", "1e3", "12", ".5", "-", "- a", "? x", "! t", "&a", "*a", "|", ">", "%x", "@x", "`x"];
+
+function value(random: () => number): string {
+  if (pick(random, 6) === 0) return WORDS[pick(random, WORDS.length)] as string;
+  // Mostly words with now and then any other piece, so both paths are taken often.
+  let out = pick(random, 8) === 0 ? "" : "Abc"[pick(random, 3)] as string;
+  const length = 1 + pick(random, 12);
+  for (let i = 0; i < length; i++) out += pick(random, 12) === 0 ? PIECES[pick(random, PIECES.length)] : "ab yZ0-."[pick(random, 8)];
+  return out;
+}
+
+function quoted(random: () => number, text: string): string {
+  switch (pick(random, 4)) {
+    case 0:
+      return `"${text}"`;
+    case 1:
+      return `'${text}'`;
+    default:
+      return text;
+  }
+}
+
+describe("plain frontmatter", () => {
+  it("reads generated key: value lines exactly as the yaml package does, or leaves them to it", () => {
+    const random = seededRandom(20261129);
+    let answered = 0;
+    for (let run = 0; run < 4000; run++) {
+      const keys = ["name", "description", "argument-hint", "model", "tools", "x_1", "true", "Name"];
+      const lines: string[] = [];
+      const count = 1 + pick(random, 4);
+      for (let i = 0; i < count; i++) lines.push(`${keys[pick(random, keys.length)]}:${pick(random, 5) === 0 ? "  " : " "}${quoted(random, value(random))}`);
+      const eol = pick(random, 3) === 0 ? "\r\n" : "\n";
+      const text = lines.join(eol) + eol;
+      const ours = parsePlainMapping(text);
+      if (ours === null) continue;
+      answered++;
+      expect(ours, JSON.stringify(text)).toEqual(parse(text, { uniqueKeys: true }));
+    }
+    // The generator must reach the fast path often, or this test proves little.
+    expect(answered).toBeGreaterThan(800);
+  });
+
+  it("writes exactly what the yaml package writes, or leaves it to it", () => {
+    const random = seededRandom(7);
+    let answered = 0;
+    for (let run = 0; run < 4000; run++) {
+      const data: Record<string, unknown> = { name: value(random), description: value(random) };
+      if (pick(random, 3) === 0) data.tools = pick(random, 2) === 0 ? ["Read"] : value(random);
+      const ours = renderPlainMapping(data, "\n");
+      if (ours === null) continue;
+      answered++;
+      expect(ours, JSON.stringify(data)).toBe(stringify(data, { lineWidth: 0 }));
+      expect(parse(ours)).toEqual(data);
+    }
+    expect(answered).toBeGreaterThan(400);
+  });
+
+  it("leaves to the yaml package what only it can read", () => {
+    for (const text of ["count: 3\n", "on: true\n", "name: null\n", "name: a: b\n", "name: x # note\n", "name:\n  nested: x\n", "tools:\n  - Read\n", "name: 'it''s'\n", 'name: "a\\tb"\n', "name: x\nname: y\n", "  name: x\n", "# only a comment\n", "name: x \n"]) {
+      expect(parsePlainMapping(text), JSON.stringify(text)).toBeNull();
+    }
+    expect(renderPlainMapping({ count: 3 }, "\n")).toBeNull();
+    expect(renderPlainMapping({ name: "true" }, "\n")).toBeNull();
+    expect(renderPlainMapping({ name: "a: b" }, "\n")).toBeNull();
+  });
+
+  it("gives the same frontmatter either way, with the body and its first line", () => {
+    const text = "---\r\nname: demo\r\ndescription: 'Reviews: code'\r\n---\r\n\r\nBody text\r\n";
+    expect(parseFrontmatter(text, "demo.md")).toEqual({ data: { name: "demo", description: "Reviews: code" }, body: "\r\nBody text\r\n", bodyLine: 5 });
+    expect(parseFrontmatter("---\nname: demo\ncount: 3\n---\nBody\n", "demo.md")).toEqual({ data: { name: "demo", count: 3 }, body: "Body\n", bodyLine: 5 });
+    expect(renderFrontmatter({ name: "demo", description: "Plain words", model: undefined }, "\r\n")).toBe("---\r\nname: demo\r\ndescription: Plain words\r\n---\r\n");
+    expect(renderFrontmatter({ name: "demo", description: "a: b" })).toBe(`---\n${stringify({ name: "demo", description: "a: b" }, { lineWidth: 0 })}---\n`);
+  });
+});
