@@ -43,11 +43,16 @@ export function diffCatalogs(before: CatalogValue, after: CatalogValue): Catalog
     ) {
       note(providers, "changed", id);
     }
-    for (const [modelID, model] of entry.models) {
+    // forEach allocates nothing per model (an entries loop makes a pair for each).
+    let found = 0;
+    entry.models.forEach((model, modelID) => {
       const previous = old.models.get(modelID);
-      if (!previous) note(models, "added", formatModelRef({ providerID: id, modelID }));
-      else if (previous !== model && !sameModel(previous, model)) note(models, "changed", formatModelRef({ providerID: id, modelID }));
-    }
+      if (!previous) return note(models, "added", formatModelRef({ providerID: id, modelID }));
+      found++;
+      if (previous !== model && !sameModel(previous, model)) note(models, "changed", formatModelRef({ providerID: id, modelID }));
+    });
+    // Every old model was found again unless fewer were found than there were.
+    if (found === old.models.size) continue;
     for (const modelID of old.models.keys()) {
       if (!entry.models.has(modelID)) note(models, "removed", formatModelRef({ providerID: id, modelID }));
     }
@@ -118,10 +123,13 @@ function modelKeys(m: ModelRecord): number {
   );
 }
 
+// Fields that hold fractions (times, prices) are compared with `===` in place: handing such a
+// number to a function that is not inlined boxes it, an allocation per field per rebuild.
+
 function sameTime(a: ModelRecord["time"], b: ModelRecord["time"]): boolean {
   if (a === b) return true;
-  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== defined(a.released) || keyCount(b) !== defined(b.released)) return deepEqual(a, b);
-  return same(a.released, b.released);
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== (a.released === undefined ? 0 : 1) || keyCount(b) !== (b.released === undefined ? 0 : 1)) return deepEqual(a, b);
+  return a.released === b.released || same(a.released, b.released);
 }
 
 function sameLimit(a: ModelRecord["limit"], b: ModelRecord["limit"]): boolean {
@@ -155,17 +163,21 @@ function sameCosts(a: CostEntry[], b: CostEntry[]): boolean {
 function sameCost(a: CostEntry, b: CostEntry): boolean {
   if (a === b) return true;
   if (!isRecord(a) || !isRecord(b) || keyCount(a) !== costKeys(a) || keyCount(b) !== costKeys(b)) return deepEqual(a, b);
-  return same(a.input, b.input) && same(a.output, b.output) && sameCache(a.cache, b.cache) && same(a.tier, b.tier);
+  return (a.input === b.input || same(a.input, b.input)) && (a.output === b.output || same(a.output, b.output)) && sameCache(a.cache, b.cache) && same(a.tier, b.tier);
 }
 
 function costKeys(c: CostEntry): number {
-  return defined(c.tier) + defined(c.input) + defined(c.output) + defined(c.cache);
+  return defined(c.tier) + (c.input === undefined ? 0 : 1) + (c.output === undefined ? 0 : 1) + defined(c.cache);
 }
 
 function sameCache(a: CostEntry["cache"], b: CostEntry["cache"]): boolean {
   if (a === b) return true;
-  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== defined(a.read) + defined(a.write) || keyCount(b) !== defined(b.read) + defined(b.write)) return deepEqual(a, b);
-  return same(a.read, b.read) && same(a.write, b.write);
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== cacheKeys(a) || keyCount(b) !== cacheKeys(b)) return deepEqual(a, b);
+  return (a.read === b.read || same(a.read, b.read)) && (a.write === b.write || same(a.write, b.write));
+}
+
+function cacheKeys(c: CostEntry["cache"]): number {
+  return (c.read === undefined ? 0 : 1) + (c.write === undefined ? 0 : 1);
 }
 
 type AnyApi = { id?: string; type?: string; package?: string; url?: string; settings?: Record<string, unknown> };
