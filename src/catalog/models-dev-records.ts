@@ -33,8 +33,8 @@ export function applyModelsDev(editor: CatalogEditor, data: ModelsDevData): void
         record.api.id = modelID;
         record.name = `${record.name} ${mode.charAt(0).toUpperCase()}${mode.slice(1)}`;
         record.cost = mergeModeCost(record.cost, settings?.cost);
-        Object.assign(record.request.headers, settings?.provider?.headers ?? {});
-        Object.assign(record.request.body, (settings?.provider?.body ?? {}) as Record<string, Json>);
+        Object.assign(record.request.headers, copyObject(settings?.provider?.headers ?? {}));
+        Object.assign(record.request.body, copyObject((settings?.provider?.body ?? {}) as Record<string, Json>));
         editor.model.set(providerID, record);
       }
     }
@@ -64,8 +64,8 @@ function buildModel(providerID: string, id: string, model: ModelsDevModel, provi
       output: strings(model.modalities?.output),
     },
     request: {
-      headers: serving?.headers ? { ...serving.headers } : {},
-      body: serving?.body ? { ...(serving.body as Record<string, Json>) } : {},
+      headers: serving?.headers ? copyObject(serving.headers) : {},
+      body: serving?.body ? copyObject(serving.body as Record<string, Json>) : {},
     },
     variants: [],
     time: { released: releaseTime(model.release_date, dates) },
@@ -171,6 +171,20 @@ function costEntry(input: number, output: number, read: number, write: number, t
   const entry: CostEntry = { input, output, cache: { read, write } };
   if (tierSize !== undefined) entry.tier = { type: "context", size: tierSize };
   return entry;
+}
+
+/**
+ * A copy of a JSON object from the data that shares nothing with it, so that a transform editing
+ * a record (a nested body value included) can never edit the data the next rebuild reads. Its
+ * values are mostly strings, which need no copying.
+ */
+function copyObject<T extends Record<string, unknown>>(value: T): T {
+  const copy = { ...value };
+  for (const key in copy) {
+    const item = copy[key];
+    if (typeof item === "object" && item !== null) copy[key] = structuredClone(item);
+  }
+  return copy;
 }
 
 function count(value: unknown): number {
