@@ -4,7 +4,7 @@ import { diffCatalogs, type CatalogDiff } from "./diff.js";
 import { catalogEditor, type CatalogEditor } from "./editor.js";
 import { Policy } from "./policy.js";
 import { CatalogReader } from "./reader.js";
-import { emptyCatalog, formatModelRef, type CatalogValue } from "./records.js";
+import { emptyCatalog, type CatalogValue } from "./records.js";
 
 /** Sent once per rebuild that changed the catalog, after the new value is visible. */
 export interface CatalogUpdated {
@@ -100,18 +100,19 @@ export class Catalog {
 /** Removes what the policy denies: providers (`provider.use <id>`), then models (`model.use <provider>/<model>`). */
 export function applyPolicy(value: CatalogValue, policy: Policy): void {
   if (policy.isEmpty) return;
+  // A Map may lose the entry being visited: forEach goes on with the next one, so no copy of the keys is needed.
   if (policy.mentions("provider.use")) {
-    for (const id of [...value.providers.keys()]) {
-      if (policy.evaluate("provider.use", id, "allow").effect === "deny") value.providers.delete(id);
-    }
+    value.providers.forEach((_, id, providers) => {
+      if (policy.evaluate("provider.use", id, "allow").effect === "deny") providers.delete(id);
+    });
   }
   if (policy.mentions("model.use")) {
-    for (const [providerID, entry] of value.providers) {
-      const decide = policy.deciderFor("model.use", `${providerID}/`);
-      if (!decide) continue;
-      for (const modelID of [...entry.models.keys()]) {
-        if (decide(formatModelRef({ providerID, modelID })).effect === "deny") entry.models.delete(modelID);
-      }
-    }
+    value.providers.forEach((entry, providerID) => {
+      const denied = policy.modelDenier(providerID);
+      if (!denied) return;
+      entry.models.forEach((_, modelID, models) => {
+        if (denied(modelID)) models.delete(modelID);
+      });
+    });
   }
 }

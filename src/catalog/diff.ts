@@ -1,5 +1,5 @@
 import { isProviderAvailable } from "./projection.js";
-import { formatModelRef, type CatalogValue, type CredentialIndex, type ModelRecord, type ModelRef } from "./records.js";
+import { formatModelRef, type CatalogValue, type CostEntry, type CredentialIndex, type ModelApi, type ModelRecord, type ModelRef } from "./records.js";
 
 /** How many ids each list of a diff names at most; the counts are always complete. */
 export const DIFF_LIST_LIMIT = 20;
@@ -43,11 +43,16 @@ export function diffCatalogs(before: CatalogValue, after: CatalogValue): Catalog
     ) {
       note(providers, "changed", id);
     }
-    for (const [modelID, model] of entry.models) {
+    // forEach allocates nothing per model (an entries loop makes a pair for each).
+    let found = 0;
+    entry.models.forEach((model, modelID) => {
       const previous = old.models.get(modelID);
-      if (!previous) note(models, "added", formatModelRef({ providerID: id, modelID }));
-      else if (previous !== model && !sameModel(previous, model)) note(models, "changed", formatModelRef({ providerID: id, modelID }));
-    }
+      if (!previous) return note(models, "added", formatModelRef({ providerID: id, modelID }));
+      found++;
+      if (previous !== model && !sameModel(previous, model)) note(models, "changed", formatModelRef({ providerID: id, modelID }));
+    });
+    // Every old model was found again unless fewer were found than there were.
+    if (found === old.models.size) continue;
     for (const modelID of old.models.keys()) {
       if (!entry.models.has(modelID)) note(models, "removed", formatModelRef({ providerID: id, modelID }));
     }
@@ -84,36 +89,148 @@ function note(target: Changes, kind: "added" | "removed" | "changed", id: string
   if (target.counts[kind]++ < DIFF_LIST_LIMIT) target[kind].push(id);
 }
 
-/** The fields every model record has (`family` is the one optional field). */
-const MODEL_FIELDS = 12;
-
 /**
- * Model equality, with the record's own fields compared directly (thousands of models are
- * compared after every rebuild); a record with fields of a plugin's own is compared generically.
+ * Model equality, exactly as `deepEqual` defines it, but with each field of the record's known
+ * shape compared through its own property (thousands of models are compared after every
+ * rebuild, and a generic walk looks every key up by name and boxes every number it reads). A
+ * record or part holding keys of a plugin's own, or a key set to undefined, is compared
+ * generically. Fields are assumed to be plain properties, as literals and assignments make them.
  */
 function sameModel(a: ModelRecord, b: ModelRecord): boolean {
-  const expected = MODEL_FIELDS + (a.family === undefined ? 0 : 1);
-  if (keyCount(a) !== expected || keyCount(b) !== expected + (b.family === undefined ? 0 : 1) - (a.family === undefined ? 0 : 1)) return deepEqual(a, b);
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== modelKeys(a) || keyCount(b) !== modelKeys(b)) return deepEqual(a, b);
   return (
     a.id === b.id &&
     a.providerID === b.providerID &&
-    a.name === b.name &&
-    a.family === b.family &&
-    a.status === b.status &&
-    a.enabled === b.enabled &&
-    deepEqual(a.time, b.time) &&
-    deepEqual(a.limit, b.limit) &&
-    deepEqual(a.capabilities, b.capabilities) &&
-    deepEqual(a.cost, b.cost) &&
-    deepEqual(a.api, b.api) &&
-    deepEqual(a.request, b.request) &&
-    deepEqual(a.variants, b.variants)
+    same(a.name, b.name) &&
+    same(a.family, b.family) &&
+    same(a.status, b.status) &&
+    same(a.enabled, b.enabled) &&
+    sameTime(a.time, b.time) &&
+    sameLimit(a.limit, b.limit) &&
+    sameCapabilities(a.capabilities, b.capabilities) &&
+    sameCosts(a.cost, b.cost) &&
+    sameApi(a.api, b.api) &&
+    sameRequest(a.request, b.request) &&
+    sameList(a.variants, b.variants)
   );
 }
 
+/** How many of a model record's own fields are set (the count of keys it has when it has no others). */
+function modelKeys(m: ModelRecord): number {
+  return (
+    defined(m.id) + defined(m.providerID) + defined(m.family) + defined(m.name) + defined(m.api) + defined(m.capabilities) + defined(m.request) +
+    defined(m.variants) + defined(m.time) + defined(m.cost) + defined(m.status) + defined(m.enabled) + defined(m.limit)
+  );
+}
+
+// Fields that hold fractions (times, prices) are compared with `===` in place: handing such a
+// number to a function that is not inlined boxes it, an allocation per field per rebuild.
+
+function sameTime(a: ModelRecord["time"], b: ModelRecord["time"]): boolean {
+  if (a === b) return true;
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== (a.released === undefined ? 0 : 1) || keyCount(b) !== (b.released === undefined ? 0 : 1)) return deepEqual(a, b);
+  return a.released === b.released || same(a.released, b.released);
+}
+
+function sameLimit(a: ModelRecord["limit"], b: ModelRecord["limit"]): boolean {
+  if (a === b) return true;
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== limitKeys(a) || keyCount(b) !== limitKeys(b)) return deepEqual(a, b);
+  return same(a.context, b.context) && same(a.input, b.input) && same(a.output, b.output);
+}
+
+function limitKeys(l: ModelRecord["limit"]): number {
+  return defined(l.context) + defined(l.input) + defined(l.output);
+}
+
+function sameCapabilities(a: ModelRecord["capabilities"], b: ModelRecord["capabilities"]): boolean {
+  if (a === b) return true;
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== capabilityKeys(a) || keyCount(b) !== capabilityKeys(b)) return deepEqual(a, b);
+  return same(a.tools, b.tools) && same(a.reasoning, b.reasoning) && sameList(a.input, b.input) && sameList(a.output, b.output);
+}
+
+function capabilityKeys(c: ModelRecord["capabilities"]): number {
+  return defined(c.tools) + defined(c.reasoning) + defined(c.input) + defined(c.output);
+}
+
+function sameCosts(a: CostEntry[], b: CostEntry[]): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b)) return deepEqual(a, b);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameCost(a[i]!, b[i]!)) return false;
+  return true;
+}
+
+function sameCost(a: CostEntry, b: CostEntry): boolean {
+  if (a === b) return true;
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== costKeys(a) || keyCount(b) !== costKeys(b)) return deepEqual(a, b);
+  return (a.input === b.input || same(a.input, b.input)) && (a.output === b.output || same(a.output, b.output)) && sameCache(a.cache, b.cache) && same(a.tier, b.tier);
+}
+
+function costKeys(c: CostEntry): number {
+  return defined(c.tier) + (c.input === undefined ? 0 : 1) + (c.output === undefined ? 0 : 1) + defined(c.cache);
+}
+
+function sameCache(a: CostEntry["cache"], b: CostEntry["cache"]): boolean {
+  if (a === b) return true;
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== cacheKeys(a) || keyCount(b) !== cacheKeys(b)) return deepEqual(a, b);
+  return (a.read === b.read || same(a.read, b.read)) && (a.write === b.write || same(a.write, b.write));
+}
+
+function cacheKeys(c: CostEntry["cache"]): number {
+  return (c.read === undefined ? 0 : 1) + (c.write === undefined ? 0 : 1);
+}
+
+type AnyApi = { id?: string; type?: string; package?: string; url?: string; settings?: Record<string, unknown> };
+
+function sameApi(left: ModelApi, right: ModelApi): boolean {
+  const a = left as AnyApi;
+  const b = right as AnyApi;
+  if (a === b) return true;
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== apiKeys(a) || keyCount(b) !== apiKeys(b)) return deepEqual(a, b);
+  return same(a.id, b.id) && same(a.type, b.type) && same(a.package, b.package) && same(a.url, b.url) && same(a.settings, b.settings);
+}
+
+function apiKeys(api: AnyApi): number {
+  return defined(api.id) + defined(api.type) + defined(api.package) + defined(api.url) + defined(api.settings);
+}
+
+function sameRequest(a: ModelRecord["request"], b: ModelRecord["request"]): boolean {
+  if (a === b) return true;
+  if (!isRecord(a) || !isRecord(b) || keyCount(a) !== requestKeys(a) || keyCount(b) !== requestKeys(b)) return deepEqual(a, b);
+  return same(a.headers, b.headers) && same(a.body, b.body) && same(a.variant, b.variant);
+}
+
+function requestKeys(r: ModelRecord["request"]): number {
+  return defined(r.headers) + defined(r.body) + defined(r.variant);
+}
+
+/** Arrays compared item by item (anything else generically). */
+function sameList(a: unknown[], b: unknown[]): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b)) return deepEqual(a, b);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
+  return true;
+}
+
+/** `deepEqual`, answered without a call when both are the same value. */
+function same(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === "object" && typeof b === "object" && deepEqual(a, b));
+}
+
+function defined(value: unknown): number {
+  return value === undefined ? 0 : 1;
+}
+
+/** A non-array object. */
+function isRecord(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** How many keys `for...in` visits: with no key set to undefined, the number of set fields. */
 function keyCount(record: object): number {
   let count = 0;
-  for (const key in record) if ((record as Record<string, unknown>)[key] !== undefined) count++;
+  for (const _ in record) count++;
   return count;
 }
 

@@ -33,8 +33,8 @@ export function applyModelsDev(editor: CatalogEditor, data: ModelsDevData): void
         record.api.id = modelID;
         record.name = `${record.name} ${mode.charAt(0).toUpperCase()}${mode.slice(1)}`;
         record.cost = mergeModeCost(record.cost, settings?.cost);
-        Object.assign(record.request.headers, settings?.provider?.headers ?? {});
-        Object.assign(record.request.body, (settings?.provider?.body ?? {}) as Record<string, Json>);
+        Object.assign(record.request.headers, copyObject(settings?.provider?.headers ?? {}));
+        Object.assign(record.request.body, copyObject((settings?.provider?.body ?? {}) as Record<string, Json>));
         editor.model.set(providerID, record);
       }
     }
@@ -64,8 +64,8 @@ function buildModel(providerID: string, id: string, model: ModelsDevModel, provi
       output: strings(model.modalities?.output),
     },
     request: {
-      headers: serving?.headers ? { ...serving.headers } : {},
-      body: serving?.body ? { ...(serving.body as Record<string, Json>) } : {},
+      headers: serving?.headers ? copyObject(serving.headers) : {},
+      body: serving?.body ? copyObject(serving.body as Record<string, Json>) : {},
     },
     variants: [],
     time: { released: releaseTime(model.release_date, dates) },
@@ -116,54 +116,75 @@ function modelApi(id: string, model: ModelsDevModel, provider: ModelsDevProvider
  */
 function costList(cost: ModelsDevModel["cost"]): CostEntry[] {
   if (typeof cost !== "object" || cost === null) return [];
-  const list: CostEntry[] = [price(cost)];
+  const list: CostEntry[] = [price(cost, undefined)];
   const tiers = cost.tiers;
   if (Array.isArray(tiers)) {
     for (const tier of tiers) {
       const size = tier?.tier?.size;
-      if (typeof size !== "number") continue;
-      const entry = price(tier);
-      entry.tier = { type: "context", size };
-      list.push(entry);
+      if (typeof size === "number") list.push(price(tier, size));
     }
   }
   if (!Array.isArray(tiers) || tiers.length === 0) {
     const over = cost.context_over_200k;
-    if (typeof over === "object" && over !== null) {
-      const entry = price(over);
-      entry.tier = { type: "context", size: LEGACY_TIER_SIZE };
-      list.push(entry);
-    }
+    if (typeof over === "object" && over !== null) list.push(price(over, LEGACY_TIER_SIZE));
   }
   return list;
 }
 
+/**
+ * A mode's prices over its model's: each field the mode names, and its tiers by size. `base` was
+ * built for this one record, so it is edited in place.
+ */
 function mergeModeCost(base: CostEntry[], mode: ModelsDevModel["cost"] | undefined): CostEntry[] {
   if (typeof mode !== "object" || mode === null) return base;
   const own = costList(mode);
-  const merged = base.map((entry) => ({ ...entry, cache: { ...entry.cache } }));
-  const [modeBase, ...modeTiers] = own;
+  const modeBase = own[0];
   if (modeBase) {
-    const first = merged[0] ?? { input: 0, output: 0, cache: { read: 0, write: 0 } };
-    merged[0] = {
-      input: typeof mode.input === "number" ? modeBase.input : first.input,
-      output: typeof mode.output === "number" ? modeBase.output : first.output,
-      cache: {
-        read: typeof mode.cache_read === "number" ? modeBase.cache.read : first.cache.read,
-        write: typeof mode.cache_write === "number" ? modeBase.cache.write : first.cache.write,
-      },
-    };
+    const first = base[0] ?? modeBase;
+    base[0] = costEntry(
+      typeof mode.input === "number" ? modeBase.input : first.input,
+      typeof mode.output === "number" ? modeBase.output : first.output,
+      typeof mode.cache_read === "number" ? modeBase.cache.read : first.cache.read,
+      typeof mode.cache_write === "number" ? modeBase.cache.write : first.cache.write,
+      undefined,
+    );
   }
-  for (const tier of modeTiers) {
-    const index = merged.findIndex((entry) => entry.tier?.size === tier.tier?.size);
-    if (index >= 0) merged[index] = tier;
-    else merged.push(tier);
+  for (let i = 1; i < own.length; i++) {
+    const tier = own[i]!;
+    const index = base.findIndex((entry) => entry.tier?.size === tier.tier?.size);
+    if (index >= 0) base[index] = tier;
+    else base.push(tier);
   }
-  return merged;
+  return base;
 }
 
-function price(cost: ModelsDevCost): CostEntry {
-  return { input: count(cost.input), output: count(cost.output), cache: { read: count(cost.cache_read), write: count(cost.cache_write) } };
+function price(cost: ModelsDevCost, tierSize: number | undefined): CostEntry {
+  return costEntry(count(cost.input), count(cost.output), count(cost.cache_read), count(cost.cache_write), tierSize);
+}
+
+/**
+ * Every price entry is made here, the tier added to the base shape, so that all entries share one
+ * layout of their numbers: the diff after each rebuild then reads them in place (over mixed
+ * layouts it boxes every number it reads).
+ */
+function costEntry(input: number, output: number, read: number, write: number, tierSize: number | undefined): CostEntry {
+  const entry: CostEntry = { input, output, cache: { read, write } };
+  if (tierSize !== undefined) entry.tier = { type: "context", size: tierSize };
+  return entry;
+}
+
+/**
+ * A copy of a JSON object from the data that shares nothing with it, so that a transform editing
+ * a record (a nested body value included) can never edit the data the next rebuild reads. Its
+ * values are mostly strings, which need no copying.
+ */
+function copyObject<T extends Record<string, unknown>>(value: T): T {
+  const copy = { ...value };
+  for (const key in copy) {
+    const item = copy[key];
+    if (typeof item === "object" && item !== null) copy[key] = structuredClone(item);
+  }
+  return copy;
 }
 
 function count(value: unknown): number {

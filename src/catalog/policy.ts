@@ -32,9 +32,13 @@ interface CompiledStatement {
   literal: string;
 }
 
+/** How many answers a policy remembers per provider (and how many providers), at most. */
+const REMEMBERED = 50_000;
+
 export class Policy {
   private readonly byAction = new Map<string, CompiledStatement[]>();
   private readonly compiled: CompiledStatement[];
+  private readonly modelDeniers = new Map<string, ((modelID: string) => boolean) | null>();
 
   constructor(readonly statements: readonly PolicyStatement[] = []) {
     this.compiled = statements.map((statement) => ({ statement, matches: wildcardMatcher(statement.resource), literal: foldCase(literalStart(statement.resource)) }));
@@ -59,6 +63,24 @@ export class Policy {
     return candidates.length === 0 ? null : (resource) => decide(candidates, resource, "allow");
   }
 
+  /**
+   * Whether `model.use` denies a model of `providerID`, as a function of the model id, or null
+   * when no statement can concern that provider. A policy never changes, so answers are
+   * remembered: a rebuild looks each model up instead of matching it against the statements again
+   * (and building its `provider/model` name to do so).
+   */
+  modelDenier(providerID: string): ((modelID: string) => boolean) | null {
+    let denier = this.modelDeniers.get(providerID);
+    if (denier !== undefined) return denier;
+    const prefix = `${providerID}/`;
+    const decide = this.deciderFor("model.use", prefix);
+    denier = decide ? rememberAnswers((modelID) => decide(prefix + modelID).effect === "deny") : null;
+    // Bounded, so ids that come and go in a long-running process cannot grow it forever.
+    if (this.modelDeniers.size >= REMEMBERED) this.modelDeniers.clear();
+    this.modelDeniers.set(providerID, denier);
+    return denier;
+  }
+
   /** Whether any statement can apply to `action` (lets callers skip work for the others). */
   mentions(action: string): boolean {
     return this.statementsFor(action).length > 0;
@@ -72,6 +94,19 @@ export class Policy {
     }
     return found;
   }
+}
+
+function rememberAnswers(answer: (key: string) => boolean): (key: string) => boolean {
+  const answers = new Map<string, boolean>();
+  return (key) => {
+    let found = answers.get(key);
+    if (found === undefined) {
+      found = answer(key);
+      if (answers.size >= REMEMBERED) answers.clear();
+      answers.set(key, found);
+    }
+    return found;
+  };
 }
 
 function decide(candidates: CompiledStatement[], resource: string, fallback: PolicyEffect): PolicyDecision {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { Catalog, type CatalogUpdated } from "../../src/catalog/catalog.js";
-import type { CatalogEditor } from "../../src/catalog/editor.js";
+import { catalogEditor, type CatalogEditor } from "../../src/catalog/editor.js";
 import { Policy } from "../../src/catalog/policy.js";
+import { emptyCatalog, type CatalogValue } from "../../src/catalog/records.js";
 import { Scope } from "../../src/state/scope.js";
+import { pick, seededRandom } from "../fixtures/random.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse("2026-07-01");
@@ -293,4 +295,102 @@ describe("catalog diff", () => {
     const withExtra = build((m) => (m.extra = 1));
     expect(diffCatalogs(withExtra, build((m) => (m.extra = 2)))?.models.changed).toEqual(["p/m"]);
   });
+
+  it("compares models as deepEqual does: plugin keys, keys set to undefined, nested prices, variant order", async () => {
+    const { diffCatalogs } = await import("../../src/catalog/diff.js");
+    const changed = (before: (m: AnyRecord) => void, after: (m: AnyRecord) => void) => diffCatalogs(modelCatalog(before), modelCatalog(after))?.models.changed ?? [];
+    const priced = (m: AnyRecord) => (m.cost = [{ input: 1, output: 2, cache: { read: 0.1, write: 0.2 } }, { tier: { type: "context", size: 200_000 }, input: 2, output: 4, cache: { read: 0.2, write: 0.4 } }]);
+    const twoVariants = (m: AnyRecord, order: string[]) => (m.variants = order.map((id) => ({ id, headers: {}, body: { effort: id } })));
+    // The same plugin key on both sides is no change; a nested plugin value is compared deeply.
+    expect(changed((m) => (m.extra = { a: [1] }), (m) => (m.extra = { a: [1] }))).toEqual([]);
+    expect(changed((m) => (m.extra = { a: [1] }), (m) => (m.extra = { a: [2] }))).toEqual(["p/m"]);
+    expect(changed((m) => ((m.limit as AnyRecord).extra = 1), () => undefined)).toEqual(["p/m"]);
+    // A key set to undefined is the same as no key, on the record and inside it.
+    expect(changed((m) => (m.family = undefined), () => undefined)).toEqual([]);
+    expect(changed((m) => (m.extra = undefined), () => undefined)).toEqual([]);
+    expect(changed((m) => ((m.limit as AnyRecord).input = undefined), () => undefined)).toEqual([]);
+    expect(changed((m) => ((m.api as AnyRecord).url = undefined), (m) => ((m.api as AnyRecord).url = "https://x.test"))).toEqual(["p/m"]);
+    expect(changed((m) => (m.family = undefined), (m) => (m.family = "f"))).toEqual(["p/m"]);
+    // Every price field counts, down to the cache prices of a tier.
+    expect(changed(priced, priced)).toEqual([]);
+    const nested: ((m: AnyRecord) => void)[] = [
+      (m) => (((m.cost as AnyRecord[])[1]!.cache as AnyRecord).write = 0.5),
+      (m) => (((m.cost as AnyRecord[])[0]!.cache as AnyRecord).read = 0),
+      (m) => (((m.cost as AnyRecord[])[1]!.tier as AnyRecord).size = 100_000),
+      (m) => delete (m.cost as AnyRecord[])[1]!.tier,
+      (m) => ((m.cost as AnyRecord[])[0]!.note = "plugin"),
+    ];
+    for (const edit of nested) {
+      expect(
+        changed(priced, (m) => {
+          priced(m);
+          edit(m);
+        }),
+        edit.toString(),
+      ).toEqual(["p/m"]);
+    }
+    // Variants are a list: the same ones in another order are a change.
+    expect(changed((m) => twoVariants(m, ["low", "high"]), (m) => twoVariants(m, ["low", "high"]))).toEqual([]);
+    expect(changed((m) => twoVariants(m, ["low", "high"]), (m) => twoVariants(m, ["high", "low"]))).toEqual(["p/m"]);
+  });
+
+  it("agrees with deepEqual on randomly edited models", async () => {
+    const { diffCatalogs, deepEqual } = await import("../../src/catalog/diff.js");
+    const random = seededRandom(7);
+    const edits: ((m: AnyRecord) => void)[] = [
+      (m) => (m.extra = pick(random, 2)),
+      (m) => (m.extra = undefined),
+      (m) => (m.family = pick(random, 2) ? "f" : undefined),
+      (m) => delete m.family,
+      (m) => (m.name = pick(random, 2) ? "n" : undefined),
+      (m) => ((m.limit as AnyRecord).input = pick(random, 2) ? 5 : undefined),
+      (m) => ((m.limit as AnyRecord).output = pick(random, 2)),
+      (m) => ((m.capabilities as AnyRecord).tools = pick(random, 2) === 1),
+      (m) => ((m.capabilities as { input: string[] }).input.push(pick(random, 2) ? "text" : "image")),
+      (m) => ((m.api as AnyRecord).url = pick(random, 2) ? "https://x.test" : undefined),
+      (m) => ((m.api as AnyRecord).settings = { a: pick(random, 2) }),
+      (m) => ((m.request as { headers: Record<string, string> }).headers.h = String(pick(random, 2))),
+      (m) => ((m.request as AnyRecord).variant = pick(random, 2) ? "v" : undefined),
+      (m) => ((m.time as AnyRecord).released = pick(random, 2) * 1.5),
+      (m) => (m.cost as AnyRecord[]).push({ input: pick(random, 2) / 3, output: 1, cache: { read: pick(random, 2), write: 0 } }),
+      (m) => ((m.cost as AnyRecord[])[0] ??= { input: 0, output: 0, cache: { read: 0, write: 0 } }),
+      (m) => ((m.cost as AnyRecord[])[0] = { input: 1, output: 1, cache: { read: 0, write: pick(random, 2) }, ...(pick(random, 2) ? { tier: { type: "context", size: 1 } } : {}) }),
+      (m) => (m.variants as AnyRecord[]).push({ id: String(pick(random, 2)), headers: {}, body: {} }),
+      (m) => ((m.variants as unknown) = pick(random, 2) ? [] : {}),
+      (m) => ((m.limit as unknown) = pick(random, 2) ? null : { output: 0, context: 0 }),
+      (m) => ((m.enabled as unknown) = pick(random, 2) ? NaN : true),
+    ];
+    const randomly = () => {
+      const chosen = Array.from({ length: pick(random, 4) }, () => edits[pick(random, edits.length)]!);
+      // An edit that reshaped a part (null limits, variants as an object) can make a later one throw; the rest still apply.
+      return (m: AnyRecord) => chosen.forEach((edit) => attempt(() => edit(m)));
+    };
+    let differing = 0;
+    for (let i = 0; i < 3000; i++) {
+      const before = modelCatalog(randomly());
+      const after = modelCatalog(randomly());
+      const [a, b] = [before, after].map((value) => value.providers.get("p")!.models.get("m")!);
+      const equal = deepEqual(a, b);
+      if (!equal) differing++;
+      expect(diffCatalogs(before, after)?.models.changed ?? [], `case ${i}`).toEqual(equal ? [] : ["p/m"]);
+    }
+    expect(differing).toBeGreaterThan(1000);
+  });
 });
+
+type AnyRecord = Record<string, unknown>;
+
+function attempt(run: () => void): void {
+  try {
+    run();
+  } catch {
+    // left as it was
+  }
+}
+
+/** A catalog of one model `p/m`, as the editor creates it, then edited. */
+function modelCatalog(edit: (model: AnyRecord) => void): CatalogValue {
+  const value = emptyCatalog();
+  catalogEditor(value).model.update("p", "m", (model) => edit(model as unknown as AnyRecord));
+  return value;
+}

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { Catalog } from "../../src/catalog/catalog.js";
 import { catalogEditor } from "../../src/catalog/editor.js";
 import type { ModelsDevData } from "../../src/catalog/models-dev-data.js";
 import { applyModelsDev } from "../../src/catalog/models-dev-records.js";
-import { emptyCatalog } from "../../src/catalog/records.js";
+import { emptyCatalog, type ModelRecord } from "../../src/catalog/records.js";
+import { Scope } from "../../src/state/scope.js";
 import { loadModelsDevFixture } from "../fixtures/models-dev-data.js";
 
 const data: ModelsDevData = {
@@ -114,6 +116,32 @@ describe("models.dev data in the catalog", () => {
     expect(entry.models.has("bad")).toBe(false);
   });
 
+  it("gives every rebuild records of its own: what a transform edits reaches neither the data, nor the next rebuild, nor a published value", async () => {
+    const source: ModelsDevData = structuredClone(data);
+    source.openai!.models["gpt-5.4"]!.provider = { headers: { "x-a": "1" }, body: { reasoning: { effort: "high" }, list: [1] } };
+    source.openai!.models["gpt-5.4"]!.experimental!.modes!.fast!.provider!.body = { service_tier: "priority", nested: { deep: [1] } };
+    const pristine = structuredClone(source);
+    const catalog = new Catalog({ location: "/work/app" });
+    const scope = new Scope();
+    await catalog.transform(scope, (editor) => applyModelsDev(editor, source));
+    const published = catalog.value();
+    const publishedCopy = structuredClone([...published.providers].map(([id, entry]) => [id, entry.provider, [...entry.models]]));
+    const vandal = await catalog.transform(scope, (editor) => {
+      for (const { provider, models } of editor.provider.list()) {
+        provider.env.push("EXTRA");
+        (provider.api as { settings?: Record<string, unknown> }).settings = { added: true };
+        provider.request.headers.x = "y";
+        for (const model of models.values()) vandalize(model);
+      }
+    });
+    expect(catalog.value()).not.toBe(published);
+    expect(source).toEqual(pristine);
+    expect([...published.providers].map(([id, entry]) => [id, entry.provider, [...entry.models]])).toEqual(publishedCopy);
+    await vandal.dispose();
+    expect(catalog.value().providers).toEqual(build(pristine).providers);
+    expect(source).toEqual(pristine);
+  });
+
   it("builds the full models.dev list: every provider, every model and one extra per mode", () => {
     const fixture = loadModelsDevFixture();
     const value = build(fixture.data);
@@ -124,3 +152,28 @@ describe("models.dev data in the catalog", () => {
     if (fixture.origin === "snapshot") expect(models + modes).toBe(5_316);
   });
 });
+
+/** Edits every part of a model in place, down to nested request values and price tiers. */
+function vandalize(model: ModelRecord): void {
+  model.name += "!";
+  model.capabilities.input.push("audio");
+  model.capabilities.output.length = 0;
+  model.limit.context += 1;
+  model.time.released += 1;
+  for (const entry of model.cost) {
+    entry.input += 1;
+    entry.cache.read += 1;
+    if (entry.tier) entry.tier.size += 1;
+  }
+  model.cost.push({ input: 0, output: 0, cache: { read: 0, write: 0 } });
+  (model.api as { settings?: Record<string, unknown> }).settings ??= {};
+  (model.api as { settings: Record<string, unknown> }).settings.touched = true;
+  model.request.headers["x-a"] = "2";
+  const body = model.request.body as Record<string, unknown>;
+  for (const value of Object.values(body)) {
+    if (Array.isArray(value)) value.push(2);
+    else if (typeof value === "object" && value !== null) Object.assign(value, { effort: "low", deep: [9] });
+  }
+  body.extra = 1;
+  model.variants.push({ id: "v", headers: {}, body: {} });
+}

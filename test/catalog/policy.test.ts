@@ -65,6 +65,24 @@ describe("Policy", () => {
     expect(policy.deciderFor("model.use", "zzz/")).not.toBeNull();
     expect(new Policy([{ action: "model.use", effect: "deny", resource: "acme/*" }]).deciderFor("model.use", "other/")).toBeNull();
   });
+
+  it("answers which models a provider may not use as evaluating each would, asked once or again", () => {
+    const policy = new Policy([
+      { action: "model.use", effect: "deny", resource: "*/*-preview" },
+      { action: "model.use", effect: "allow", resource: "acme/special-preview" },
+      { action: "model.*", effect: "deny", resource: "ac?e/x*" },
+    ]);
+    const resources = ["acme/a-preview", "acme/special-preview", "acme/x1", "acme/b", "acme/a/x-preview", "zed/q-preview", "zed/x1"];
+    for (let round = 0; round < 2; round++) {
+      for (const resource of resources) {
+        const slash = resource.indexOf("/");
+        const denied = policy.modelDenier(resource.slice(0, slash));
+        expect(denied ? denied(resource.slice(slash + 1)) : false, resource).toBe(policy.evaluate("model.use", resource, "allow").effect === "deny");
+      }
+    }
+    expect(policy.modelDenier("zed")).toBe(policy.modelDenier("zed"));
+    expect(new Policy([{ action: "model.use", effect: "deny", resource: "acme/*" }]).modelDenier("other")).toBeNull();
+  });
 });
 
 describe("wildcardMatch", () => {
