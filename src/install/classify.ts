@@ -56,7 +56,7 @@ export function packStatKey(info: Stats): string {
 
 // On a file system with whole-second timestamps, an edit in the same second as bosun's write
 // would keep the stat; only sub-second timestamps (or an old enough file) make it a proof.
-function trustworthy(info: Stats): boolean {
+export function trustworthy(info: Stats): boolean {
   return info.ctimeMs % 1000 !== 0 || Date.now() - info.ctimeMs > 2_000;
 }
 

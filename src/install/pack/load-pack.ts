@@ -6,7 +6,7 @@ import { parseJsonc, type JsoncDocument } from "../../boot/jsonc.js";
 import { requireLazily } from "../../fs/require.js";
 import { getInstallRuntime } from "../../runtimes/install-registry.js";
 import type { HookEvent } from "../../runtimes/install-types.js";
-import { packStatKey } from "../classify.js";
+import { installedStatKey, packStatKey } from "../classify.js";
 import { isKnownTemplateName } from "../template-vars.js";
 import { lineOfKey, parseFrontmatter } from "./frontmatter.js";
 import { PackError } from "./pack-error.js";
@@ -78,6 +78,12 @@ export interface LoadedPack {
   agents: MarkdownArtifact[];
   hooks: HookArtifact[];
   migrations: PackMigration[];
+  /**
+   * Every path of the pack this load looked at (relative to the pack, `/`-separated) with its
+   * `size:ctime:mtime:inode` taken before it was read or listed (null: absent). Unchanged keys
+   * mean the same pack: a settled reinstall checks them instead of loading the pack.
+   */
+  watch: [string, string | null][];
 }
 
 /** Hook command placeholders: bosun's hook helper, and the folder with the hook's own files. */
@@ -100,7 +106,7 @@ export function loadPack(dir: string): LoadedPack {
   if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
   const json = parsed.data;
   const isTemplate = templateMatcher(json.templates ?? []);
-  const count = { files: 0 };
+  const ctx: LoadContext = { root, isTemplate, count: { files: 0 }, watch: new Map([["pack.json", doc.key]]) };
 
   for (const [kind, names] of Object.entries(json.artifacts)) {
     const seen = new Set<string>();
@@ -113,24 +119,32 @@ export function loadPack(dir: string): LoadedPack {
   for (const name of json.artifacts.commands ?? []) {
     if (json.artifacts.skills?.includes(name)) throw new PackError(packFile, `${name} is both a skill and a command; runtimes that install commands as skills would see one folder for both`, null, "artifacts.commands");
   }
-  checkUnlisted(root, "skills", json.artifacts.skills ?? [], (entry) => entry);
-  checkUnlisted(root, "commands", json.artifacts.commands ?? [], (entry) => entry.replace(/\.md$/, ""));
-  checkUnlisted(root, "agents", json.artifacts.agents ?? [], (entry) => entry.replace(/\.md$/, ""));
-  checkUnlisted(root, "hooks", json.artifacts.hooks ?? [], (entry) => entry.replace(/\.json$/, ""));
+  checkUnlisted(ctx, "skills", json.artifacts.skills ?? [], (entry) => entry);
+  checkUnlisted(ctx, "commands", json.artifacts.commands ?? [], (entry) => entry.replace(/\.md$/, ""));
+  checkUnlisted(ctx, "agents", json.artifacts.agents ?? [], (entry) => entry.replace(/\.md$/, ""));
+  checkUnlisted(ctx, "hooks", json.artifacts.hooks ?? [], (entry) => entry.replace(/\.json$/, ""));
 
-  const skills = (json.artifacts.skills ?? []).map((name) => loadSkill(root, name, isTemplate, count));
-  const commands = (json.artifacts.commands ?? []).map((name) => loadMarkdown(root, "commands", name, isTemplate));
-  const agents = (json.artifacts.agents ?? []).map((name) => loadMarkdown(root, "agents", name, isTemplate));
-  const hooks = (json.artifacts.hooks ?? []).map((name) => loadHook(root, name, isTemplate, count));
-  const migrations = loadMigrations(root);
-  return { dir: root, name: json.name, version: json.version, description: json.description ?? "", skills, commands, agents, hooks, migrations };
+  const skills = (json.artifacts.skills ?? []).map((name) => loadSkill(ctx, name));
+  const commands = (json.artifacts.commands ?? []).map((name) => loadMarkdown(ctx, "commands", name));
+  const agents = (json.artifacts.agents ?? []).map((name) => loadMarkdown(ctx, "agents", name));
+  const hooks = (json.artifacts.hooks ?? []).map((name) => loadHook(ctx, name));
+  const migrations = loadMigrations(ctx);
+  return { dir: root, name: json.name, version: json.version, description: json.description ?? "", skills, commands, agents, hooks, migrations, watch: [...ctx.watch] };
 }
 
-function loadSkill(root: string, name: string, isTemplate: (rel: string) => boolean, count: { files: number }): SkillArtifact {
-  const folder = join(root, "skills", name);
-  const info = lstatOrNull(folder);
+/** One load: the pack folder, its template globs, the file count so far, and what was looked at. */
+interface LoadContext {
+  root: string;
+  isTemplate: (rel: string) => boolean;
+  count: { files: number };
+  watch: Map<string, string | null>;
+}
+
+function loadSkill(ctx: LoadContext, name: string): SkillArtifact {
+  const folder = join(ctx.root, "skills", name);
+  const info = look(ctx, `skills/${name}`);
   if (!info?.isDirectory()) throw new PackError(folder, info?.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is missing (listed in pack.json artifacts.skills)");
-  const files = listFiles(root, `skills/${name}`, isTemplate, count);
+  const files = listFiles(ctx, `skills/${name}`);
   const skillFile = files.find((file) => file.rel === "SKILL.md");
   if (!skillFile) throw new PackError(join(folder, "SKILL.md"), "is missing: every skill needs a SKILL.md");
   const text = readText(skillFile.path);
@@ -141,10 +155,10 @@ function loadSkill(root: string, name: string, isTemplate: (rel: string) => bool
   return { name, description: checked.data.description, files };
 }
 
-function loadMarkdown(root: string, kind: "commands" | "agents", name: string, isTemplate: (rel: string) => boolean): MarkdownArtifact {
+function loadMarkdown(ctx: LoadContext, kind: "commands" | "agents", name: string): MarkdownArtifact {
   const rel = `${kind}/${name}.md`;
-  const file = join(root, rel);
-  const info = regularFile(file, `listed in pack.json artifacts.${kind}`);
+  const file = join(ctx.root, rel);
+  const info = regularFile(ctx, rel, `listed in pack.json artifacts.${kind}`);
   const text = readText(file);
   const { data, body, bodyLine } = parseFrontmatter(text, file);
   const schema = kind === "commands" ? commandFrontmatterSchema : agentFrontmatterSchema;
@@ -154,23 +168,24 @@ function loadMarkdown(root: string, kind: "commands" | "agents", name: string, i
     throw new PackError(file, `must equal the file name "${name}"`, lineOfKey(text, "name"), "name");
   }
   if (body.trim() === "") throw new PackError(file, `the ${kind === "commands" ? "command's prompt" : "agent's instructions"} (after the frontmatter) is empty`);
-  const bodyTemplate = isTemplate(rel) ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
+  const bodyTemplate = ctx.isTemplate(rel) ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
   return { name, file, frontmatter: checked.data, body, bodyTemplate, statKey: packStatKey(info) };
 }
 
-function loadHook(root: string, name: string, isTemplate: (rel: string) => boolean, count: { files: number }): HookArtifact {
-  const file = join(root, "hooks", `${name}.json`);
+function loadHook(ctx: LoadContext, name: string): HookArtifact {
+  const file = join(ctx.root, "hooks", `${name}.json`);
   const doc = readJsonDocument(file, "is missing (listed in pack.json artifacts.hooks)");
+  ctx.watch.set(`hooks/${name}.json`, doc.key);
   const parsed = hookSchema.safeParse(doc.value);
   if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
   const hook = parsed.data;
   for (const match of hook.command.matchAll(/\{(?:bosun|hook)-[a-z-]*\}/g)) {
     if (!(HOOK_PLACEHOLDERS as readonly string[]).includes(match[0])) throw new PackError(file, `unknown placeholder ${match[0]} (use ${HOOK_PLACEHOLDERS.join(" or ")})`, null, "command");
   }
-  const folder = join(root, "hooks", name);
-  const folderInfo = lstatOrNull(folder);
+  const folder = join(ctx.root, "hooks", name);
+  const folderInfo = look(ctx, `hooks/${name}`);
   if (folderInfo && !folderInfo.isDirectory()) throw new PackError(folder, "must be a folder holding the hook's files");
-  const files = folderInfo ? listFiles(root, `hooks/${name}`, isTemplate, count) : [];
+  const files = folderInfo ? listFiles(ctx, `hooks/${name}`) : [];
   if (hook.command.includes("{hook-dir}") && files.length === 0) throw new PackError(file, `uses {hook-dir} but the pack has no hooks/${name}/ folder`, null, "command");
   return {
     name,
@@ -184,9 +199,9 @@ function loadHook(root: string, name: string, isTemplate: (rel: string) => boole
   };
 }
 
-function loadMigrations(root: string): PackMigration[] {
-  const folder = join(root, "migrations");
-  const info = lstatOrNull(folder);
+function loadMigrations(ctx: LoadContext): PackMigration[] {
+  const folder = join(ctx.root, "migrations");
+  const info = look(ctx, "migrations");
   if (!info) return [];
   if (!info.isDirectory()) throw new PackError(folder, "must be a folder of migration .json files");
   const ids = new Map<string, string>();
@@ -196,6 +211,7 @@ function loadMigrations(root: string): PackMigration[] {
     .map((entry) => {
       const file = join(folder, entry);
       const doc = readJsonDocument(file, "cannot be read");
+      ctx.watch.set(`migrations/${entry}`, doc.key);
       const parsed = packMigrationSchema.safeParse(doc.value);
       if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
       const record = parsed.data;
@@ -216,7 +232,8 @@ function loadMigrations(root: string): PackMigration[] {
 }
 
 /** Every file under `<root>/<base>`, skipping dot-files; symlinks and special files are refused. */
-function listFiles(root: string, base: string, isTemplate: (rel: string) => boolean, count: { files: number }): PackFile[] {
+function listFiles(ctx: LoadContext, base: string): PackFile[] {
+  const { root, isTemplate, count } = ctx;
   const out: PackFile[] = [];
   // A path under the walked folder; names from a directory listing need no normalizing.
   const baseDir = join(root, base);
@@ -226,12 +243,10 @@ function listFiles(root: string, base: string, isTemplate: (rel: string) => bool
     for (const entry of readdirSync(under(relDir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (entry.name.startsWith(".")) continue;
       const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        walk(rel);
-        continue;
-      }
       const path = under(rel);
+      // Looked at before it is read or listed: a change after that changes its key.
       const info = lstatSync(path);
+      ctx.watch.set(`${base}/${rel}`, installedStatKey(info));
       if (info.isDirectory()) walk(rel);
       else if (info.isFile()) {
         if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
@@ -245,9 +260,9 @@ function listFiles(root: string, base: string, isTemplate: (rel: string) => bool
   return out;
 }
 
-function checkUnlisted(root: string, kind: string, listed: string[], nameOf: (entry: string) => string): void {
-  const folder = join(root, kind);
-  if (!lstatOrNull(folder)?.isDirectory()) return;
+function checkUnlisted(ctx: LoadContext, kind: string, listed: string[], nameOf: (entry: string) => string): void {
+  const folder = join(ctx.root, kind);
+  if (!look(ctx, kind)?.isDirectory()) return;
   for (const entry of readdirSync(folder)) {
     if (entry.startsWith(".")) continue;
     const name = nameOf(entry);
@@ -264,14 +279,15 @@ function templateMatcher(globs: string[]): (rel: string) => boolean {
   return (rel) => matchers.some((match) => match(rel));
 }
 
-function readJsonDocument(file: string, missing: string): JsoncDocument {
+/** A JSON file of the pack, and its stat key (taken before it was read). */
+function readJsonDocument(file: string, missing: string): JsoncDocument & { key: string } {
   const info = lstatOrNull(file);
   if (!info) throw new PackError(file, missing);
   if (!info.isFile()) throw new PackError(file, "is not a regular file");
   try {
     const doc = parseJsonc(file, readText(file));
     if (typeof doc.value !== "object" || doc.value === null || Array.isArray(doc.value)) throw new PackError(file, "must hold a JSON object", 1);
-    return doc;
+    return { ...doc, key: installedStatKey(info) };
   } catch (error) {
     if (error instanceof ConfigError) throw new PackError(file, error.problem, error.line, error.field);
     throw error;
@@ -291,8 +307,9 @@ function frontmatterError(file: string, text: string, issue: SchemaIssue | undef
   return new PackError(file, key && issue.code === "invalid_type" && /undefined/.test(message) ? "is required in the frontmatter" : message, key ? lineOfKey(text, key) : 1, key || null);
 }
 
-function regularFile(file: string, why: string): Stats {
-  const info = lstatOrNull(file);
+function regularFile(ctx: LoadContext, rel: string, why: string): Stats {
+  const file = join(ctx.root, rel);
+  const info = look(ctx, rel);
   if (!info) throw new PackError(file, `is missing (${why})`);
   if (!info.isFile()) throw new PackError(file, info.isSymbolicLink() ? "is a symlink; a pack holds real files only" : "is not a regular file");
   return info;
@@ -305,6 +322,13 @@ function readText(file: string): string {
   return text;
 }
 
+
+/** lstat of a path of the pack, recorded in the load's watch list. */
+function look(ctx: LoadContext, rel: string): Stats | null {
+  const info = lstatOrNull(join(ctx.root, rel));
+  ctx.watch.set(rel, info ? installedStatKey(info) : null);
+  return info;
+}
 
 function lstatOrNull(path: string): Stats | null {
   return lstatSync(path, { throwIfNoEntry: false }) ?? null;
