@@ -6,15 +6,17 @@ import { collectHeadlessDefaults } from "../runtimes/headless-defaults.js";
 import type { AgentsConfig } from "../runtimes/collect-status.js";
 import { collectContractRows, getInstallRuntime, listInstallRuntimes } from "../runtimes/install-registry.js";
 import type { InstallRuntime, InstallScope, RootContext } from "../runtimes/install-types.js";
-import type { InstallFs } from "./install-fs.js";
-import type { Choice } from "./migration-record.js";
+import type { DesiredInstall } from "./desired.js";
+import { exists, type InstallFs } from "./install-fs.js";
+import { migrationChecksum, type Choice } from "./migration-record.js";
 import { ENGINE_MIGRATIONS } from "./migrations/index.js";
 import { packMigrationRecords } from "./migrations/pack-records.js";
 import { loadPack, type LoadedPack } from "./pack/load-pack.js";
 import type { PlannedAction } from "./plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./root.js";
-import { runInstall, type InstallRequest, type InstallResult } from "./run-install.js";
-import { buildInstallTargets, buildUninstallTargets, detectedRuntimes, shellQuote } from "./targets.js";
+import { rootResult, runInstall, type InstallRequest, type InstallResult, type RootResult } from "./run-install.js";
+import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./settled.js";
+import { buildInstallTargets, buildUninstallTargets, detectedRuntimes, placementPeers, placementsFor, shellQuote, type Placement } from "./targets.js";
 import { templateVars } from "./template-vars.js";
 
 export interface InstallPackOptions {
@@ -41,6 +43,8 @@ export interface InstallPackOptions {
   now?: () => Date;
   /** The random part of run ids (tests pass a fixed one). */
   random?: () => string;
+  /** False: plan every root in full even when it is settled (tests compare the two). */
+  trustSettled?: boolean;
 }
 
 /** What `bosun install` / `bosun uninstall` did (or would do). */
@@ -49,6 +53,8 @@ export interface InstallOutcome {
   pack: { name: string; version: string | null; dir: string | null };
   result: InstallResult;
   notes: string[];
+  /** Every root was found settled and unchanged: nothing was loaded or planned (settled.ts). */
+  settled: boolean;
 }
 
 /** bosun's own pack, shipped in the package. */
@@ -62,13 +68,25 @@ export function bundledPackDir(packageRoot: string): string {
  * installer (plan, questions, journal, apply, commit).
  */
 export async function installPack(options: InstallPackOptions): Promise<InstallOutcome> {
-  const pack = loadPack(options.pack ?? bundledPackDir(options.packageRoot));
+  const packDir = resolve(options.pack ?? bundledPackDir(options.packageRoot));
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);
   const fs = options.fs ?? nodeFs;
   const helperTarget = join(options.dataDir, HELPER_RELATIVE_PATH);
   const helperCommand = `node ${shellQuote(helperTarget)}`;
   const agents = collectHeadlessDefaults(options.agentsConfig);
+  const placements = placementsFor(runtimes, options.scope, ctx, options.configDir);
+  const engine = ENGINE_MIGRATIONS.map((record) => ({ source: record.source, id: record.id, checksum: migrationChecksum(record) }));
+  const inputs = placements.map((placement, index) =>
+    settledInputs({ bosunVersion: options.bosunVersion, engine, runtime: placement.runtime.id, scope: options.scope, configDir: options.configDir ?? null, roots: placement.roots, packDir, helperTarget, agents, peers: placementPeers(placements, index) }),
+  );
+  // A reinstall of a settled pack: nothing to load, nothing to plan.
+  if (options.trustSettled !== false) {
+    const settled = settledOutcome(fs, placements, inputs, options.scope, packDir, helperTarget);
+    if (settled) return settled;
+  }
+
+  const pack = loadPack(packDir);
   const { targets, notes } = buildInstallTargets({
     pack,
     runtimes,
@@ -80,6 +98,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     helperCommand,
     fs,
     allRuntimes: listInstallRuntimes(),
+    settleInputs: inputs,
   });
   const result = await runInstall({
     ...runOptions(options),
@@ -87,8 +106,49 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     records: [...ENGINE_MIGRATIONS, ...packMigrationRecords(pack.name, pack.migrations)],
     targets,
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
+    settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
-  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result, notes };
+  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result, notes, settled: false };
+}
+
+/**
+ * The outcome of a reinstall when every root of every runtime is settled and unchanged (settled.ts),
+ * the pack and the files outside the roots have their recorded keys, and bosun's hook helper is
+ * there if a hook needs it; else null (plan in full). The same outcome a full plan gives.
+ */
+function settledOutcome(fs: InstallFs, placements: readonly Placement[], inputs: readonly string[], scope: InstallScope, packDir: string, helperTarget: string): InstallOutcome | null {
+  const checkedPacks: SettledRecord["pack"][] = [];
+  const packUnchanged = (pack: SettledRecord["pack"]) => {
+    if (pack.dir !== packDir) return false;
+    if (checkedPacks.some((checked) => samePairs(checked.watch, pack.watch) && checked.name === pack.name && checked.version === pack.version)) return true;
+    if (checkedPacks.length > 0 || !unchangedPaths(fs, pack.watch, packDir)) return false;
+    checkedPacks.push(pack);
+    return true;
+  };
+  const targets: InstallResult["targets"] = [];
+  const notes: string[] = [];
+  let usesHelper = false;
+  for (const [index, placement] of placements.entries()) {
+    const found = placement.roots.map((root) => checkSettledRoot(fs, root, inputs[index] as string));
+    const record = found.find((root) => root !== null)?.record;
+    if (!record) return null;
+    const roots: RootResult[] = [];
+    for (const [rootIndex, root] of placement.roots.entries()) {
+      const settled = found[rootIndex];
+      if (settled && (!packUnchanged(settled.record.pack) || !unchangedPaths(fs, settled.record.watch))) return null;
+      const plan = settled?.plan ?? (found.some((other) => other?.record.emptyRoots.includes(root.dir)) ? emptyRootPlan(fs, root, { name: record.pack.name, version: record.pack.version }) : null);
+      if (!plan) return null;
+      roots.push(rootResult(root, plan, "unchanged"));
+    }
+    usesHelper ||= record.usesHelper;
+    notes.push(...record.runNotes);
+    const desired: DesiredInstall = { runtime: placement.runtime, scope, files: [], hooks: [], toml: null, skipped: record.skipped, notes: record.notes, usesHelper: record.usesHelper };
+    targets.push({ target: { runtime: placement.runtime, scope, roots: placement.roots, desired }, roots });
+  }
+  if (usesHelper && !exists(fs, helperTarget)) return null;
+  const pack = checkedPacks[0];
+  if (!pack) return null;
+  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result: { targets, helper: null, warnings: [] }, notes, settled: true };
 }
 
 /**
@@ -105,7 +165,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const runtimes = selectRuntimes(options, ctx);
   const targets = buildUninstallTargets(runtimes, options.scope, ctx, options.configDir);
   const result = await runInstall({ ...runOptions(options), pack: { name, version: loaded?.version ?? "", artifacts: new Set() }, records: [], targets, helper: null });
-  return { mode: "uninstall", pack: { name, version: loaded?.version ?? null, dir: loaded?.dir ?? null }, result, notes: [] };
+  return { mode: "uninstall", pack: { name, version: loaded?.version ?? null, dir: loaded?.dir ?? null }, result, notes: [], settled: false };
 }
 
 /** `--runtime a,b` (each known), or `--all-detected` (runtimes whose folder exists for the scope). */

@@ -19,6 +19,8 @@ export interface AppliedMigration {
 export interface InstallState {
   schemaVersion: number;
   appliedMigrations: AppliedMigration[];
+  /** What the last run that changed the root recorded for a reinstall (settled.ts reads it; anything else ignores it). */
+  settled?: unknown;
 }
 
 /** The install state cannot be trusted: bosun stops rather than re-run or skip migrations blindly. */
@@ -75,11 +77,13 @@ export function parseInstallState(path: string, text: string): InstallState {
     if (entry.journal !== null && typeof entry.journal !== "string") throw new InstallStateError(path, `${where}.journal must be a string or null`);
     return { id: entry.id, source: entry.source, checksum: entry.checksum as string | null, appliedAt: entry.appliedAt, journal: entry.journal as string | null };
   });
-  return { schemaVersion: version, appliedMigrations: applied };
+  return { schemaVersion: version, appliedMigrations: applied, ...(raw.settled === undefined ? {} : { settled: raw.settled }) };
 }
 
 export function serializeInstallState(state: InstallState): string {
-  return JSON.stringify({ schemaVersion: STATE_SCHEMA_VERSION, appliedMigrations: state.appliedMigrations }, null, 2) + "\n";
+  const text = JSON.stringify({ schemaVersion: STATE_SCHEMA_VERSION, appliedMigrations: state.appliedMigrations }, null, 2);
+  // The settled record (thousands of stat keys) goes on one line.
+  return (state.settled === undefined ? text : `${text.slice(0, -2)},\n  "settled": ${JSON.stringify(state.settled)}\n}`) + "\n";
 }
 
 /** The applied entry for a record (the first one wins when an id appears twice). */

@@ -6,14 +6,15 @@ import type { DesiredInstall } from "./desired.js";
 import { RootExecutor } from "./executor.js";
 import { exists, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
 import { InstallBlockedError, InstallFailedError, NeedsChoiceError } from "./install-errors.js";
-import { readInstallState, serializeInstallState } from "./install-state.js";
+import { readInstallState, serializeInstallState, type InstallState } from "./install-state.js";
 import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, undoJournal, type RestoreFailure } from "./journal.js";
 import { journalState, recoverInterrupted } from "./recovery.js";
-import { readManifest, serializeManifest } from "./manifest.js";
+import { readManifest, serializeManifest, type Manifest } from "./manifest.js";
 import type { Choice, MigrationRecord } from "./migration-record.js";
 import { effectiveType, nextManifest, nextState, sameManifestMeaning } from "./next-state.js";
 import { isBlocked, MUTATING_ACTIONS, needsChoice, type PlannedAction, type RootPlan } from "./plan-types.js";
 import { planRoot } from "./planner.js";
+import { isSettled, settledRecord, type SettleContext, type SettledRecord } from "./settled.js";
 import { LOCK_FILE, MANIFEST_FILE, STATE_FILE, statePath, stateRel, type InstallRoot } from "./root.js";
 
 /** One runtime and scope to install into (or remove from): its roots and the pack's desired state there. */
@@ -21,8 +22,13 @@ export interface InstallTarget {
   runtime: InstallRuntime;
   scope: InstallScope;
   roots: InstallRoot[];
-  /** What the pack should look like; null removes the pack (uninstall). */
+  /**
+   * What the pack should look like; null removes the pack (uninstall). A settled reinstall loads
+   * no pack: its `files` and `hooks` are empty then (the roots' plans list every file kept).
+   */
   desired: DesiredInstall | null;
+  /** An install's target: what it was planned from outside its roots, and its share of the notes. */
+  context?: { watch: [string, string | null][]; notes: string[]; inputs: string | null };
 }
 
 export interface InstallRequest {
@@ -46,6 +52,8 @@ export interface InstallRequest {
   onProgress?: (done: number, total: number) => void;
   /** Journals kept after a successful run. */
   keepJournals?: number;
+  /** The pack as loaded (its paths and their stat keys): a root this run settles records it. */
+  settlePack?: SettleContext["pack"];
 }
 
 /** What happened in one root. */
@@ -175,12 +183,14 @@ async function apply(
   const runId = newRunId(now(), request.random ?? (() => randomBytes(4).toString("hex")));
   const stamp = now().toISOString();
   const executors: RootExecutor[] = [];
+  /** Roots whose install state alone was rewritten (their files are unchanged). */
+  const refreshed = new Set<string>();
   let helperInstalled = false;
   const total = changing.reduce((sum, { plan }) => sum + plan.actions.filter((action) => MUTATING_ACTIONS.has(effectiveType(action) as never)).length, 0);
   let done = 0;
   try {
     if (helperNeeded && request.helper) helperInstalled = installHelper(fs, request.helper.source, request.helper.target, createdDirs);
-    for (const { root, plan } of changing) {
+    for (const { target, root, plan } of changing) {
       const journal = new JournalWriter(fs, root, runId);
       const executor = new RootExecutor(fs, root, journal);
       executors.push(executor);
@@ -192,7 +202,22 @@ async function apply(
       }
       const manifest = nextManifest(plan, { now: stamp, bosunVersion: request.bosunVersion, written: executor.written });
       executor.writeStateFile(stateRel(root, MANIFEST_FILE), manifest ? serializeManifest(manifest) : null);
-      executor.writeStateFile(stateRel(root, STATE_FILE), manifest ? serializeInstallState(nextState(plan, stamp, journalRel(root, runId))) : null);
+      const state = nextState(plan, stamp, journalRel(root, runId));
+      const settled = manifest ? settle(request, plans, target, root, plan, manifest, state) : null;
+      executor.writeStateFile(stateRel(root, STATE_FILE), manifest ? serializeInstallState(settled ? { ...state, settled } : state) : null);
+    }
+    // Roots with nothing to change whose settled record no longer says what they were planned
+    // from (another root's change came with a new pack): only their install state is rewritten.
+    for (const { target, root, plan } of plans) {
+      if (changing.some((other) => other.root === root) || !plan.manifest.found) continue;
+      const settled = settle(request, plans, target, root, plan, plan.manifest.manifest, plan.state);
+      if (!settled || JSON.stringify(settled) === JSON.stringify(plan.state.settled)) continue;
+      const journal = new JournalWriter(fs, root, runId);
+      const executor = new RootExecutor(fs, root, journal);
+      executors.push(executor);
+      refreshed.add(root.dir);
+      journal.open(beginRecord(root, runId, stamp, plan.pack.name, request.bosunVersion));
+      executor.writeStateFile(stateRel(root, STATE_FILE), serializeInstallState({ ...plan.state, settled }));
     }
     // Every root is applied: commit them all.
     for (const executor of executors) executor.journal.commit(now().toISOString());
@@ -238,7 +263,7 @@ async function apply(
     }
   }
   createdDirs.length = 0;
-  const byRoot = new Map(executors.map((executor) => [executor.root.dir, executor]));
+  const byRoot = new Map(executors.filter((executor) => !refreshed.has(executor.root.dir)).map((executor) => [executor.root.dir, executor]));
   const results = plans.map(({ root, plan }) => {
     const executor = byRoot.get(root.dir);
     const base = rootResult(root, plan, executor ? "changed" : "unchanged");
@@ -251,6 +276,24 @@ async function apply(
     };
   });
   return result(request, results, request.helper ? { path: request.helper.target, installed: helperInstalled } : null, warnings);
+}
+
+/**
+ * The settled record of a root this run has applied, when it is settled (settled.ts): written
+ * with the install state, after every other file of the root.
+ */
+function settle(request: InstallRequest, plans: { target: InstallTarget; root: InstallRoot; plan: RootPlan }[], target: InstallTarget, root: InstallRoot, plan: RootPlan, manifest: Manifest, state: InstallState): SettledRecord | null {
+  const desired = target.desired;
+  const context = target.context;
+  if (!desired || !context || context.inputs === null || !request.settlePack) return null;
+  const files = desired.files.filter((file) => file.root === root.key);
+  if (!isSettled(plan, manifest, files)) return null;
+  const hooks = desired.hooks.filter((hook) => hook.root === root.key);
+  const configFiles = [...hooks.flatMap((hook) => hook.files), ...manifest.config.map((record) => record.file), ...(desired.toml?.root === root.key ? [desired.toml.file] : [])];
+  // The runtime's other roots where bosun has nothing (and would put nothing) stay settled while empty.
+  const emptyRoots = plans.filter((other) => other.target === target && other.root !== root && other.plan.actions.length === 0 && !other.plan.manifest.found && other.plan.stateText === null).map((other) => other.root.dir);
+  const settleContext = { inputs: context.inputs, watch: context.watch, runNotes: context.notes, pack: request.settlePack, skipped: desired.skipped, notes: desired.notes, usesHelper: desired.usesHelper };
+  return settledRecord(request.fs, root, manifest, state, settleContext, files, configFiles, emptyRoots);
 }
 
 function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot, now: () => Date, packHashes: Map<string, string>): RootPlan {
@@ -330,7 +373,7 @@ function stateDirChain(root: InstallRoot): string[] {
   return parts.map((_, i) => join(root.dir, ...parts.slice(0, parts.length - i)));
 }
 
-function rootResult(root: InstallRoot, plan: RootPlan, status: RootResult["status"]): RootResult {
+export function rootResult(root: InstallRoot, plan: RootPlan, status: RootResult["status"]): RootResult {
   return { root, plan, status, journal: null, backups: [], recovered: [], interrupted: false, outcomes: new Map() };
 }
 
