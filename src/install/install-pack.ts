@@ -129,14 +129,12 @@ function settledOutcome(fs: InstallFs, placements: readonly Placement[], inputs:
   const notes: string[] = [];
   let usesHelper = false;
   for (const [index, placement] of placements.entries()) {
-    const found = placement.roots.map((root) => checkSettledRoot(fs, root, inputs[index] as string));
+    const found = placement.roots.map((root) => checkSettledRoot(fs, root, inputs[index] as string, (record) => packUnchanged(record.pack) && unchangedPaths(fs, record.watch)));
     const record = found.find((root) => root !== null)?.record;
     if (!record) return null;
     const roots: RootResult[] = [];
     for (const [rootIndex, root] of placement.roots.entries()) {
-      const settled = found[rootIndex];
-      if (settled && (!packUnchanged(settled.record.pack) || !unchangedPaths(fs, settled.record.watch))) return null;
-      const plan = settled?.plan ?? (found.some((other) => other?.record.emptyRoots.includes(root.dir)) ? emptyRootPlan(fs, root, { name: record.pack.name, version: record.pack.version }) : null);
+      const plan = found[rootIndex]?.plan ?? (found.some((other) => other?.record.emptyRoots.includes(root.dir)) ? emptyRootPlan(fs, root, { name: record.pack.name, version: record.pack.version }) : null);
       if (!plan) return null;
       roots.push(rootResult(root, plan, "unchanged"));
     }

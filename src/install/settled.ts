@@ -183,11 +183,11 @@ export interface SettledRoot {
 
 /**
  * Checks one root against its settled record: no run at work, the same inputs and applied
- * migrations, the manifest, config files and folders as the run left them, and every pack file
- * with the stat key bosun recorded. The pack itself and the files outside the root are checked
- * by `unchangedPaths` (once per run). Null: plan in full.
+ * migrations, the pack and the files outside the root unchanged (`unchangedOutside`, which the
+ * caller checks once per run), the manifest, config files and folders as the run left them, and
+ * every pack file with the stat key bosun recorded. Null: plan in full.
  */
-export function checkSettledRoot(fs: InstallFs, root: InstallRoot, inputs: string): SettledRoot | null {
+export function checkSettledRoot(fs: InstallFs, root: InstallRoot, inputs: string, unchangedOutside: (record: SettledRecord) => boolean): SettledRoot | null {
   const before = journalState(fs, root);
   if (before.busy) return null;
   const stateText = readOrNull(fs, statePath(root, STATE_FILE));
@@ -200,6 +200,8 @@ export function checkSettledRoot(fs: InstallFs, root: InstallRoot, inputs: strin
   }
   const record = parseSettled(state.settled);
   if (record === null || record.inputs !== inputs || record.applied !== appliedDigest(state.appliedMigrations)) return null;
+  // The pack first: after an upgrade of the pack, that is where the difference is.
+  if (!unchangedOutside(record)) return null;
   const manifestPath = statePath(root, MANIFEST_FILE);
   if (statKey(fs, manifestPath) !== record.manifest) return null;
   if (!record.config.every(([rel, key]) => statKey(fs, join(root.dir, rel)) === key)) return null;
