@@ -48,15 +48,7 @@ export interface SettledRecord {
 }
 
 /** What a settled record is written from: the target's share of the run, and the pack as loaded. */
-export interface SettleContext {
-  inputs: string;
-  watch: [string, string | null][];
-  runNotes: string[];
-  pack: { name: string; version: string; dir: string; watch: [string, string | null][] };
-  skipped: SkippedArtifact[];
-  notes: string[];
-  usesHelper: boolean;
-}
+export type SettleContext = Pick<SettledRecord, "inputs" | "watch" | "runNotes" | "pack" | "skipped" | "notes" | "usesHelper">;
 
 /** The inputs of one runtime's install that are not files, as one digest. */
 export function settledInputs(parts: {
