@@ -63,7 +63,7 @@ interface RunEnd {
  * `agent` tool bound to itself while it is above the depth limit). It inherits the model, the
  * approval mode, rules, grants and approver (with dangerous calls never looser than ask), the
  * redactor, the retry budget (shared by the whole tree), context limits, turn limit, extension
- * host, working folder, environment and the abort signal.
+ * host, working folder, project instructions, environment and the abort signal.
  */
 export function withSubagents(options: AgentOptions, setup: SubagentSetup = {}): AgentOptions {
   const settings = subagentSettings(setup.settings);
@@ -239,6 +239,7 @@ function childOptions(parent: TreeAgent, entry: SubagentSessionEntry, ref: Subag
       ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
       ...(options.retries ? { retries: options.retries } : {}),
       ...(tree.systemPrompt ? { systemPrompt: tree.systemPrompt } : {}),
+      ...(options.instructions ? { instructions: options.instructions } : {}),
       depth: ref.depth,
       ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.now ? { now: options.now } : {}),
