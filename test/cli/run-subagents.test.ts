@@ -38,6 +38,38 @@ function scriptFanOut(width: number): void {
   llm.onPrompt("inspect every module").reply().text("All 8 modules are fine.");
 }
 
+/**
+ * Runs `bosun run ARGS` on a real terminal: script(1) gives it a pty for stdin and stderr. `onShown`
+ * sees everything shown so far (carriage returns taken out) and may type into the terminal.
+ */
+async function runOnTerminal(t: TempHome, args: string, onShown: (shown: string, type: (keys: string) => void) => void): Promise<{ code: number | null; shown: string }> {
+  const command = `${process.execPath} ${BOSUN_BIN} run ${args}`;
+  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: { ...devModel(t), NO_COLOR: "1" } as NodeJS.ProcessEnv, cwd: t.home });
+  let shown = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    shown += chunk.toString().replaceAll("\r", "");
+    onShown(shown, (keys) => child.stdin.write(keys));
+  });
+  const timer = setTimeout(() => child.kill(), 15_000);
+  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, shown };
+}
+
+/** Two sub-agents that each want to delete a folder, and one that only lists: all three at the server at once. */
+function scriptTidy(t: TempHome): void {
+  t.write(join(t.paths.config, "bosun.json"), '{ "subagents": { "concurrency": 3 } }');
+  llm.onPrompt("tidy the modules").reply().tool("agent", { tasks: ["tidy alpha", "tidy beta", "list gamma"] });
+  for (const name of ["alpha", "beta"]) {
+    mkdirSync(join(t.home, `${name}-build`));
+    llm.onPrompt(`tidy ${name}`).reply().barrier("first turns", 3).tool("bash", { command: `rm -rf ${name}-build` });
+    llm.onPrompt(`tidy ${name}`).reply().text(`${name} tidied`);
+  }
+  llm.onPrompt("list gamma").reply().barrier("first turns", 3).tool("bash", { command: "echo gamma-listed" });
+  llm.onPrompt("list gamma").reply().text("gamma listed");
+  llm.onPrompt("tidy the modules").reply().text("Tidied.");
+}
+
 describe("bosun run with sub-agents", () => {
   it("fans out in parallel without a terminal, shows each sub-agent on stderr in whole lines, and records the tree", async () => {
     const t = makeTempHome();
@@ -125,38 +157,41 @@ describe("bosun run with sub-agents", () => {
     for (const line of stderr.trimEnd().split("\n")) expect(known.some((pattern) => pattern.test(line)), line).toBe(true);
   });
 
-  it("on a real terminal (a pty from script(1)) with --yes: the sub-agents run in parallel and a dangerous call's question is answered there", async () => {
+  it("on a real terminal (a pty from script(1)) with --yes: the sub-agents run in parallel and their dangerous calls' questions are answered there one at a time", async () => {
     const t = makeTempHome();
-    t.write(join(t.paths.config, "bosun.json"), '{ "subagents": { "concurrency": 3 } }');
-    mkdirSync(join(t.home, "alpha-build"));
-    llm.onPrompt("tidy the modules").reply().tool("agent", { tasks: ["tidy alpha", "list beta", "list gamma"] });
-    llm.onPrompt("tidy alpha").reply().barrier("first turns", 3).tool("bash", { command: "rm -rf alpha-build" });
-    llm.onPrompt("tidy alpha").reply().text("alpha tidied");
-    for (const name of ["beta", "gamma"]) {
-      llm.onPrompt(`list ${name}`).reply().barrier("first turns", 3).tool("bash", { command: `echo ${name}-listed` });
-      llm.onPrompt(`list ${name}`).reply().text(`${name} listed`);
-    }
-    llm.onPrompt("tidy the modules").reply().text("Tidied.");
-    const command = `${process.execPath} ${BOSUN_BIN} run --yes 'tidy the modules'`;
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { env: { ...devModel(t), NO_COLOR: "1" } as NodeJS.ProcessEnv, cwd: t.home });
-    let shown = "";
-    let answered = false;
-    child.stdout.on("data", (chunk: Buffer) => {
-      shown += chunk.toString().replaceAll("\r", "");
-      if (!answered && shown.includes("allow [o]nce")) {
-        answered = true;
-        child.stdin.write("o\n");
+    scriptTidy(t);
+    let answered = 0;
+    const { code, shown } = await runOnTerminal(t, "--yes 'tidy the modules'", (shown, type) => {
+      const questions = shown.match(/allow \[o\]nce/g)?.length ?? 0;
+      if (questions > answered) {
+        answered = questions;
+        type(/rm -rf alpha-build\n[^\n]*$/.test(shown) ? "o\n" : "d\n");
       }
     });
-    const timer = setTimeout(() => child.kill(), 15_000);
-    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-    clearTimeout(timer);
     expect(code, shown).toBe(0);
     expect(llm.maxConcurrent).toBe(3);
     expect(shown).not.toContain("one at a time");
-    expect(shown.match(/allow \[o\]nce/g)).toHaveLength(1);
-    expect(shown).toMatch(/bosun: sub-agent #\d: bash wants to run something dangerous: it is a recursive force delete \(rm -rf alpha-build\)\n {4}\$ rm -rf alpha-build\n/);
+    expect(shown.match(/allow \[o\]nce/g)).toHaveLength(2);
+    expect(shown).toMatch(/bosun: sub-agent #\d: bash wants to run something dangerous: it is a recursive force delete \(rm -rf alpha-build\)( \(1 more question waiting\))?\n {4}\$ rm -rf alpha-build\n/);
     expect(shown).toContain("Tidied.");
     expect(existsSync(join(t.home, "alpha-build"))).toBe(false);
+    expect(existsSync(join(t.home, "beta-build"))).toBe(true);
+  });
+
+  it("on a real terminal, Ctrl-C while a sub-agent's question waits cancels the run: no other question is shown, nothing is deleted", async () => {
+    const t = makeTempHome();
+    scriptTidy(t);
+    let interrupted = false;
+    const { code, shown } = await runOnTerminal(t, "--yes 'tidy the modules'", (shown, type) => {
+      if (!interrupted && shown.includes("allow [o]nce")) {
+        interrupted = true;
+        type("\u0003");
+      }
+    });
+    expect(code, shown).toBe(130);
+    expect(shown.match(/allow \[o\]nce/g)).toHaveLength(1);
+    expect(shown).toContain("bosun: cancelling…");
+    expect(shown).toMatch(/cancelled; the session is saved/);
+    for (const name of ["alpha", "beta"]) expect(existsSync(join(t.home, `${name}-build`))).toBe(true);
   });
 });
