@@ -5,7 +5,7 @@ import { isMissingPathError } from "../fs/stat.js";
 import { assembleInstructions, type InstructionLimits, type InstructionScope, type InstructionSource, type ProjectInstructions } from "./instructions.js";
 
 /** The names looked for in each folder, in order: the first that can be read is the folder's file. */
-export const INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
+const INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 
 export interface InstructionSearch {
   /** The folder the agent works in. */

@@ -38,8 +38,8 @@ export interface InstructionLimits {
   totalBytes: number;
 }
 
-export const INSTRUCTION_FILE_MAX_BYTES = 32 * 1024;
-export const INSTRUCTIONS_MAX_BYTES = 64 * 1024;
+const INSTRUCTION_FILE_MAX_BYTES = 32 * 1024;
+const INSTRUCTIONS_MAX_BYTES = 64 * 1024;
 
 /**
  * The caps for a model: 32 KiB a file, and 64 KiB in all or, for a model with a small context

@@ -33,7 +33,7 @@ export class QuestionTurns {
   }
 
   /** Runs `deliver` now, or after the question being asked is answered. */
-  deliver(deliver: () => void): void {
+  private deliver(deliver: () => void): void {
     if (this.asking) this.held.push(deliver);
     else deliver();
   }
