@@ -7,6 +7,8 @@ import type { ModelSource } from "../llm/resolve-model.js";
 import { ApprovalGate, type Approver } from "./approval.js";
 import type { ApprovalMode } from "./approval-policy.js";
 import { interceptEvents, type AgentEvent, type AgentUi } from "./events.js";
+import { loadInstructions } from "./instruction-files.js";
+import { instructionLimits } from "./instructions.js";
 import { runAgent, type AgentRunResult } from "./loop.js";
 import { collectSecrets, Redactor } from "./secrets.js";
 import { FileSessionStore } from "./session-store.js";
@@ -35,15 +37,17 @@ export interface AgentRunIo {
 }
 
 export interface AgentRunOutcome {
+  /** The loop's result; `result.instructions` lists the AGENTS.md files the system prompt held. */
   result: AgentRunResult;
   model: string;
 }
 
 /**
  * `bosun run` as a whole: pick the model (the session's, on resume, unless `--model` says
- * otherwise), gather the secrets to redact, open or create the session, build the approval gate
- * from the mode and `bosun.json` `permissions`, and run the loop with bosun's tools and the
- * extension points of this boot. Log lines go through the same redactor.
+ * otherwise), gather the secrets to redact, open or create the session, read the project's
+ * instruction files, build the approval gate from the mode and `bosun.json` `permissions`, and
+ * run the loop with bosun's tools and the extension points of this boot. Log lines go through
+ * the same redactor.
  */
 export async function runAgentFromBoot(boot: Boot, source: ModelSource, request: AgentRunRequest, io: AgentRunIo): Promise<AgentRunOutcome> {
   const config = boot.config?.value ?? {};
@@ -66,8 +70,10 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   const workdir = resumed && existsSync(resumed.header.workdir) ? resumed.header.workdir : request.cwd;
   const modelName = `${target.providerID}/${target.modelID}`;
   const log = redactingLog(createFileLog(boot.paths.state), redactor);
+  const ui = loggingUi(io.ui, log, session.id);
 
   try {
+    const instructions = await loadInstructions({ workdir, configDir: boot.paths.config, bosunProjectRoot: boot.project?.root ?? null }, instructionLimits(target.limits.context));
     const approval = new ApprovalGate({
       mode: request.mode,
       rules: config.permissions ?? {},
@@ -76,7 +82,11 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
       onGrant: (key) => session.append({ type: "grant", key }),
     });
     io.onStart?.({ sessionId: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir });
-    log.info("agent run started", { session: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir });
+    log.info("agent run started", { session: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir, instructions: instructions.files.map((f) => f.file) });
+    for (const { file, reason } of instructions.skipped) {
+      log.warn("instruction file not used", { session: session.id, file, reason });
+      ui.onEvent({ type: "notice", message: `instructions: ${file} is not used: it ${reason}` });
+    }
     const options = withSubagents(
       {
         model,
@@ -89,8 +99,9 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
         redactor,
         extensions: boot.extensions,
         workdir,
+        instructions,
         env: boot.env,
-        ui: loggingUi(io.ui, log, session.id),
+        ui,
         signal: io.signal,
         ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
       },

@@ -14,7 +14,8 @@ import { ModelStepError, streamModelStep, type StepResult } from "./model-step.j
 import type { Redactor } from "./secrets.js";
 import type { RunEndReason } from "./session-format.js";
 import type { Session } from "./session-store.js";
-import { defaultSystemPrompt } from "./system-prompt.js";
+import type { InstructionRecord, ProjectInstructions } from "./instructions.js";
+import { defaultSystemPrompt, withProjectInstructions } from "./system-prompt.js";
 import { toolJsonSchema, type ToolRegistry } from "./tool-registry.js";
 import { runToolCall } from "./tool-runner.js";
 
@@ -47,6 +48,8 @@ export interface AgentOptions {
   retries?: RetryBudget;
   /** Replaces bosun's default system prompt (extensions still see and may edit it). */
   systemPrompt?: string;
+  /** The project's AGENTS.md instructions, added after the system prompt (sub-agents get them too). */
+  instructions?: ProjectInstructions;
   /** 0 for a top-level agent; sub-agents count up. */
   depth?: number;
   /** How long a model stream may stay silent before it counts as a dropped connection. */
@@ -62,6 +65,8 @@ export interface AgentRunResult {
   text: string;
   turns: number;
   usage: { inputTokens: number; outputTokens: number };
+  /** The instruction files the system prompt held. */
+  instructions: InstructionRecord[];
 }
 
 /**
@@ -88,14 +93,22 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
   const usage = { inputTokens: 0, outputTokens: 0 };
   let turns = 0;
   let lastText = "";
+  const instructions = options.instructions?.files ?? [];
 
   const end = (reason: RunEndReason, error?: string): AgentRunResult => {
     session.append({ type: "run", phase: "end", reason, turns, usage, ...(error ? { error } : {}) });
     session.sync();
-    return { sessionId: session.id, reason, text: lastText, turns, usage };
+    return { sessionId: session.id, reason, text: lastText, turns, usage, instructions };
   };
 
-  session.append({ type: "run", phase: "start", prompt, mode: options.approval.mode, model: `${options.modelRef.providerID}/${options.modelRef.modelID}` });
+  session.append({
+    type: "run",
+    phase: "start",
+    prompt,
+    mode: options.approval.mode,
+    model: `${options.modelRef.providerID}/${options.modelRef.modelID}`,
+    ...(instructions.length > 0 ? { instructions } : {}),
+  });
   try {
     await hooks.init(agent);
     const toolSet = options.toolCalls ? options.tools.modelTools() : undefined;
@@ -110,7 +123,7 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
         mode: options.approval.mode,
         depth: agent.depth,
       });
-    const system = redactor.text(await hooks.systemPrompt(agent, base));
+    const system = redactor.text(await hooks.systemPrompt(agent, withProjectInstructions(base, options.instructions)));
     // Every request carries the system prompt and the tool definitions: counted once.
     const toolDefinitions = toolSet ? options.tools.list().map((t) => ({ name: t.name, description: t.description, parameters: toolJsonSchema(t) })) : [];
     const fixedTokens = estimateTextTokens(system) + estimateTextTokens(JSON.stringify(toolDefinitions));

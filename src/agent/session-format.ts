@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import { UserError } from "../errors.js";
+import type { InstructionRecord } from "./instructions.js";
 
 /** The version in each session file's header; a newer one is refused, not misread. */
 export const SESSION_FORMAT_VERSION = 1;
@@ -26,7 +27,8 @@ export interface TokenUsage {
  */
 export type SessionEvent =
   | { type: "message"; at: string; message: ModelMessage; usage?: TokenUsage }
-  | { type: "run"; at: string; phase: "start"; prompt: string; mode: string; model: string }
+  /** `instructions`: the AGENTS.md files the run's system prompt held (absent when none). */
+  | { type: "run"; at: string; phase: "start"; prompt: string; mode: string; model: string; instructions?: InstructionRecord[] }
   | { type: "run"; at: string; phase: "end"; reason: RunEndReason; turns: number; usage: TokenUsage; error?: string }
   | { type: "tool"; at: string; callId: string; tool: string; status: ToolStatus; summary?: string; ms: number; spill?: string }
   | { type: "grant"; at: string; key: string }

@@ -63,20 +63,22 @@ interface RunEnd {
  * `agent` tool bound to itself while it is above the depth limit). It inherits the model, the
  * approval mode, rules, grants and approver (with dangerous calls never looser than ask), the
  * redactor, the retry budget (shared by the whole tree), context limits, turn limit, extension
- * host, working folder, environment and the abort signal.
+ * host, working folder, project instructions, environment and the abort signal.
  */
 export function withSubagents(options: AgentOptions, setup: SubagentSetup = {}): AgentOptions {
   const settings = subagentSettings(setup.settings);
+  // While one agent's approval question is open, what the others report waits until it is answered.
+  const ui = options.approval.questions.holding(options.ui);
   const tree: SubagentTree = {
     settings,
     slots: new TreeSlots(settings.treeConcurrency),
     sessions: setup.sessions ?? processSubagentSessions(),
-    ui: options.ui,
+    ui,
     root: options.session,
     systemPrompt: options.systemPrompt,
     seq: 0,
   };
-  return equip({ ...options, retries: options.retries ?? new RetryBudget() }, tree, null);
+  return equip({ ...options, ui, retries: options.retries ?? new RetryBudget() }, tree, null);
 }
 
 /** The options with an `agent` tool bound to this agent, or none at the depth limit. */
@@ -92,23 +94,16 @@ function equip(options: AgentOptions, tree: SubagentTree, self: TreeAgent["self"
 }
 
 /**
- * One `agent` call. Its tasks run in parallel (up to `concurrency`) only when nobody can be asked
- * for approval: with an approver, parallel sub-agents would queue their questions behind one
- * another (or time out), so they run one at a time and the user is told why. The caller gives up
- * its place in the tree while it waits.
+ * One `agent` call. Its tasks run in parallel, up to `concurrency` (and the tree-wide cap), with
+ * or without someone to approve their calls: their approval questions take turns (see
+ * `QuestionTurns`), so a sub-agent that must ask waits for its turn while the others keep
+ * working. The caller gives up its place in the tree while it waits.
  */
 async function runAgentCall(parent: TreeAgent, call: AgentCall, context: ToolContext): Promise<ToolResult> {
   const { settings } = parent.tree;
   const depth = parent.options.depth ?? 0;
   if (depth >= settings.maxDepth) throw new ToolError(`the sub-agent depth limit (${settings.maxDepth}) is reached here; do the task yourself`);
-  const parallel = call.tasks.length > 1 && settings.concurrency > 1 && !parent.options.approval.canAsk;
-  const width = parallel ? Math.min(settings.concurrency, call.tasks.length) : 1;
-  if (call.tasks.length > 1 && !parallel && settings.concurrency > 1) {
-    parent.options.ui.onEvent({
-      type: "notice",
-      message: `running ${call.tasks.length} sub-agents one at a time: their tool calls may need your approval (they run in parallel only when nobody can be asked)`,
-    });
-  }
+  const width = Math.min(settings.concurrency, call.tasks.length);
   const batch = batchSignal(context.signal);
   const batchContext: ToolContext = { ...context, signal: batch.signal };
   parent.self?.slot.release();
@@ -239,6 +234,7 @@ function childOptions(parent: TreeAgent, entry: SubagentSessionEntry, ref: Subag
       ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
       ...(options.retries ? { retries: options.retries } : {}),
       ...(tree.systemPrompt ? { systemPrompt: tree.systemPrompt } : {}),
+      ...(options.instructions ? { instructions: options.instructions } : {}),
       depth: ref.depth,
       ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.now ? { now: options.now } : {}),

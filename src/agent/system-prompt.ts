@@ -1,3 +1,5 @@
+import type { ProjectInstructions } from "./instructions.js";
+
 /** The facts the default system prompt states about where the agent runs. */
 export interface SystemPromptFacts {
   workdir: string;
@@ -40,4 +42,9 @@ export function defaultSystemPrompt(facts: SystemPromptFacts): string {
     lines.push("Be concise. When the task is done, say what you changed and how you checked it.");
   }
   return lines.join("\n");
+}
+
+/** The system prompt followed by the project's instructions, when there are any. */
+export function withProjectInstructions(base: string, instructions: ProjectInstructions | undefined): string {
+  return instructions?.prompt ? `${base}\n\n${instructions.prompt}` : base;
 }

@@ -1,4 +1,6 @@
 import type { ModelMessage } from "ai";
+import { relative } from "node:path";
+import type { InstructionRecord } from "./instructions.js";
 import type { ParsedSession, SessionEvent } from "./session-format.js";
 import { indexSubagents, subagentTreeLines, type SubagentIndex } from "./subagent-transcript.js";
 
@@ -22,8 +24,10 @@ export function transcriptLines(session: ParsedSession, style: TranscriptStyle):
   for (const event of session.events) {
     switch (event.type) {
       case "run":
-        if (event.phase === "start") lines.push("", style("cyan", `── run ${shortTime(event.at)} · ${event.model} · ${event.mode} mode`));
-        else {
+        if (event.phase === "start") {
+          lines.push("", style("cyan", `── run ${shortTime(event.at)} · ${event.model} · ${event.mode} mode`));
+          if (event.instructions?.length) lines.push(style("dim", `   instructions: ${event.instructions.map((file) => instructionText(file, header.workdir)).join(", ")}`));
+        } else {
           const tokens = `${event.usage.inputTokens ?? 0} in / ${event.usage.outputTokens ?? 0} out tokens`;
           lines.push(style("cyan", `── ${endText(event.reason)} after ${event.turns} turn${event.turns === 1 ? "" : "s"} (${tokens})${event.error ? `: ${event.error}` : ""}`));
         }
@@ -91,6 +95,16 @@ function indent(text: string, pad: string, maxLines: number): string[] {
   const shown = lines.slice(0, maxLines).map((line) => pad + line);
   if (lines.length > maxLines) shown.push(`${pad}… (${lines.length - maxLines} more lines)`);
   return shown;
+}
+
+/** An instruction file as the run line shows it: from the session's folder when it is in it or above it, and whether it was cut. */
+function instructionText(record: InstructionRecord, workdir: string): string {
+  const fromWorkdir = relative(workdir, record.file);
+  const shown = record.scope === "project" && /^(\.\.\/)*[^/]+$/.test(fromWorkdir) ? fromWorkdir : record.file;
+  const size = `${record.bytes.toLocaleString("en-US")} bytes`;
+  if (!record.truncated) return `${shown} (${size})`;
+  if (record.keptBytes === 0) return `${shown} (${size}, left out)`;
+  return `${shown} (cut to ${record.keptBytes.toLocaleString("en-US")} of ${size})`;
 }
 
 function endText(reason: string): string {

@@ -85,7 +85,7 @@ export function registerRun(program: Command, output: Output): void {
         );
         renderer.finish();
         if (flags.json) {
-          writeJson(output, { sessionId: result.sessionId, model, mode, reason: result.reason, text: result.text, turns: result.turns, usage: result.usage, toolCalls: renderer.toolCalls, subagents: renderer.subagents });
+          writeJson(output, { sessionId: result.sessionId, model, mode, reason: result.reason, text: result.text, turns: result.turns, usage: result.usage, toolCalls: renderer.toolCalls, subagents: renderer.subagents, instructions: result.instructions });
         }
         const resume = `bosun run --session ${result.sessionId} "…"`;
         if (result.reason === "aborted") throw new RunStoppedError(`cancelled; the session is saved: continue it with ${resume}`, 130);

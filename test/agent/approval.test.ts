@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApprovalGate, type ApprovalAnswer, type ApprovalRequest } from "../../src/agent/approval.js";
+import { AgentAbortedError } from "../../src/agent/model-errors.js";
 import { decideApproval, type ApprovalMode, type ApprovalQuestion, type PermissionRules } from "../../src/agent/approval-policy.js";
 import type { ToolAccess } from "../../src/agent/tools/tool.js";
 
@@ -86,4 +87,54 @@ describe("the approval gate", () => {
     expect((await child.check(request("bash", "force-pushes"), signal)).allowed).toBe(false);
     expect((await child.check(request("bash"), signal)).allowed).toBe(true);
   });
+
+  it("asks one question at a time across a tree, tells the approver how many wait, and decides a waiting call again when its turn comes", async () => {
+    const open: string[] = [];
+    let most = 0;
+    const pending: { request: ApprovalRequest; answer(a: ApprovalAnswer): void }[] = [];
+    const gate = new ApprovalGate({
+      mode: "ask",
+      rules: {},
+      approver: (r) =>
+        new Promise((resolve) => {
+          open.push(r.description);
+          most = Math.max(most, open.length);
+          pending.push({ request: r, answer: (a) => (open.splice(open.indexOf(r.description), 1), resolve(a)) });
+        }),
+    });
+    const child = gate.forSubAgent("sub-agent #1");
+    const first = gate.check({ ...request("bash"), description: "$ make" }, signal);
+    const second = child.check({ ...request("write"), description: "write a.txt" }, signal);
+    const third = child.check({ ...request("bash"), description: "$ make test" }, signal);
+    await until(() => pending.length === 1);
+    expect(pending[0]!.request).toMatchObject({ description: "$ make", waiting: 2 });
+    pending[0]!.answer("session");
+    expect(await first).toEqual({ allowed: true });
+    await until(() => pending.length === 2);
+    expect(pending[1]!.request).toMatchObject({ description: "write a.txt", agent: "sub-agent #1", waiting: 1 });
+    pending[1]!.answer("deny");
+    expect((await second).allowed).toBe(false);
+    // The third call waited behind the others; "always for this session" for bash now covers it.
+    expect(await third).toEqual({ allowed: true });
+    expect(pending).toHaveLength(2);
+    expect(most).toBe(1);
+  });
+
+  it("gives up a call waiting for its turn when the run is cancelled, without asking it", async () => {
+    const asked: string[] = [];
+    const gate = new ApprovalGate({ mode: "ask", rules: {}, approver: (r, s) => (asked.push(r.description), new Promise((_, reject) => s.addEventListener("abort", () => reject(new Error("closed"))))) });
+    const controller = new AbortController();
+    const open = gate.check({ ...request("bash"), description: "$ first" }, controller.signal);
+    const waiting = gate.check({ ...request("bash"), description: "$ second" }, controller.signal);
+    await until(() => asked.length === 1);
+    controller.abort();
+    await expect(open).rejects.toBeInstanceOf(AgentAbortedError);
+    await expect(waiting).rejects.toBeInstanceOf(AgentAbortedError);
+    expect(asked).toEqual(["$ first"]);
+  });
 });
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+  expect(condition()).toBe(true);
+}

@@ -1,9 +1,18 @@
 import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { ApprovalRequest, Approver } from "../../src/agent/approval.js";
+import type { Approver } from "../../src/agent/approval.js";
+import { Redactor } from "../../src/agent/secrets.js";
+import { FileSessionStore } from "../../src/agent/session-store.js";
 import { SubagentSessionCache } from "../../src/agent/subagent-sessions.js";
 import type { SubagentSettings } from "../../src/agent/subagent-settings.js";
+import { createRunRenderer } from "../../src/cli/render-run.js";
+import { createTerminalPrompter } from "../../src/cli/terminal-prompt.js";
 import { languageModelFor, makeWorkspace, recordingUi, requestToolResults, runScripted, scriptedTarget, type RecordingUi } from "../fixtures/agent-harness.js";
+import { Capture } from "../fixtures/cli.js";
+import { ReplyBuilder } from "../fixtures/llm-server.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 
 const llm = useLlmServer();
@@ -26,47 +35,132 @@ async function runTree(prompt: string, options: { settings?: Partial<SubagentSet
   return { ...run, ui, events: run.store.read(run.session.id).events };
 }
 
+/** A terminal as the prompter sees it: stdin a PassThrough marked as a TTY, what was shown kept (escape codes taken out). */
+function terminal() {
+  const input = Object.assign(new PassThrough(), { isTTY: true });
+  const output = new Capture();
+  output.isTTY = true;
+  const shown = () => output.text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
+  const prompted = (count: number) => until(() => (shown().match(/allow \[o\]nce/g)?.length ?? 0) >= count);
+  return { input, output, shown, prompted };
+}
+
+/** Waits (up to 10 s) until `condition` holds. */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 const numbered = (name: string, count: number) => Array.from({ length: count }, (_, i) => `${name} ${String(i + 1).padStart(2, "0")}`);
 const outputOf = (prompt: string, turn = 1) => requestToolResults(llm.requests.filter((r) => r.prompt.includes(prompt))[turn]!)[0]!;
 
 describe("sub-agent concurrency", () => {
-  it("runs a batch one at a time, with a notice, when an approver is reachable; the approver is told which sub-agent asks", async () => {
-    const asked: ApprovalRequest[] = [];
-    const approver: Approver = async (request) => {
-      asked.push(request);
-      return "once";
-    };
-    const tasks = numbered("serial job", 3);
-    llm.onPrompt("run serial jobs").reply().tool("agent", { tasks });
+  it("with a terminal attached and full-access, runs a batch in parallel up to the concurrency: every first request is at the server at once", async () => {
+    const term = terminal();
+    const prompter = createTerminalPrompter(term.input, term.output, () => {});
+    const tasks = numbered("parallel job", 4);
+    llm.onPrompt("run parallel jobs").reply().tool("agent", { tasks });
     for (const task of tasks) {
-      llm.onPrompt(task).reply().latency(40).tool("bash", { command: `echo ${task.replaceAll(" ", "-")}` });
-      llm.onPrompt(task).reply().latency(40).text(`${task} ok`);
+      llm.onPrompt(task).reply().barrier("first turns", 4).tool("bash", { command: `echo ${task.replaceAll(" ", "-")}` });
+      llm.onPrompt(task).reply().text(`${task} ok`);
     }
-    llm.onPrompt("run serial jobs").reply().text("all ok");
-    const { ui } = await runTree("run serial jobs", { approver, mode: "ask" });
-    expect(llm.maxConcurrent).toBe(1);
-    expect(ui.events.filter((e) => e.type === "notice").map((e) => (e.type === "notice" ? e.message : ""))).toEqual([
-      "running 3 sub-agents one at a time: their tool calls may need your approval (they run in parallel only when nobody can be asked)",
-    ]);
-    expect(asked.map((r) => `${r.agent} ${r.tool} ${r.description}`)).toEqual(["sub-agent #1 bash $ echo serial-job", "sub-agent #2 bash $ echo serial-job", "sub-agent #3 bash $ echo serial-job"].map((line, i) => `${line}-0${i + 1}`));
-    expect(outputOf("run serial jobs")).toMatch(/^3 sub-agents ran \(one at a time\): 3 completed\./);
+    llm.onPrompt("run parallel jobs").reply().text("all ok");
+    const { ui, result } = await runTree("run parallel jobs", { approver: prompter.approver, mode: "full-access", settings: { concurrency: 4 } });
+    expect(result.text).toBe("all ok");
+    expect(llm.maxConcurrent).toBe(4);
+    expect(outputOf("run parallel jobs")).toMatch(/^4 sub-agents ran \(4 at a time\): 4 completed\./);
+    expect(ui.events.filter((e) => e.type === "notice")).toEqual([]);
+    expect(term.shown()).toBe("");
+  });
+
+  it("serializes approval questions: one on the terminal at a time, the others keep working, their progress waits, each answer reaches its sub-agent", async () => {
+    const ws = makeWorkspace();
+    for (const name of ["alpha", "beta"]) mkdirSync(join(ws.workdir, `${name}-build`));
+    const term = terminal();
+    const prompter = createTerminalPrompter(term.input, term.output, () => {});
+    const tasks = ["clean alpha", "clean beta", "count gamma"];
+    llm.onPrompt("clean up").reply().tool("agent", { tasks });
+    for (const name of ["alpha", "beta"]) {
+      llm.onPrompt(`clean ${name}`).reply().barrier("first turns", 3).tool("bash", { command: `rm -rf ${name}-build` });
+      llm.onPrompt(`clean ${name}`).reply((request) => new ReplyBuilder().text(`${name}: ${requestToolResults(request)[0]!.split("\n")[0]}`));
+    }
+    llm.onPrompt("count gamma").reply().barrier("first turns", 3).tool("bash", { command: "echo gamma-counted" });
+    llm.onPrompt("count gamma").reply().text("gamma: counted");
+    llm.onPrompt("clean up").reply().text("cleaned");
+
+    // The renderer writes progress to the same terminal the questions are on.
+    const renderer = createRunRenderer({ stdout: new Capture(), stderr: term.output, env: {} }, { json: false });
+    const ui = recordingUi();
+    const shownUi: RecordingUi = { ...ui, onEvent: (event) => (ui.onEvent(event), renderer.onEvent(event)) };
+    const store = new FileSessionStore(ws.sessions, new Redactor([]));
+    const session = store.create({ workdir: ws.workdir, model: { providerID: "scripted", modelID: "test-model", name: "Test Model" }, bosunVersion: "test" });
+    const target = scriptedTarget(llm);
+    const run = runScripted("clean up", {
+      model: await languageModelFor(target),
+      target,
+      workdir: ws.workdir,
+      sessions: ws.sessions,
+      session,
+      ui: shownUi,
+      mode: "full-access",
+      approver: prompter.approver,
+      subagents: { settings: { concurrency: 3 }, sessions: new SubagentSessionCache() },
+    });
+
+    const answers: Record<string, string> = { alpha: "o", beta: "d" };
+    const asked: string[] = [];
+    for (let question = 1; question <= 2; question++) {
+      await term.prompted(question);
+      const open = term.shown().slice(term.shown().lastIndexOf("\nbosun: "));
+      const name = /rm -rf (\w+)-build/.exec(open)![1]!;
+      asked.push(name);
+      if (question === 1) {
+        // gamma needs no approval: it finishes while the question is open (its end is in the session file)...
+        await until(() => store.read(session.id).events.some((e) => e.type === "subagent" && e.phase === "end"));
+        // ...but what it reported is held back: nothing but this question since its header.
+        expect(open).toMatch(/^\nbosun: sub-agent #\d: bash wants to run something dangerous: it is a recursive force delete \(rm -rf \w+-build\)( \(1 more question waiting\))?\n {4}\$ rm -rf \w+-build\n {2}allow \[o\]nce, \[a\]lways for this session, or \[d\]eny\? $/);
+        expect(term.shown()).not.toContain("echo gamma-counted");
+      }
+      term.input.write(`${answers[name]}\n`);
+    }
+    const { result } = await run;
+    expect(result.text).toBe("cleaned");
+    expect(asked.sort()).toEqual(["alpha", "beta"]);
+    expect(term.shown().match(/allow \[o\]nce/g)).toHaveLength(2);
+    // The held lines came after the first answer: gamma's work, then its end.
+    const shown = term.shown();
+    const firstAnswer = shown.indexOf("deny? ") + "deny? ".length;
+    expect(shown.indexOf("→ $ echo gamma-counted")).toBeGreaterThan(firstAnswer);
+    expect(shown).toMatch(/#\d sub-agent completed in \d+\.\d s \(2 turns\)/);
+    // Each answer reached the sub-agent that asked.
+    expect(existsSync(join(ws.workdir, "alpha-build"))).toBe(false);
+    expect(existsSync(join(ws.workdir, "beta-build"))).toBe(true);
+    const report = outputOf("clean up");
+    expect(report).toContain("alpha: [exit code 0]");
+    expect(report).toMatch(/beta: Not run: the user declined this call/);
+    expect(report).toMatch(/^3 sub-agents ran \(3 at a time\): 3 completed\./);
   });
 
   it("runs in parallel when nobody can approve, up to the concurrency, and the tree-wide cap holds at the server", async () => {
-    const tasks = numbered("wide job", 16);
-    llm.onPrompt("run wide jobs").reply().tool("agent", { tasks });
-    for (const task of tasks) llm.onPrompt(task).reply().latency(60).text(`${task} ok`);
-    llm.onPrompt("run wide jobs").reply().text("done");
+    // Each group of `width` requests is answered only once all of them are at the server together.
+    const script = (tasks: string[], width: number) => {
+      llm.onPrompt("run wide jobs").reply().tool("agent", { tasks });
+      for (const task of tasks) llm.onPrompt(task).reply().barrier("wide", width).text(`${task} ok`);
+      llm.onPrompt("run wide jobs").reply().text("done");
+    };
+    script(numbered("wide job", 15), 3);
     await runTree("run wide jobs", { settings: { concurrency: 16, treeConcurrency: 3 } });
     expect(llm.maxConcurrent).toBe(3);
-    expect(outputOf("run wide jobs")).toMatch(/^16 sub-agents ran \(16 at a time\): 16 completed\./);
+    expect(outputOf("run wide jobs")).toMatch(/^15 sub-agents ran \(15 at a time\): 15 completed\./);
 
     llm.reset();
-    llm.onPrompt("run wide jobs").reply().tool("agent", { tasks });
-    for (const task of tasks) llm.onPrompt(task).reply().latency(60).text(`${task} ok`);
-    llm.onPrompt("run wide jobs").reply().text("done");
+    script(numbered("wide job", 16), 16);
     await runTree("run wide jobs", { settings: { concurrency: 16, treeConcurrency: 16 } });
     expect(llm.maxConcurrent).toBe(16);
+    expect(outputOf("run wide jobs")).toMatch(/^16 sub-agents ran \(16 at a time\): 16 completed\./);
   });
 
   it("caps the whole tree across nesting without deadlock: parents waiting for children give their places up", async () => {

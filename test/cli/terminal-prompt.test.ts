@@ -1,5 +1,6 @@
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { AgentAbortedError } from "../../src/agent/model-errors.js";
 import { createTerminalPrompter } from "../../src/cli/terminal-prompt.js";
 
 function terminal() {
@@ -12,13 +13,17 @@ function terminal() {
     },
   });
   const clean = () => shown.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
-  /** Types a line once the prompt has been shown `count` times (as a user answers what they see). */
-  const answer = async (line: string, count: number) => {
+  /** Waits until a prompt has been shown `count` times. */
+  const prompted = async (count: number) => {
     const prompts = () => clean().split(/allow \[o\]nce|your answer/).length - 1;
     while (prompts() < count) await new Promise((r) => setTimeout(r, 5));
+  };
+  /** Types a line once the prompt has been shown `count` times (as a user answers what they see). */
+  const answer = async (line: string, count: number) => {
+    await prompted(count);
     input.write(`${line}\n`);
   };
-  return { input, output, shown: clean, answer };
+  return { input, output, shown: clean, answer, prompted };
 }
 
 const request = { tool: "bash", access: "execute" as const, danger: null, description: "$ npm publish", callId: "c1" };
@@ -61,11 +66,41 @@ describe("the terminal prompter", () => {
     expect(await own).toBe("8080");
   });
 
-  it("gives up a waiting question when the run is cancelled", async () => {
+  it("shows one whole question at a time: a second one asked meanwhile appears only when the first is answered", async () => {
+    const t = terminal();
+    const prompter = createTerminalPrompter(t.input, t.output, () => {});
+    const signal = new AbortController().signal;
+    const first = prompter.approver({ ...request, agent: "sub-agent #1", description: "$ make one" }, signal);
+    const second = prompter.approver({ ...request, agent: "sub-agent #2", description: "$ make two", waiting: 1 }, signal);
+    const third = prompter.askUser("Which port?", [], signal);
+    await t.answer("o", 1);
+    expect(await first).toBe("once");
+    expect(t.shown()).toContain("bosun: sub-agent #1: bash needs your approval\n    $ make one\n");
+    await t.answer("d", 2);
+    expect(await second).toBe("deny");
+    expect(t.shown()).toContain("bosun: sub-agent #2: bash needs your approval (1 more question waiting)\n    $ make two\n");
+    await t.answer("8080", 3);
+    expect(await third).toBe("8080");
+    // Each header came right after the answer before it, never while another question was open.
+    const shown = t.shown();
+    expect(shown.indexOf("make two")).toBeGreaterThan(shown.indexOf("? o"));
+    expect(shown.indexOf("Which port?")).toBeGreaterThan(shown.indexOf("? d"));
+  });
+
+  it("gives up the open question and the waiting ones at once when the run is cancelled, showing none of the waiting", async () => {
     const t = terminal();
     const controller = new AbortController();
-    const waiting = createTerminalPrompter(t.input, t.output, () => {}).approver(request, controller.signal);
+    const prompter = createTerminalPrompter(t.input, t.output, () => {});
+    const open = prompter.approver(request, controller.signal);
+    const waiting = prompter.approver({ ...request, description: "$ never shown" }, controller.signal);
+    await t.prompted(1);
     controller.abort();
-    await expect(waiting).rejects.toThrow(/abort/i);
+    await expect(open).rejects.toBeInstanceOf(AgentAbortedError);
+    await expect(waiting).rejects.toBeInstanceOf(AgentAbortedError);
+    expect(t.shown()).not.toContain("never shown");
+    // A later question (a new run) is asked normally.
+    const later = prompter.approver(request, new AbortController().signal);
+    await t.answer("o", 2);
+    expect(await later).toBe("once");
   });
 });

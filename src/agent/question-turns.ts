@@ -1,0 +1,90 @@
+import { interceptEvents, type AgentUi } from "./events.js";
+import { AgentAbortedError } from "./model-errors.js";
+
+interface Waiter {
+  start(): void;
+}
+
+/**
+ * One question to the user at a time. Parallel sub-agents share one approver: each question
+ * waits for its turn (in the order they were asked), and the agents that have nothing to ask keep
+ * working meanwhile. What they report while a question is open is held back (`holding`) and
+ * delivered, in order, once it is answered, so nothing is written into the middle of a question.
+ * Waiting and asking end at once when the signal aborts (Ctrl-C), whatever the approver does.
+ */
+export class QuestionTurns {
+  private asking = false;
+  private readonly queue: Waiter[] = [];
+  private held: (() => void)[] = [];
+
+  /** Questions waiting behind the one being asked. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** Runs `ask` when it is this question's turn and gives the turn on when it settles. */
+  async take<T>(signal: AbortSignal, ask: () => Promise<T>): Promise<T> {
+    await this.turn(signal);
+    try {
+      return await untilAborted(ask(), signal);
+    } finally {
+      this.next();
+    }
+  }
+
+  /** Runs `deliver` now, or after the question being asked is answered. */
+  private deliver(deliver: () => void): void {
+    if (this.asking) this.held.push(deliver);
+    else deliver();
+  }
+
+  /** The UI with its events held back while a question is open. */
+  holding(ui: AgentUi): AgentUi {
+    return interceptEvents(ui, (event, forward) => this.deliver(() => forward(event)));
+  }
+
+  private turn(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.reject(new AgentAbortedError());
+    if (!this.asking) {
+      this.asking = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        start: () => {
+          signal.removeEventListener("abort", onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        this.queue.splice(this.queue.indexOf(waiter), 1);
+        reject(new AgentAbortedError());
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.queue.push(waiter);
+    });
+  }
+
+  /** What was held back comes first, then the next question. */
+  private next(): void {
+    const held = this.held;
+    this.held = [];
+    this.asking = false;
+    for (const deliver of held) deliver();
+    const waiter = this.queue.shift();
+    if (waiter) {
+      this.asking = true;
+      waiter.start();
+    }
+  }
+}
+
+/** `promise`, or an AgentAbortedError as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new AgentAbortedError());
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
