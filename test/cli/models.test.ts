@@ -130,7 +130,7 @@ describe("bosun models", () => {
     const result = await runCli(["models", "--json"], env, t.home);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ source: "embedded", providers: [{ id: "openai" }] });
-    expect(result.stderr).toMatch(/^bosun: could not update the model list \(could not download http:\/\/127\.0\.0\.1:\d+\/api\.json: network error \(ECONNREFUSED\)\); showing bosun's built-in list\n$/);
+    expect(result.stderr).toMatch(/^bosun: could not update the model list \(could not download http:\/\/127\.0\.0\.1:\d+\/api\.json: connection refused \(ECONNREFUSED\): is the server running\?\); showing bosun's built-in list\n$/);
     const text = await runCli(["models"], env, t.home);
     expect(text.stdout).toContain("Models  from bosun's built-in list");
   });
