@@ -69,14 +69,14 @@ export function classifyModelError(error: unknown): ModelErrorInfo {
     const endpoint = chain.find((node): node is ModelEndpointError => node instanceof ModelEndpointError)?.endpoint;
     return { transient: !network.permanent, contextOverflow: false, message: describeNetworkFailure(network, endpoint, apiError?.url) };
   }
-  if (error instanceof Error) {
-    const inner = error instanceof ModelEndpointError ? (error.cause as unknown) : error;
-    const text = inner instanceof Error ? `${inner.message}${describeCause(inner)}` : String(inner);
+  const inner = error instanceof ModelEndpointError ? error.cause : error;
+  if (inner instanceof Error) {
+    const text = `${inner.message}${describeCause(inner)}`;
     return { transient: false, contextOverflow: OVERFLOW.test(text), message: text };
   }
   // Providers report an error event inside a stream as the parsed event body.
-  const body = error as { message?: unknown; error?: { message?: unknown } } | null;
-  const message = typeof body?.message === "string" ? body.message : typeof body?.error?.message === "string" ? body.error.message : JSON.stringify(error);
+  const body = inner as { message?: unknown; error?: { message?: unknown } } | null;
+  const message = typeof body?.message === "string" ? body.message : typeof body?.error?.message === "string" ? body.error.message : JSON.stringify(inner);
   return { transient: !OVERFLOW.test(message), contextOverflow: OVERFLOW.test(message), message: `the provider reported an error: ${message}` };
 }
 

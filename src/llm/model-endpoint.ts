@@ -21,9 +21,9 @@ export class ModelEndpointError extends Error {
 }
 
 /**
- * The model, with every failure of a streamed call to it (refused, unknown host, HTTP error…) carrying
- * the endpoint, so the line that reports it can name the provider, the URL and where that URL
- * was set. Aborts pass through untouched: the SDK and the loop recognise them by their name.
+ * The model, with every failure of a streamed call to it (refused, unknown host, HTTP error…)
+ * carrying the endpoint, so the line that reports it can name the provider, the URL and where
+ * that URL was set. Aborts pass through untouched: the SDK and the loop recognise them by name.
  */
 export async function withEndpoint(model: AgentLanguageModel, endpoint: ModelEndpoint): Promise<AgentLanguageModel> {
   const { wrapLanguageModel } = await import("ai");
