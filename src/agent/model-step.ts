@@ -1,6 +1,6 @@
 import { streamText, type AssistantModelMessage, type ModelMessage, type ToolSet } from "ai";
 import type { AgentLanguageModel } from "../llm/language-model.js";
-import { AgentAbortedError, classifyModelError, type ModelErrorInfo } from "./model-errors.js";
+import { AgentAbortedError, classifyModelError, ModelStalledError, type ModelErrorInfo } from "./model-errors.js";
 import type { TokenUsage } from "./session-format.js";
 
 export interface StepRequest {
@@ -101,7 +101,7 @@ export async function streamModelStep(request: StepRequest): Promise<StepResult>
           failure ??= part.error;
           break;
         case "abort":
-          if (idle.signal.aborted && !request.signal.aborted) failure ??= idleFailure(idleMs);
+          if (idle.signal.aborted && !request.signal.aborted) failure ??= new ModelStalledError(idleMs);
           else throw new AgentAbortedError(text);
           break;
         default:
@@ -110,7 +110,7 @@ export async function streamModelStep(request: StepRequest): Promise<StepResult>
     }
   } catch (error) {
     if (request.signal.aborted || error instanceof AgentAbortedError) throw new AgentAbortedError(text);
-    failure ??= idle.signal.aborted ? idleFailure(idleMs) : error;
+    failure ??= idle.signal.aborted ? new ModelStalledError(idleMs) : error;
   } finally {
     clearTimeout(idleTimer);
   }
@@ -123,10 +123,6 @@ export async function streamModelStep(request: StepRequest): Promise<StepResult>
 
 // Reasoning models can think for minutes before their first token; five minutes of silence is a dead stream.
 const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-
-function idleFailure(ms: number): Error {
-  return new Error(`the model sent nothing for ${Math.round(ms / 1000)} s (network timeout)`);
-}
 
 function describeInvalidCall(error: unknown): string {
   const name = (error as { name?: string } | null)?.name;

@@ -1,3 +1,4 @@
+import { formatTokens } from "../llm/token-count.js";
 import type { SessionEvent, SubagentEndEvent, SubagentStartEvent } from "./session-format.js";
 import { oneLine } from "./session-list.js";
 import type { TranscriptStyle } from "./transcript.js";
@@ -66,7 +67,7 @@ function runLine(node: SubagentRunNode, style: TranscriptStyle): string {
     outcome = "no end recorded (still running, or interrupted)";
   } else if (end.status === "completed") {
     mark = style("green", "✓");
-    const tokens = (end.usage.inputTokens ?? 0) + (end.usage.outputTokens ?? 0) > 0 ? `, ${end.usage.inputTokens ?? 0} in / ${end.usage.outputTokens ?? 0} out tokens` : "";
+    const tokens = (end.usage.inputTokens ?? 0) + (end.usage.outputTokens ?? 0) > 0 ? `, ${formatTokens(end.usage.inputTokens ?? 0)} in / ${formatTokens(end.usage.outputTokens ?? 0)} out tokens` : "";
     outcome = `${end.turns} turn${end.turns === 1 ? "" : "s"}, ${seconds(end.ms)}${tokens}`;
   } else {
     mark = end.status === "failed" ? style("red", "✗") : style("yellow", "⊘");

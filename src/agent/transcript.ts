@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import { relative } from "node:path";
+import { formatTokens } from "../llm/token-count.js";
 import type { InstructionRecord } from "./instructions.js";
 import type { ParsedSession, SessionEvent } from "./session-format.js";
 import { indexSubagents, subagentTreeLines, type SubagentIndex } from "./subagent-transcript.js";
@@ -28,7 +29,7 @@ export function transcriptLines(session: ParsedSession, style: TranscriptStyle):
           lines.push("", style("cyan", `── run ${shortTime(event.at)} · ${event.model} · ${event.mode} mode`));
           if (event.instructions?.length) lines.push(style("dim", `   instructions: ${event.instructions.map((file) => instructionText(file, header.workdir)).join(", ")}`));
         } else {
-          const tokens = `${event.usage.inputTokens ?? 0} in / ${event.usage.outputTokens ?? 0} out tokens`;
+          const tokens = `${formatTokens(event.usage.inputTokens ?? 0)} in / ${formatTokens(event.usage.outputTokens ?? 0)} out tokens`;
           lines.push(style("cyan", `── ${endText(event.reason)} after ${event.turns} turn${event.turns === 1 ? "" : "s"} (${tokens})${event.error ? `: ${event.error}` : ""}`));
         }
         break;
@@ -36,8 +37,8 @@ export function transcriptLines(session: ParsedSession, style: TranscriptStyle):
         lines.push(...messageLines(event.message, toolStatus, subagents, style));
         break;
       case "compaction":
-        if (event.step === "stub") lines.push(style("dim", `── compaction: ${Object.keys(event.stubs).length} old tool output(s) moved to files (about ${event.tokensBefore} tokens before)`));
-        else lines.push(style("dim", `── compaction: ${event.replaced} earlier message(s) summarized (about ${event.tokensBefore} tokens before)`), ...indent(event.summary, "   ", 12).map((line) => style("dim", line)));
+        if (event.step === "stub") lines.push(style("dim", `── compaction: ${Object.keys(event.stubs).length} old tool output(s) moved to files (about ${formatTokens(event.tokensBefore)} tokens before)`));
+        else lines.push(style("dim", `── compaction: ${event.replaced} earlier message(s) summarized (about ${formatTokens(event.tokensBefore)} tokens before)`), ...indent(event.summary, "   ", 12).map((line) => style("dim", line)));
         break;
       case "grant":
         lines.push(style("dim", `── approved for the rest of the session: ${event.key.replace("!", ": ")}`));

@@ -1,9 +1,10 @@
-import { UserError } from "../errors.js";
+import { describeError, UserError } from "../errors.js";
+import { classifyNetworkFailure, isRetryableStatus } from "../net/network-failure.js";
 
 export interface FetchTextOptions {
   /** Per attempt, covering the response body too (default 10 s). */
   timeoutMs?: number;
-  /** Extra attempts after a network error or a retryable status (default 2). */
+  /** Extra attempts after a dropped connection or a retryable status (default 2). */
   retries?: number;
   /** First backoff in ms, doubled per attempt with ±25 % jitter (default 200). */
   backoffMs?: number;
@@ -26,12 +27,11 @@ export class DownloadError extends UserError {
   }
 }
 
-const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
-
 /**
- * GETs a URL as text. Network errors and retryable statuses (429, 5xx) are tried again with
- * jittered exponential backoff; a timeout is not (the time is already spent); other statuses
- * fail at once.
+ * GETs a URL as text. A dropped connection and a retryable status (429, 5xx) are tried again
+ * with jittered exponential backoff; a server that cannot be reached (refused, unknown host, a
+ * URL fetch cannot use) fails at once, and so does a timeout (its time is already spent) and
+ * any other status.
  */
 export async function fetchText(url: string, options: FetchTextOptions = {}): Promise<string> {
   const retries = options.retries ?? 2;
@@ -45,9 +45,14 @@ export async function fetchText(url: string, options: FetchTextOptions = {}): Pr
     try {
       return await fetchOnce(url, options);
     } catch (error) {
-      lastError = error instanceof DownloadError ? error : new DownloadError(url, describeNetworkError(error));
-      const retryable = lastError.status === undefined ? !isTimeout(error) : RETRYABLE_STATUS.has(lastError.status);
-      if (!retryable) throw lastError;
+      if (error instanceof DownloadError) {
+        if (error.status === undefined || !isRetryableStatus(error.status)) throw error;
+        lastError = error;
+        continue;
+      }
+      const failure = classifyNetworkFailure(error);
+      lastError = new DownloadError(url, failure?.reason ?? `network error (${describeError(error)})`);
+      if (failure?.kind !== "reset") throw lastError;
     }
   }
   throw lastError!;
@@ -79,16 +84,4 @@ async function fetchOnce(url: string, options: FetchTextOptions): Promise<string
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
-}
-
-function isTimeout(error: unknown): boolean {
-  const name = (error as { name?: string } | null)?.name;
-  return name === "TimeoutError" || name === "AbortError";
-}
-
-function describeNetworkError(error: unknown): string {
-  if (isTimeout(error)) return "no answer in time";
-  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
-  if (cause?.code) return `network error (${cause.code})`;
-  return `network error (${error instanceof Error ? error.message : String(error)})`;
 }

@@ -86,12 +86,8 @@ export async function openLocation(inputs: LocationInputs): Promise<Location> {
   await batch(async () => {
     for (const plugin of builtins) if (enabled(plugin.name)) await plugins.add(plugin, "builtin").catch(() => undefined);
   });
-  const taken = new Set(builtins.map((plugin) => plugin.name));
-  plugins.addInBackground(
-    userPlugins(inputs.installedPlugins, inputs.importModule).map((plugin) =>
-      taken.has(plugin.name) ? { name: plugin.name, load: () => Promise.reject(new Error("its name is taken by a built-in plugin; rename its folder")) } : plugin,
-    ),
-  );
+  // A folder named like a built-in was refused when the plugins were listed: it is not among these.
+  plugins.addInBackground(userPlugins(inputs.installedPlugins, inputs.importModule));
 
   return {
     directory: inputs.directory,

@@ -3,6 +3,7 @@ import { displayPath } from "../boot/paths.js";
 import type { ListedProvider, ModelsListing } from "../catalog/listing.js";
 import type { CatalogReader } from "../catalog/reader.js";
 import { UserError } from "../errors.js";
+import { formatTokens } from "../llm/token-count.js";
 import type { CatalogForCommand } from "./catalog-command.js";
 import { describeSource, timeAgo } from "./catalog-words.js";
 import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
@@ -103,8 +104,8 @@ function renderModels(listing: ModelsListing, reader: CatalogReader, session: Ca
         provider.models.map((model) => [
           model.id,
           model.name === model.id ? "" : model.name,
-          model.contextLimit === null ? "-" : `${compact(model.contextLimit)} ctx`,
-          model.outputLimit === null ? "-" : `${compact(model.outputLimit)} out`,
+          model.contextLimit === null ? "-" : `${formatTokens(model.contextLimit)} ctx`,
+          model.outputLimit === null ? "-" : `${formatTokens(model.outputLimit)} out`,
           [model.toolCall ? "tools" : "", model.reasoning ? "reasoning" : ""].filter(Boolean).join(", "),
           model.cost.input === null ? "" : `$${model.cost.input} / $${model.cost.output} per 1M`,
         ]),
@@ -127,16 +128,6 @@ function providerNote(provider: ListedProvider, reader: CatalogReader, style: Re
   if (credential.source === "env") return style("dim", `key from ${credential.variable}`);
   if (credential.source === "auth") return style("dim", "key from bosun auth");
   return style("dim", "key from bosun.json");
-}
-
-/** Token counts as people write them: powers of two in binary units (32K, 1M), others in decimal (128K). */
-function compact(tokens: number): string {
-  const binary = tokens % 1024 === 0;
-  const mega = binary ? 1024 * 1024 : 1_000_000;
-  const kilo = binary ? 1024 : 1_000;
-  if (tokens >= mega) return `${+(tokens / mega).toFixed(1)}M`;
-  if (tokens >= kilo) return `${Math.round(tokens / kilo)}K`;
-  return String(tokens);
 }
 
 function plural(count: number, noun: string): string {

@@ -3,6 +3,7 @@ import { createFileLog } from "../boot/log.js";
 import type { CatalogModel } from "../catalog/projection.js";
 import type { CatalogReader } from "../catalog/reader.js";
 import type { AuthStore } from "../catalog/auth-store.js";
+import { baseURLOrigin } from "./base-url-origin.js";
 import { PROVIDER_PACKAGES, parseModelSpec, type ModelTarget, type ProviderPackage } from "./model-target.js";
 import { NoModelError, type ModelSource } from "./resolve-model.js";
 
@@ -17,12 +18,14 @@ export const UNKNOWN_LIMITS = { context: 32_768, output: 4_096 };
 export async function createCatalogModelSource(boot: Boot): Promise<ModelSource> {
   const { modelsDevClientFor, openBootLocation } = await import("../catalog/open.js");
   const log = createFileLog(boot.paths.state);
-  const location = await openBootLocation(boot, modelsDevClientFor(boot, log), log);
+  const modelsDev = modelsDevClientFor(boot, log);
+  const location = await openBootLocation(boot, modelsDev, log);
   await location.settled(15_000);
   // The committed value stays readable after the location closes.
   const reader = location.catalog.read();
   const authStore = location.authStore;
   await location.close();
+  const sources = { configLayers: boot.config?.layers ?? [], modelsDev: modelsDev.current() };
   return {
     credentialEnvVars: [...new Set(reader.provider.all().flatMap((provider) => provider.env))],
     storedCredentials: async () => {
@@ -32,7 +35,11 @@ export async function createCatalogModelSource(boot: Boot): Promise<ModelSource>
         return [];
       }
     },
-    resolve: async (spec) => modelTarget(pickModel(reader, spec), reader, authStore, boot.env),
+    resolve: async (spec) => {
+      const model = pickModel(reader, spec);
+      const target = modelTarget(model, reader, authStore, boot.env);
+      return { ...target, baseURLOrigin: baseURLOrigin({ providerID: model.providerID, id: model.id, url: target.baseURL, npm: target.npm }, sources) };
+    },
   };
 }
 

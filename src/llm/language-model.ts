@@ -1,5 +1,6 @@
 import type { LanguageModel } from "ai";
 import { UserError } from "../errors.js";
+import { withEndpoint } from "./model-endpoint.js";
 import type { ModelTarget } from "./model-target.js";
 
 /** A model object (the AI SDK also accepts gateway id strings, which bosun never uses). */
@@ -42,6 +43,14 @@ export async function languageModelFor(target: ModelTarget): Promise<AgentLangua
   const apiKey = target.apiKey && target.apiKey.length > 0 ? target.apiKey : undefined;
   const needsKey = target.npm !== "@ai-sdk/openai-compatible" || target.credentialHint !== null;
   if (needsKey && !apiKey) throw new MissingCredentialError(target.providerID, target.credentialHint?.env ?? []);
+  return withEndpoint(await providerModel(target, apiKey), {
+    providerID: target.providerID,
+    ...(target.baseURL ? { url: target.baseURL } : {}),
+    ...(target.baseURLOrigin ? { origin: target.baseURLOrigin } : {}),
+  });
+}
+
+async function providerModel(target: ModelTarget, apiKey: string | undefined): Promise<AgentLanguageModel> {
   const headers = target.headers;
   switch (target.npm) {
     case "@ai-sdk/openai": {

@@ -13,6 +13,11 @@ export interface ModelTarget {
   npm: ProviderPackage;
   /** API base URL; the package's default when absent (required for openai-compatible). */
   baseURL?: string;
+  /**
+   * Where the base URL was set, for the error that says it cannot be reached (it follows the URL
+   * in parentheses): `set in /home/me/.config/bosun/bosun.json:5`, `from models.dev; …`.
+   */
+  baseURLOrigin?: string;
   /** Extra HTTP headers sent with every request. */
   headers: Record<string, string>;
   /** The credential, when the provider has one. Never printed or logged. */

@@ -90,7 +90,7 @@ export function parseDevModel(raw: string, env: Record<string, string | undefine
     modelID,
     name: text("name", false) ?? modelID,
     npm: npm as ProviderPackage,
-    ...(baseURL ? { baseURL } : {}),
+    ...(baseURL ? { baseURL, baseURLOrigin: `set by ${DEV_MODEL_ENV}` } : {}),
     headers: headers as Record<string, string>,
     ...(apiKey ? { apiKey } : {}),
     credentialHint: apiKeyEnv ? { env: [apiKeyEnv] } : npm === "@ai-sdk/openai-compatible" ? null : { env: [] },

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { extname, isAbsolute, join, normalize, sep } from "node:path";
 import { describeError } from "../errors.js";
 import { isMissingPathError, statOrUndefined } from "../fs/stat.js";
+import { BUILTIN_PLUGIN_NAMES } from "./builtin/names.js";
 
 /** A plugin folder in bosun's data dir: `plugins/<name>/plugin.json`. */
 export interface InstalledPlugin {
@@ -22,7 +23,8 @@ const MAX_MANIFEST_BYTES = 256 * 1024;
 /**
  * Lists the plugins installed under `pluginsDir`, sorted by name. A plugin is enabled unless the
  * config turns it off (`plugins.<name>.enabled: false`); a folder with a missing or broken
- * `plugin.json` is listed with its problem and treated as disabled, so it cannot stop bosun.
+ * `plugin.json`, or named like a built-in plugin, is listed with its problem and treated as
+ * disabled (neither its code nor its extensions run), so it cannot stop or replace anything.
  */
 export function listInstalledPlugins(pluginsDir: string, toggles: Record<string, boolean>): InstalledPlugin[] {
   let names: string[];
@@ -42,6 +44,7 @@ function readPlugin(dir: string, name: string, enabled: boolean): InstalledPlugi
   const plugin: InstalledPlugin = { name, dir, version: null, description: null, main: null, enabled, problem: null };
   const broken = (problem: string): InstalledPlugin => ({ ...plugin, enabled: false, problem });
   if (!PLUGIN_NAME.test(name)) return broken("folder name must use lower-case letters, digits, '.', '_' or '-'");
+  if (BUILTIN_PLUGIN_NAMES.includes(name)) return broken("its name is taken by a built-in plugin; rename its folder");
   const manifestFile = join(dir, "plugin.json");
   const info = statOrUndefined(manifestFile);
   if (!info) return broken("has no plugin.json");

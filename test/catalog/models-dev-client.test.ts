@@ -14,6 +14,12 @@ function client(t: TempHome, env: Env = {}, extra: Partial<ConstructorParameters
   return new ModelsDevClient({ env: { ...t.env, ...env }, cacheDir: t.paths.cache, stateDir: t.paths.state, packageRoot: packageRoot(), userAgent: "bosun/9.9.9", retries: 2, ...extra });
 }
 
+/** The real fetch, counting the calls made through it. */
+function countingFetch(): { fetch: typeof globalThis.fetch; count: number } {
+  const calls: { fetch: typeof globalThis.fetch; count: number } = { count: 0, fetch: (input, init) => (calls.count++, globalThis.fetch(input, init)) };
+  return calls;
+}
+
 function writeCache(file: string, text: string, ageMs = 0): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
@@ -136,6 +142,35 @@ describe("models.dev client", () => {
     expect(outcome).toMatchObject({ status: "failed" });
     expect((outcome as { error: string }).error).toContain("ECONNREFUSED");
     expect(c.current().source).toBe("embedded");
+  });
+
+  it("fails at once, without trying again, on a server that cannot be reached: refused, bad port, unknown host", async () => {
+    const t = makeTempHome();
+    const cases: [string, RegExp][] = [
+      [await closedPortUrl(), /: connection refused \(ECONNREFUSED\): is the server running\?$/],
+      ["http://127.0.0.1:1", /: the port is one fetch refuses to use \(bad port\)$/],
+      ["http://nonexistent.invalid", /: the host nonexistent\.invalid (is not found \(ENOTFOUND\)|could not be looked up \(EAI_AGAIN\))$/],
+    ];
+    for (const [source, reason] of cases) {
+      const calls = countingFetch();
+      const c = client(t, { BOSUN_MODELS_URL: source }, { fetch: calls.fetch });
+      const outcome = await c.refresh({ force: true });
+      expect(calls.count).toBe(1);
+      expect(outcome).toMatchObject({ status: "failed" });
+      expect((outcome as { error: string }).error).toMatch(new RegExp(`^could not download ${source.replace(/[.]/g, "\\.")}/api\\.json${reason.source}`));
+    }
+  });
+
+  it("tries again after a reset connection or a 503, and then succeeds", async () => {
+    const t = makeTempHome();
+    const reset = await startModelsServer(served, { resets: 2 });
+    expect(await client(t, { BOSUN_MODELS_URL: reset.url }).refresh({ force: true })).toEqual({ status: "fetched", bytes: served.length });
+    expect(reset.requests).toHaveLength(3);
+
+    const busy = await startModelsServer("busy", { status: 503 });
+    busy.script.onSent = () => Object.assign(busy.script, { status: 200, body: served });
+    expect(await client(t, { BOSUN_MODELS_URL: busy.url }).refresh({ force: true })).toEqual({ status: "fetched", bytes: served.length });
+    expect(busy.requests).toHaveLength(2);
   });
 
   it("removes temp files an interrupted write left next to the cache", async () => {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatTokens } from "../../src/llm/token-count.js";
 import { runCli } from "../fixtures/cli.js";
 import { closedPortUrl, startModelsServer } from "../fixtures/models-server.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
@@ -81,13 +82,55 @@ describe("bosun models", () => {
     expect(text.stdout).toContain("Acme AI (acme)  key from ACME_API_KEY");
   });
 
+  it("shows token limits in decimal units with at most three significant digits (128K, not 125K)", async () => {
+    const t = makeTempHome();
+    // Limits as models.dev states them for real models (gpt-4o, claude-sonnet-4-5, gpt-4.1, gemini-2.5-pro, …).
+    const limits: Record<string, [number, number]> = {
+      "m-128k": [128_000, 16_384],
+      "m-200k": [200_000, 64_000],
+      "m-1047k": [1_047_576, 32_768],
+      "m-1048k": [1_048_576, 65_536],
+      "m-1m": [1_000_000, 128_000],
+      "m-131k": [131_072, 8_192],
+      "m-small": [4_096, 950],
+    };
+    const models = Object.fromEntries(Object.entries(limits).map(([id, [context, output]]) => [id, { id, name: id, limit: { context, output } }]));
+    const server = await startModelsServer(JSON.stringify({ acme: { ...served.acme, models } }));
+    const result = await runCli(["models"], { ...t.env, BOSUN_MODELS_URL: server.url, ACME_API_KEY: "k" }, t.home);
+    expect(result.code).toBe(0);
+    const shown = (id: string) => new RegExp(`^ {2}${id} +(\\S+) ctx +(\\S+) out`, "m").exec(result.stdout)?.slice(1);
+    expect(shown("m-128k")).toEqual(["128K", "16.4K"]);
+    expect(shown("m-200k")).toEqual(["200K", "64K"]);
+    expect(shown("m-1047k")).toEqual(["1.05M", "32.8K"]);
+    expect(shown("m-1048k")).toEqual(["1.05M", "65.5K"]);
+    expect(shown("m-1m")).toEqual(["1M", "128K"]);
+    expect(shown("m-131k")).toEqual(["131K", "8.19K"]);
+    expect(shown("m-small")).toEqual(["4.1K", "950"]);
+  });
+
+  it("formats every token count with the same rule", () => {
+    expect([0, 950, 999, 1_000, 1_500, 32_000, 128_000, 999_499, 999_999, 2_000_000, 1_050_000].map(formatTokens)).toEqual([
+      "0",
+      "950",
+      "999",
+      "1K",
+      "1.5K",
+      "32K",
+      "128K",
+      "999K",
+      "1M",
+      "2M",
+      "1.05M",
+    ]);
+  });
+
   it("offline without a cache: serves the built-in list and says so", async () => {
     const t = makeTempHome();
     const env = { ...t.env, BOSUN_MODELS_URL: await closedPortUrl(), OPENAI_API_KEY: "k" };
     const result = await runCli(["models", "--json"], env, t.home);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ source: "embedded", providers: [{ id: "openai" }] });
-    expect(result.stderr).toMatch(/^bosun: could not update the model list \(could not download http:\/\/127\.0\.0\.1:\d+\/api\.json: network error \(ECONNREFUSED\)\); showing bosun's built-in list\n$/);
+    expect(result.stderr).toMatch(/^bosun: could not update the model list \(could not download http:\/\/127\.0\.0\.1:\d+\/api\.json: connection refused \(ECONNREFUSED\): is the server running\?\); showing bosun's built-in list\n$/);
     const text = await runCli(["models"], env, t.home);
     expect(text.stdout).toContain("Models  from bosun's built-in list");
   });

@@ -35,8 +35,14 @@ export function applyLocalServerTweaks(editor: CatalogEditor, keyless: ReadonlyS
   }
 }
 
+/** The address a local server bosun knows by its provider id usually listens at, and its name. */
+export function usualLocalServer(providerID: string): { url: string; name: string } | undefined {
+  const known = KNOWN_SERVERS[providerID];
+  return known ? { url: `http://127.0.0.1:${known.port}/v1`, name: known.name } : undefined;
+}
+
 function tweak(provider: ProviderRecord, known: { port: number; name: string } | undefined, keyless: boolean): void {
-  const url = provider.api.url ?? (known ? `http://127.0.0.1:${known.port}/v1` : undefined);
+  const url = provider.api.url ?? usualLocalServer(provider.id)?.url;
   if (provider.api.type === "native") {
     provider.api = { type: "aisdk", package: OPENAI_COMPATIBLE, settings: { ...provider.api.settings } };
   }
