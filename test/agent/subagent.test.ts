@@ -103,6 +103,8 @@ describe("the agent tool", () => {
     llm.onPrompt("delegate the survey").reply().tool("agent", { tasks });
     for (const [i, task] of tasks.entries()) {
       const reply = llm.onPrompt(task).reply().latency(20);
+      // The first four are answered only once all four are waiting: the cap is reached for sure.
+      if (i < 4) reply.barrier("first four", 4);
       if (i === 4) reply.httpError(400, "this model does not exist");
       else if (i === 10) reply.text("   ");
       else reply.text(`result of ${task}`);
