@@ -1,8 +1,11 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
-import { runBin, runCli } from "../fixtures/cli.js";
+import { colorEnabled } from "../../src/cli/output.js";
+import { createSpinner } from "../../src/cli/spinner.js";
+import { BOSUN_BIN, Capture, runBin, runCli } from "../fixtures/cli.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -137,5 +140,70 @@ describe("bosun (CLI)", () => {
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout).paths.data).toBe(t.paths.data);
     expect(runBin(["--bogus"], t.env).code).toBe(1);
+  });
+});
+
+// SGR colour/bold codes only (not the cursor codes a spinner also writes).
+const STYLED = /\u001b\[(1|2|3[0-9])m/;
+
+/** Runs the real bin on a pseudo-terminal (util-linux `script`), so stdout and stderr are TTYs. */
+function runOnTerminal(argv: string[], env: Record<string, string | undefined>): string {
+  const command = [process.execPath, BOSUN_BIN, ...argv].map((word) => `'${word}'`).join(" ");
+  const result = spawnSync("script", ["-qec", command, "/dev/null"], { env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 20_000 });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+describe("colour", () => {
+  it("FORCE_COLOR=1, 2, 3, true or empty colours output that is piped, as Node does", async () => {
+    const t = makeTempHome();
+    expect((await runCli(["status"], t.env, t.home)).stdout).not.toMatch(STYLED);
+    for (const value of ["1", "2", "3", "true", ""]) {
+      expect((await runCli(["status"], { ...t.env, FORCE_COLOR: value }, t.home)).stdout, `FORCE_COLOR=${value}`).toMatch(STYLED);
+    }
+    // The real bin in a pipe: Node's styleText would check process.stdout and drop the colour.
+    expect(runBin(["status"], { ...t.env, FORCE_COLOR: "1" }, t.home).stdout).toMatch(STYLED);
+    // FORCE_COLOR wins over NO_COLOR when both are set (Node's tty.getColorDepth rule).
+    expect((await runCli(["status"], { ...t.env, FORCE_COLOR: "1", NO_COLOR: "1" }, t.home)).stdout).toMatch(STYLED);
+  });
+
+  it("a terminal is coloured unless FORCE_COLOR=0, NO_COLOR or TERM=dumb; FORCE_COLOR=1 colours even a dumb one", () => {
+    const t = makeTempHome();
+    const env = { ...t.env, TERM: "xterm-256color" };
+    expect(runOnTerminal(["status"], env)).toMatch(STYLED);
+    expect(runOnTerminal(["status"], { ...env, FORCE_COLOR: "0" })).not.toMatch(STYLED);
+    expect(runOnTerminal(["status"], { ...env, NO_COLOR: "1" })).not.toMatch(STYLED);
+    expect(runOnTerminal(["status"], { ...env, TERM: "dumb", FORCE_COLOR: "1" })).toMatch(STYLED);
+  });
+
+  it("decides colour from FORCE_COLOR, NO_COLOR, TERM and the stream, by Node's rules", () => {
+    const tty = { isTTY: true };
+    const pipe = { isTTY: false };
+    const cases: [{ isTTY: boolean }, Record<string, string>, boolean][] = [
+      [tty, {}, true],
+      [pipe, {}, false],
+      [tty, { NO_COLOR: "1" }, false],
+      [tty, { NO_COLOR: "" }, true], // no-color.org: an empty NO_COLOR is not set
+      [tty, { TERM: "dumb" }, false],
+      ...["1", "2", "3", "true", ""].map((value): [{ isTTY: boolean }, Record<string, string>, boolean] => [pipe, { FORCE_COLOR: value }, true]),
+      ...["0", "false", "yes", "4"].map((value): [{ isTTY: boolean }, Record<string, string>, boolean] => [tty, { FORCE_COLOR: value }, false]),
+      [pipe, { FORCE_COLOR: "1", NO_COLOR: "1" }, true],
+      [tty, { FORCE_COLOR: "0", NO_COLOR: "" }, false],
+    ];
+    for (const [stream, env, expected] of cases) expect(colorEnabled(stream, env), `${stream.isTTY ? "tty" : "pipe"} ${JSON.stringify(env)}`).toBe(expected);
+  });
+
+  it("a spinner's frames follow the same rule, from the command's environment", async () => {
+    const frames = async (env: Record<string, string | undefined>) => {
+      const stderr = Object.assign(new Capture(), { isTTY: true, columns: 80, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+      const spinner = await createSpinner({ stdout: new Capture(), stderr, env });
+      spinner.show("working");
+      spinner.stop();
+      expect(stderr.text).toContain("working");
+      return stderr.text;
+    };
+    expect(await frames({})).toMatch(STYLED);
+    expect(await frames({ FORCE_COLOR: "0" })).not.toMatch(STYLED);
+    expect(await frames({ NO_COLOR: "1" })).not.toMatch(STYLED);
   });
 });
