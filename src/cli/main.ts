@@ -1,5 +1,5 @@
 import { packageVersion } from "../boot/package-info.js";
-import { reportError } from "./errors.js";
+import { guideUsageErrors, reportError } from "./errors.js";
 import { fastPath } from "./fast-path.js";
 import { processOutput, writeLine, type Output } from "./output.js";
 
@@ -27,13 +27,13 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       .exitOverride()
       // `bosun agents --json` and `bosun agents login codex --json` each get their own --json.
       .enablePositionalOptions()
-      .showHelpAfterError("(run bosun --help for usage)")
       .configureOutput({
         writeOut: (text) => output.stdout.write(text),
         writeErr: (text) => output.stderr.write(text),
         outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`),
       });
     for (const register of await registrations(args[0])) register(program, output);
+    guideUsageErrors(program);
     await program.parseAsync(args, { from: "user" });
     return 0;
   } catch (error) {

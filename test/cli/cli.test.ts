@@ -120,6 +120,38 @@ describe("bosun (CLI)", () => {
     expect(flag.stderr).toMatch(/^bosun: unknown option '--nope'/);
   });
 
+  it("suggests the flag for a word that is a flag's name, and shows help for bosun help", async () => {
+    const t = makeTempHome();
+    expect(await runCli(["version"], t.env)).toEqual({ code: 1, stdout: "", stderr: "bosun: unknown command 'version'\n(Did you mean --version?)\n(run bosun --help for usage)\n" });
+    expect((await runCli(["agents", "help"], t.env)).stderr).toBe("bosun: unknown command 'help'\n(Did you mean --help?)\n(run bosun agents --help for usage)\n");
+    expect((await runCli(["sessions", "json"], t.env)).stderr).toContain("(Did you mean --json?)");
+    const help = await runCli(["help"], t.env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: bosun [options] [command]");
+    expect((await runCli(["help", "install"], t.env)).stdout).toContain("Usage: bosun install [options] [pack]");
+  });
+
+  it("points a usage error at the help of the command it is about, and suggests the closest subcommand", async () => {
+    const t = makeTempHome();
+    const cases: [string[], string][] = [
+      [["instal"], "bosun: unknown command 'instal'\n(Did you mean install?)\n(run bosun --help for usage)\n"],
+      [["install", "--nope"], "bosun: unknown option '--nope'\n(Did you mean --scope?)\n(run bosun install --help for usage)\n"],
+      [["agents", "login"], "bosun: missing required argument 'agent'\n(run bosun agents login --help for usage)\n"],
+      [["agents", "login", "codex", "--nope"], "bosun: unknown option '--nope'\n(run bosun agents login --help for usage)\n"],
+      // A command with its own action and subcommands: a stray word is a mistyped subcommand.
+      [["agents", "logn"], "bosun: unknown command 'logn'\n(Did you mean login?)\n(run bosun agents --help for usage)\n"],
+      [["sessions", "shwo"], "bosun: unknown command 'shwo'\n(Did you mean show?)\n(run bosun sessions --help for usage)\n"],
+      [["auth", "st"], "bosun: unknown command 'st'\n(Did you mean set?)\n(run bosun auth --help for usage)\n"],
+      [["policy", "check", "provider.use"], "bosun: missing required argument 'resource'\n(run bosun policy check --help for usage)\n"],
+      [["status", "extra"], "bosun: too many arguments for 'status'. Expected 0 arguments but got 1.\n(run bosun status --help for usage)\n"],
+    ];
+    for (const [argv, stderr] of cases) expect(await runCli(argv, t.env), argv.join(" ")).toEqual({ code: 1, stdout: "", stderr });
+    // The help each one points at exists.
+    for (const path of [["install"], ["agents", "login"], ["agents"], ["policy", "check"]]) {
+      expect((await runCli([...path, "--help"], t.env)).stdout).toContain(`Usage: bosun ${path.join(" ")} [options]`);
+    }
+  });
+
   it("exits 2 for an internal error, with the stack only under BOSUN_DEBUG=1", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.legacy, "sessions/a.jsonl"), "a");
