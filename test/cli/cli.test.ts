@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { colorEnabled } from "../../src/cli/output.js";
@@ -163,6 +164,19 @@ describe("bosun (CLI)", () => {
     expect(plain.stderr).toMatch(/^bosun: internal error: .*\(set BOSUN_DEBUG=1 for details\)/);
     const debug = await runCli(["status"], { ...t.env, BOSUN_DEBUG: "1" }, t.home);
     expect(debug.stderr).toMatch(/\n\s+at /);
+  });
+
+  it("the README's first command shows the main screen, starting bosun without npm in between", () => {
+    const t = makeTempHome();
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const first = readFileSync(join(root, "README.md"), "utf8").split("\n").find((line) => line.startsWith("npm install && "));
+    const [command, ...args] = first!.slice("npm install && ".length).replace(/#.*/, "").trim().split(/\s+/);
+    // npm, npx and friends start themselves before bosun on every run: 2.5–4.7× a direct start (bench/boot.mjs).
+    expect(["npm", "npx", "pnpm", "yarn"]).not.toContain(command);
+    const result = spawnSync(command!, args, { cwd: root, env: t.env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 20_000 });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^bosun ${version.replace(/\./g, "\\.")}\n\nPaths\n`));
   });
 
   it("runs as the installed bin: version, status and the exit code of a bad flag", () => {
