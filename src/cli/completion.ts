@@ -1,5 +1,6 @@
 import { Argument, type Command, type Option } from "commander";
 import { packageRoot } from "../boot/package-info.js";
+import type { Choice } from "../install/migration-record.js";
 import type { Output } from "./output.js";
 
 /** What completes a value: fixed words (`commaList`: a list of them, `claude,codex`), folders, or both. */
@@ -35,7 +36,7 @@ export interface CompletionCommand {
   subcommands: CompletionCommand[];
 }
 
-export const SHELLS = ["bash", "zsh", "fish"] as const;
+const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /**
@@ -43,7 +44,7 @@ export type Shell = (typeof SHELLS)[number];
  * <agent>`) come from, when commander has no choices for it: bosun's own registries, read when a
  * script is generated, so the script offers what this build of bosun accepts.
  */
-export const VALUE_SOURCES: Record<string, () => Promise<Values>> = {
+const VALUE_SOURCES: Record<string, () => Promise<Values>> = {
   "--runtime": async () => ({ words: (await import("../runtimes/install-registry.js")).listInstallRuntimes().map((runtime) => runtime.id), commaList: true }),
   "--scope": async () => ({ words: (await import("../runtimes/install-types.js")).INSTALL_SCOPES }),
   "--resolve": async () => ({ words: RESOLVE_CHOICES }),
@@ -65,7 +66,7 @@ export const VALUE_SOURCES: Record<string, () => Promise<Values>> = {
   "uninstall <pack>": async () => ({ words: [await ownPackName()], directories: true }),
 };
 
-const RESOLVE_CHOICES = ["keep", "remove"] as const satisfies readonly import("../install/migration-record.js").Choice[];
+const RESOLVE_CHOICES = ["keep", "remove"] as const satisfies readonly Choice[];
 
 export function registerCompletion(program: Command, output: Output): void {
   program
@@ -82,7 +83,7 @@ export function registerCompletion(program: Command, output: Output): void {
 }
 
 /** The command tree as `--help` shows it (visible commands and flags, commander's help command), with the values each takes. */
-export async function completionTree(command: Command, path: string[] = [], parent?: Command): Promise<CompletionCommand> {
+async function completionTree(command: Command, path: string[] = [], parent?: Command): Promise<CompletionCommand> {
   const help = command.createHelp();
   const subcommands = help.visibleCommands(command);
   return {

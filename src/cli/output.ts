@@ -24,7 +24,7 @@ export function writeJson(output: Output, value: unknown): void {
   writeLine(output.stdout, JSON.stringify(value, null, 2));
 }
 
-export type Style = "bold" | "dim" | "green" | "yellow" | "red" | "cyan";
+type Style = "bold" | "dim" | "green" | "yellow" | "red" | "cyan";
 
 /**
  * Whether text for `stream` gets colour, by Node's own rules (tty.getColorDepth): FORCE_COLOR
