@@ -4,6 +4,7 @@ import { createFileLog } from "../boot/log.js";
 import type { Boot } from "../boot/start.js";
 import { isUserError, UserError } from "../errors.js";
 import type { DisconnectPlan, Runtime } from "../runtimes/types.js";
+import type { Spinner } from "./spinner.js";
 import { bootForCommand } from "./boot.js";
 import { styler, writeJson, writeLine, type Output } from "./output.js";
 
@@ -83,7 +84,8 @@ async function loginAgent(id: string, options: { json?: boolean }, output: Outpu
       writeLine(output.stdout, `and enter the code ${style("bold", start.userCode)} (it expires in 15 minutes).`);
       if (!runtime.status.isInstalled(configOf(runtime), ctx)) writeLine(output.stderr, `bosun: note: ${runtime.title} is not installed here (${runtime.installHint})`);
     }
-    spinner = await startSpinner(output, "Waiting for you to finish signing in (Ctrl-C cancels)");
+    spinner = await (await import("./spinner.js")).createSpinner(output);
+    spinner.show("Waiting for you to finish signing in (Ctrl-C cancels)");
     const tokens = await login.waitForCodexDeviceLogin(start, io);
     const authPath = await login.saveCodexLogin(ctx, tokens);
     spinner.stop();
@@ -140,18 +142,4 @@ function capitalize(text: string): string {
 function describePlan(plan: Exclude<DisconnectPlan, { action: "none" }>, home: string): string {
   if (plan.action === "remove-file") return `delete ${displayPath(plan.path, home)}`;
   return `run \`${[plan.command, ...plan.args].join(" ")}\` (signs out of ${displayPath(plan.authPath, home)})`;
-}
-
-interface Spinner {
-  stop(): void;
-}
-
-/** A spinner on stderr when it is a terminal (ora, loaded only then); otherwise nothing. */
-async function startSpinner(output: Output, text: string): Promise<Spinner> {
-  // A terminal that reports no width (a bare pty) would make ora clear lines forever.
-  const width = (output.stderr as { columns?: number }).columns ?? 0;
-  if (!output.stderr.isTTY || !(width > 0)) return { stop() {} };
-  const { default: ora } = await import("ora");
-  const spinner = ora({ text, stream: output.stderr, discardStdin: false }).start();
-  return { stop: () => void spinner.stop() };
 }

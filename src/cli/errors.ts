@@ -1,3 +1,4 @@
+import type { Command } from "commander";
 import { isUserError } from "../errors.js";
 import { writeLine, type Output } from "./output.js";
 
@@ -26,4 +27,34 @@ export function reportError(error: unknown, output: Output): number {
 function isCommanderError(error: unknown): error is { exitCode: number } {
   const candidate = error as { name?: unknown; code?: unknown; exitCode?: unknown } | null;
   return candidate?.name === "CommanderError" && typeof candidate.code === "string" && typeof candidate.exitCode === "number";
+}
+
+/**
+ * Points each command's usage errors at its own help (`bosun agents login --help`, not only
+ * `bosun --help`), and reports a word that names no subcommand as an unknown command, with a
+ * suggestion: the closest subcommand (commander's), or the flag of that name (`bosun version`
+ * suggests `--version`).
+ */
+export function guideUsageErrors(command: Command, path = command.name()): void {
+  command.showHelpAfterError(`(run ${path} --help for usage)`);
+  if (command.commands.length > 0) {
+    // commander's hook for an unknown subcommand of a command without an action of its own.
+    command.on("command:*", ([name]: string[]) => unknownSubcommand(command, name!));
+    // A command with an action and subcommands (`bosun agents`) takes no words of its own: a
+    // word there is a mistyped subcommand (`bosun agents logn`), not one too many arguments.
+    if (command.registeredArguments.length === 0) {
+      command.allowExcessArguments(true).hook("preAction", (_, actionCommand) => {
+        if (actionCommand === command && command.args.length > 0) unknownSubcommand(command, command.args[0]!);
+      });
+    }
+  }
+  for (const sub of command.commands) guideUsageErrors(sub, `${path} ${sub.name()}`);
+}
+
+function unknownSubcommand(command: Command, name: string): never {
+  // Help's list of the command's flags: its options with --help (and --version at the top).
+  const flag = command.createHelp().visibleOptions(command).find((option) => option.long === `--${name}`);
+  if (flag) command.error(`unknown command '${name}'\n(Did you mean ${flag.long}?)`, { code: "commander.unknownCommand" });
+  // commander's own message and closest-name suggestion; it reads the word from command.args.
+  return (command as unknown as { unknownCommand(): never }).unknownCommand();
 }

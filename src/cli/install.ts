@@ -166,24 +166,17 @@ interface Progress {
   stop(): void;
 }
 
-/** A progress bar on stderr for long runs, only on a terminal that reports its width (ora, loaded then). */
+/** A progress bar on stderr for long runs, where a spinner is drawn (see createSpinner). */
 async function progressBar(output: Output, mode: string): Promise<Progress> {
-  const width = (output.stderr as { columns?: number }).columns ?? 0;
-  if (!output.stderr.isTTY || !(width > 0)) return { update() {}, stop() {} };
-  const { default: ora } = await import("ora");
-  let spinner: ReturnType<typeof ora> | undefined;
+  const spinner = await (await import("./spinner.js")).createSpinner(output);
   return {
     update(done, total) {
       if (total < 50) return;
       const slots = 24;
       const filled = Math.round((done / total) * slots);
-      const text = `${mode === "install" ? "Installing" : "Removing"} [${"#".repeat(filled)}${"-".repeat(slots - filled)}] ${done}/${total}`;
-      if (!spinner) spinner = ora({ text, stream: output.stderr, discardStdin: false }).start();
-      else spinner.text = text;
+      spinner.show(`${mode === "install" ? "Installing" : "Removing"} [${"#".repeat(filled)}${"-".repeat(slots - filled)}] ${done}/${total}`);
     },
-    stop() {
-      spinner?.stop();
-    },
+    stop: spinner.stop,
   };
 }
 

@@ -1,5 +1,5 @@
 import { packageVersion } from "../boot/package-info.js";
-import { reportError } from "./errors.js";
+import { guideUsageErrors, reportError } from "./errors.js";
 import { fastPath } from "./fast-path.js";
 import { processOutput, writeLine, type Output } from "./output.js";
 
@@ -27,13 +27,13 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
       .exitOverride()
       // `bosun agents --json` and `bosun agents login codex --json` each get their own --json.
       .enablePositionalOptions()
-      .showHelpAfterError("(run bosun --help for usage)")
       .configureOutput({
         writeOut: (text) => output.stdout.write(text),
         writeErr: (text) => output.stderr.write(text),
         outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`),
       });
     for (const register of await registrations(args[0])) register(program, output);
+    guideUsageErrors(program);
     await program.parseAsync(args, { from: "user" });
     return 0;
   } catch (error) {
@@ -55,14 +55,16 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   sessions: async () => (await import("./sessions.js")).registerSessions,
   install: async () => (await import("./install.js")).registerInstall,
   uninstall: async () => (await import("./install.js")).registerInstall,
+  completion: async () => (await import("./completion.js")).registerCompletion,
 };
 
 /**
  * The commands to register: only the one named, so a command does not pay for loading the
- * others; all of them for help, a flag or an unknown name (so commander can list or suggest).
+ * others; all of them for help, a flag or an unknown name (so commander can list or suggest),
+ * and for `completion`, whose script covers every command.
  */
 function registrations(name: string | undefined): Promise<Register[]> {
-  const only = name !== undefined && Object.hasOwn(COMMANDS, name) ? [COMMANDS[name]!] : Object.values(COMMANDS);
+  const only = name !== undefined && name !== "completion" && Object.hasOwn(COMMANDS, name) ? [COMMANDS[name]!] : Object.values(COMMANDS);
   // One module may register several commands (install and uninstall): register it once.
   return Promise.all(only.map((load) => load())).then((registers) => [...new Set(registers)]);
 }

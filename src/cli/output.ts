@@ -26,10 +26,23 @@ export function writeJson(output: Output, value: unknown): void {
 
 type Style = "bold" | "dim" | "green" | "yellow" | "red" | "cyan";
 
-/** Styles text for a terminal; plain when the stream is not a TTY or NO_COLOR is set. */
+/**
+ * Whether text for `stream` gets colour, by Node's own rules (tty.getColorDepth): FORCE_COLOR
+ * decides when it is set (`1`, `2`, `3`, `true` or empty: colour, even in a pipe; any other
+ * value, such as `0`: none, even on a terminal), and then wins over NO_COLOR as in Node;
+ * otherwise a terminal gets colour unless NO_COLOR is set (and not empty) or TERM is `dumb`.
+ */
+export function colorEnabled(stream: { isTTY?: boolean }, env: Output["env"]): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return ["", "1", "2", "3", "true"].includes(force);
+  return Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
+}
+
+/** Styles text for one of the output's streams, coloured or plain as `colorEnabled` decides. */
 export function styler(output: Output, stream: "stdout" | "stderr" = "stdout"): (style: Style, text: string) => string {
-  const color = Boolean(output[stream].isTTY) && !output.env.NO_COLOR && output.env.TERM !== "dumb";
-  return (style, text) => (color ? styleText(style, text) : text);
+  const color = colorEnabled(output[stream], output.env);
+  // validateStream: false, because Node would check process.stdout itself, whichever stream this is.
+  return (style, text) => (color ? styleText(style, text, { validateStream: false }) : text);
 }
 
 /** Rows as aligned columns (the last column is not padded). */

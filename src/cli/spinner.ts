@@ -1,13 +1,40 @@
-import type { Output } from "./output.js";
+import { styler, type Output } from "./output.js";
+
+/** A line of progress on stderr with a spinner; does nothing where no spinner is drawn. */
+export interface Spinner {
+  /** Starts the spinner with this text, or changes its text. */
+  show(text: string): void;
+  stop(): void;
+}
 
 /**
- * Runs `work` with a spinner on stderr when stderr is a terminal (ora, loaded only then); in a
- * pipe or a log it stays silent, so output that is read by programs has no animation in it.
+ * A spinner on stderr when it is a terminal that reports its width (ora, loaded only then); in a
+ * pipe, a log, CI or a dumb terminal nothing is drawn, so output that programs read has no
+ * animation in it. A terminal without a width (a bare pty) would make ora clear lines forever.
+ * The frames are coloured by bosun's own rule (`styler`), not ora's, so FORCE_COLOR and NO_COLOR
+ * mean the same for the spinner as for every other line.
  */
-export async function withSpinner<T>(output: Output, text: string, work: () => Promise<T>): Promise<T> {
-  if (!output.stderr.isTTY || output.env.TERM === "dumb" || output.env.CI) return work();
+export async function createSpinner(output: Output): Promise<Spinner> {
+  const width = (output.stderr as { columns?: number }).columns ?? 0;
+  if (!output.stderr.isTTY || !(width > 0) || output.env.TERM === "dumb" || output.env.CI) return { show() {}, stop() {} };
   const { default: ora } = await import("ora");
-  const spinner = ora({ text, stream: output.stderr as NodeJS.WriteStream, discardStdin: false }).start();
+  // Drawn or not was decided above (from the command's env); ora would look at process.env again.
+  const spinner = ora({ stream: output.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, color: false });
+  const style = styler(output, "stderr");
+  spinner.spinner = { interval: spinner.spinner.interval, frames: spinner.spinner.frames.map((frame) => style("cyan", frame)) };
+  return {
+    show(text) {
+      spinner.text = text;
+      if (!spinner.isSpinning) spinner.start();
+    },
+    stop: () => void spinner.stop(),
+  };
+}
+
+/** Runs `work` with a spinner showing `text` (see `createSpinner`) until it settles. */
+export async function withSpinner<T>(output: Output, text: string, work: () => Promise<T>): Promise<T> {
+  const spinner = await createSpinner(output);
+  spinner.show(text);
   try {
     return await work();
   } finally {

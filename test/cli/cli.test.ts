@@ -1,8 +1,12 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
-import { runBin, runCli } from "../fixtures/cli.js";
+import { colorEnabled } from "../../src/cli/output.js";
+import { createSpinner } from "../../src/cli/spinner.js";
+import { BOSUN_BIN, Capture, runBin, runCli } from "../fixtures/cli.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -117,6 +121,38 @@ describe("bosun (CLI)", () => {
     expect(flag.stderr).toMatch(/^bosun: unknown option '--nope'/);
   });
 
+  it("suggests the flag for a word that is a flag's name, and shows help for bosun help", async () => {
+    const t = makeTempHome();
+    expect(await runCli(["version"], t.env)).toEqual({ code: 1, stdout: "", stderr: "bosun: unknown command 'version'\n(Did you mean --version?)\n(run bosun --help for usage)\n" });
+    expect((await runCli(["agents", "help"], t.env)).stderr).toBe("bosun: unknown command 'help'\n(Did you mean --help?)\n(run bosun agents --help for usage)\n");
+    expect((await runCli(["sessions", "json"], t.env)).stderr).toContain("(Did you mean --json?)");
+    const help = await runCli(["help"], t.env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: bosun [options] [command]");
+    expect((await runCli(["help", "install"], t.env)).stdout).toContain("Usage: bosun install [options] [pack]");
+  });
+
+  it("points a usage error at the help of the command it is about, and suggests the closest subcommand", async () => {
+    const t = makeTempHome();
+    const cases: [string[], string][] = [
+      [["instal"], "bosun: unknown command 'instal'\n(Did you mean install?)\n(run bosun --help for usage)\n"],
+      [["install", "--nope"], "bosun: unknown option '--nope'\n(Did you mean --scope?)\n(run bosun install --help for usage)\n"],
+      [["agents", "login"], "bosun: missing required argument 'agent'\n(run bosun agents login --help for usage)\n"],
+      [["agents", "login", "codex", "--nope"], "bosun: unknown option '--nope'\n(run bosun agents login --help for usage)\n"],
+      // A command with its own action and subcommands: a stray word is a mistyped subcommand.
+      [["agents", "logn"], "bosun: unknown command 'logn'\n(Did you mean login?)\n(run bosun agents --help for usage)\n"],
+      [["sessions", "shwo"], "bosun: unknown command 'shwo'\n(Did you mean show?)\n(run bosun sessions --help for usage)\n"],
+      [["auth", "st"], "bosun: unknown command 'st'\n(Did you mean set?)\n(run bosun auth --help for usage)\n"],
+      [["policy", "check", "provider.use"], "bosun: missing required argument 'resource'\n(run bosun policy check --help for usage)\n"],
+      [["status", "extra"], "bosun: too many arguments for 'status'. Expected 0 arguments but got 1.\n(run bosun status --help for usage)\n"],
+    ];
+    for (const [argv, stderr] of cases) expect(await runCli(argv, t.env), argv.join(" ")).toEqual({ code: 1, stdout: "", stderr });
+    // The help each one points at exists.
+    for (const path of [["install"], ["agents", "login"], ["agents"], ["policy", "check"]]) {
+      expect((await runCli([...path, "--help"], t.env)).stdout).toContain(`Usage: bosun ${path.join(" ")} [options]`);
+    }
+  });
+
   it("exits 2 for an internal error, with the stack only under BOSUN_DEBUG=1", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.legacy, "sessions/a.jsonl"), "a");
@@ -130,6 +166,19 @@ describe("bosun (CLI)", () => {
     expect(debug.stderr).toMatch(/\n\s+at /);
   });
 
+  it("the README's first command shows the main screen, starting bosun without npm in between", () => {
+    const t = makeTempHome();
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const first = readFileSync(join(root, "README.md"), "utf8").split("\n").find((line) => line.startsWith("npm install && "));
+    const [command, ...args] = first!.slice("npm install && ".length).replace(/#.*/, "").trim().split(/\s+/);
+    // npm, npx and friends start themselves before bosun on every run: 2.5–4.7× a direct start (bench/boot.mjs).
+    expect(["npm", "npx", "pnpm", "yarn"]).not.toContain(command);
+    const result = spawnSync(command!, args, { cwd: root, env: t.env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 20_000 });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^bosun ${version.replace(/\./g, "\\.")}\n\nPaths\n`));
+  });
+
   it("runs as the installed bin: version, status and the exit code of a bad flag", () => {
     const t = makeTempHome();
     expect(runBin(["--version"], t.env)).toMatchObject({ code: 0, stdout: `${version}\n` });
@@ -137,5 +186,70 @@ describe("bosun (CLI)", () => {
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout).paths.data).toBe(t.paths.data);
     expect(runBin(["--bogus"], t.env).code).toBe(1);
+  });
+});
+
+// SGR colour/bold codes only (not the cursor codes a spinner also writes).
+const STYLED = /\u001b\[(1|2|3[0-9])m/;
+
+/** Runs the real bin on a pseudo-terminal (util-linux `script`), so stdout and stderr are TTYs. */
+function runOnTerminal(argv: string[], env: Record<string, string | undefined>): string {
+  const command = [process.execPath, BOSUN_BIN, ...argv].map((word) => `'${word}'`).join(" ");
+  const result = spawnSync("script", ["-qec", command, "/dev/null"], { env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 20_000 });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+describe("colour", () => {
+  it("FORCE_COLOR=1, 2, 3, true or empty colours output that is piped, as Node does", async () => {
+    const t = makeTempHome();
+    expect((await runCli(["status"], t.env, t.home)).stdout).not.toMatch(STYLED);
+    for (const value of ["1", "2", "3", "true", ""]) {
+      expect((await runCli(["status"], { ...t.env, FORCE_COLOR: value }, t.home)).stdout, `FORCE_COLOR=${value}`).toMatch(STYLED);
+    }
+    // The real bin in a pipe: Node's styleText would check process.stdout and drop the colour.
+    expect(runBin(["status"], { ...t.env, FORCE_COLOR: "1" }, t.home).stdout).toMatch(STYLED);
+    // FORCE_COLOR wins over NO_COLOR when both are set (Node's tty.getColorDepth rule).
+    expect((await runCli(["status"], { ...t.env, FORCE_COLOR: "1", NO_COLOR: "1" }, t.home)).stdout).toMatch(STYLED);
+  });
+
+  it("a terminal is coloured unless FORCE_COLOR=0, NO_COLOR or TERM=dumb; FORCE_COLOR=1 colours even a dumb one", () => {
+    const t = makeTempHome();
+    const env = { ...t.env, TERM: "xterm-256color" };
+    expect(runOnTerminal(["status"], env)).toMatch(STYLED);
+    expect(runOnTerminal(["status"], { ...env, FORCE_COLOR: "0" })).not.toMatch(STYLED);
+    expect(runOnTerminal(["status"], { ...env, NO_COLOR: "1" })).not.toMatch(STYLED);
+    expect(runOnTerminal(["status"], { ...env, TERM: "dumb", FORCE_COLOR: "1" })).toMatch(STYLED);
+  });
+
+  it("decides colour from FORCE_COLOR, NO_COLOR, TERM and the stream, by Node's rules", () => {
+    const tty = { isTTY: true };
+    const pipe = { isTTY: false };
+    const cases: [{ isTTY: boolean }, Record<string, string>, boolean][] = [
+      [tty, {}, true],
+      [pipe, {}, false],
+      [tty, { NO_COLOR: "1" }, false],
+      [tty, { NO_COLOR: "" }, true], // no-color.org: an empty NO_COLOR is not set
+      [tty, { TERM: "dumb" }, false],
+      ...["1", "2", "3", "true", ""].map((value): [{ isTTY: boolean }, Record<string, string>, boolean] => [pipe, { FORCE_COLOR: value }, true]),
+      ...["0", "false", "yes", "4"].map((value): [{ isTTY: boolean }, Record<string, string>, boolean] => [tty, { FORCE_COLOR: value }, false]),
+      [pipe, { FORCE_COLOR: "1", NO_COLOR: "1" }, true],
+      [tty, { FORCE_COLOR: "0", NO_COLOR: "" }, false],
+    ];
+    for (const [stream, env, expected] of cases) expect(colorEnabled(stream, env), `${stream.isTTY ? "tty" : "pipe"} ${JSON.stringify(env)}`).toBe(expected);
+  });
+
+  it("a spinner's frames follow the same rule, from the command's environment", async () => {
+    const frames = async (env: Record<string, string | undefined>) => {
+      const stderr = Object.assign(new Capture(), { isTTY: true, columns: 80, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+      const spinner = await createSpinner({ stdout: new Capture(), stderr, env });
+      spinner.show("working");
+      spinner.stop();
+      expect(stderr.text).toContain("working");
+      return stderr.text;
+    };
+    expect(await frames({})).toMatch(STYLED);
+    expect(await frames({ FORCE_COLOR: "0" })).not.toMatch(STYLED);
+    expect(await frames({ NO_COLOR: "1" })).not.toMatch(STYLED);
   });
 });
