@@ -40,7 +40,7 @@ export interface LoadedConfig {
   warnings: ConfigWarning[];
 }
 
-const MAX_CONFIG_BYTES = 1024 * 1024;
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** The config files bosun reads, global first. Two project files at once is an error. */
 export function configSources(paths: BosunPaths, project: Project | null): ConfigSource[] {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { describeWarning } from "../boot/config-warning.js";
 import { displayPath } from "../boot/paths.js";
 import { bootForCommand } from "./boot.js";
 import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
@@ -47,6 +48,7 @@ export function renderStatus(report: StatusReport, sections: Record<SubsystemNam
       ...report.config.files.map((file) => [file.scope, show(file.file), file.exists ? "" : style("dim", "none")]),
       [".env", show(report.dotenv.file), dotenv],
     ]),
+    ...report.config.warnings.map((warning) => `  ${style("yellow", "!")} ${describeWarning(warning, show)}`),
   );
   lines.push("", style("bold", "Startup migrations"), ...migrationLines(report.migrations, style));
   lines.push("", style("bold", "Plugins"));

@@ -14,7 +14,7 @@ function setup(globalText?: string, projectText?: string, projectFile = "bosun.j
   const projectRoot = join(t.home, "proj");
   mkdirSync(projectRoot, { recursive: true });
   if (projectText !== undefined) t.write(join(projectRoot, projectFile), projectText);
-  const project = findProject(projectRoot, t.home);
+  const { project } = findProject(projectRoot, t.home);
   return { t, project, load: () => loadConfig(configSources(t.paths, project)) };
 }
 
@@ -117,7 +117,7 @@ describe("loadConfig", () => {
   it("warns once per key when the global file is also the project's", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.config, "bosun.json"), `{ "theme": "dark" }`);
-    const project = findProject(t.paths.config, t.home);
+    const { project } = findProject(t.paths.config, t.home);
     expect(project?.root).toBe(t.paths.config);
     const config = await loadConfig(configSources(t.paths, project));
     expect(config.warnings.map((w) => w.key)).toEqual(["theme"]);
@@ -143,7 +143,7 @@ describe("loadConfig", () => {
     const t = makeTempHome();
     t.write("home/p/bosun.json", "{}");
     t.write("home/p/.bosun/bosun.json", "{}");
-    expect(() => configSources(t.paths, findProject(join(t.home, "p"), t.home))).toThrow(/a second project config next to/);
+    expect(() => configSources(t.paths, findProject(join(t.home, "p"), t.home).project)).toThrow(/a second project config next to/);
   });
 
   it("does not let a __proto__ key reach Object.prototype", async () => {
