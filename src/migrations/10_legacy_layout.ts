@@ -163,7 +163,7 @@ class Planner {
       const backup = this.backupOf(src, dst);
       const where = read.line === null ? "" : ` (line ${read.line})`;
       plan.notes.push(warn(`${show(src)} is not usable JSONC${where}: ${read.problem}; it is kept unread as ${show(backup)}: copy what you need into ${show(dst)}`));
-      plan.actions.push(this.keepOriginal(src, backup));
+      this.keepOriginal(src, backup);
       return true;
     }
     const { translation, bytes } = read;
@@ -180,7 +180,7 @@ class Planner {
       const describe = `write ${show(dst)} from ${show(src)}, translating ${translation.changes.join(", ")}`;
       plan.actions.push(action("translate", describe, () => writeNewFile(fs, dst, bytes, source.mode & 0o777)));
     }
-    plan.actions.push(this.keepOriginal(src, this.backupOf(src, dst)));
+    this.keepOriginal(src, this.backupOf(src, dst));
     return true;
   }
 
@@ -197,10 +197,12 @@ class Planner {
     return freeBackupName(this.fs, join(dirname(dst), LEGACY_SETTINGS_BACKUP), "", (candidate) => sameFileContent(this.fs, src, candidate));
   }
 
-  private keepOriginal(src: string, backup: string): MigrationAction {
-    const { fs, show } = this;
-    if (exists(fs, backup)) return action("remove", `remove ${show(src)} (already kept as ${show(backup)})`, () => fs.unlinkSync(src));
-    return action("move", `move ${show(src)} → ${show(backup)} (the original, untouched)`, () => moveEntry(fs, src, backup));
+  /** Plans moving the original settings file to `backup` (done already when `backup` holds its bytes). */
+  private keepOriginal(src: string, backup: string): void {
+    const { fs, plan, show } = this;
+    this.removeLeftover(backup);
+    if (exists(fs, backup)) plan.actions.push(action("remove", `remove ${show(src)} (already kept as ${show(backup)})`, () => fs.unlinkSync(src)));
+    else plan.actions.push(action("move", `move ${show(src)} → ${show(backup)} (the original, untouched)`, () => moveEntry(fs, src, backup)));
   }
 
   removeEmptyDir(dir: string): MigrationAction {
