@@ -44,11 +44,15 @@ export function checkConfigDocument<T>(doc: JsoncDocument, schema: ConfigSchema<
   const first = schema.safeParse(doc.value);
   if (first.success) return { value: first.data, warnings: [], errors: [] };
   const { unknown, other } = splitIssues(first.error.issues, []);
-  const warnings = unknown.map((entry) => unknownKeyWarning(doc, schema, entry)).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  if (other.length > 0) return { value: null, warnings, errors: other.map((issue) => describeSchemaIssue(doc, issue)) };
+  const warnings = unknown.map((entry) => unknownKeyWarning(doc, schema, entry)).sort(byLine);
+  if (other.length > 0) return { value: null, warnings, errors: other.map((issue) => describeSchemaIssue(doc, issue)).sort(byLine) };
   const second = schema.safeParse(withoutKeys(freshValue(doc), unknown));
   if (!second.success) return { value: null, warnings, errors: second.error.issues.map((issue) => describeSchemaIssue(doc, issue)) };
   return { value: second.data, warnings, errors: [] };
+}
+
+function byLine(a: { line: number | null }, b: { line: number | null }): number {
+  return (a.line ?? 0) - (b.line ?? 0);
 }
 
 /**
