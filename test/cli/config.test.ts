@@ -130,6 +130,7 @@ describe("config warnings elsewhere", () => {
     }
     const screen = await runCli(["status"], env(t), join(shared, "work"));
     expect(screen.stdout).toContain(`  ! ~/.config/bosun/bosun.json:2: plugins.off.colour: unknown key, ignored`);
+    expect(screen.stdout).toMatch(/project +none \(the project config found is not used: see Config\)/);
   });
 
   it("refuses a bosun.json nested 100,000 levels deep with one line naming it, for the installed bin", () => {
