@@ -89,7 +89,7 @@ function unknownKeyWarning(doc: JsoncDocument, schema: unknown, { path, key }: U
   };
 }
 
-/** `value` (a copy of its own) with the unknown keys deleted. */
+/** Deletes the unknown keys from `value`, a fresh copy of the document's value. */
 function withoutKeys(value: unknown, unknown: UnknownKey[]): unknown {
   for (const { path, key } of unknown) {
     const parent = path.reduce<unknown>((node, part) => (node as Record<string | number, unknown> | undefined)?.[part], value);

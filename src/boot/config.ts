@@ -65,7 +65,7 @@ export async function loadConfig(sources: ConfigSource[]): Promise<LoadedConfig>
   const layers: ConfigLayer[] = [];
   const warnings: ConfigWarning[] = [];
   for (const { source, document, check } of await checkFiles(sources)) {
-    if (check.errors[0] || !check.value) throw check.errors[0] ?? new ConfigError(source.file, 1, null, "is not valid");
+    if (check.value === null) throw check.errors[0];
     warnings.push(...check.warnings);
     layers.push({ scope: source.scope, file: source.file, value: check.value, document });
   }
@@ -73,12 +73,13 @@ export async function loadConfig(sources: ConfigSource[]): Promise<LoadedConfig>
   return { value, layers, sources, warnings: uniqueWarnings(warnings) };
 }
 
-/** Every problem of every config file, errors and warnings, without stopping at the first. */
+/**
+ * Every wrong value and unknown key of every config file, without stopping at the first; a file
+ * bosun cannot parse at all still throws.
+ */
 export async function checkConfigFiles(sources: ConfigSource[]): Promise<{ errors: ConfigError[]; warnings: ConfigWarning[] }> {
-  const errors: ConfigError[] = [];
-  const files = await checkFiles(sources, (error) => errors.push(error));
-  errors.push(...files.flatMap((file) => file.check.errors));
-  return { errors, warnings: uniqueWarnings(files.flatMap((file) => file.check.warnings)) };
+  const files = await checkFiles(sources);
+  return { errors: files.flatMap((file) => file.check.errors), warnings: uniqueWarnings(files.flatMap((file) => file.check.warnings)) };
 }
 
 interface CheckedFile {
@@ -87,24 +88,15 @@ interface CheckedFile {
   check: ConfigCheck<BosunConfig>;
 }
 
-/** Reads and checks each file that exists; a file that cannot be read throws, or goes to `unreadable`. */
-async function checkFiles(sources: ConfigSource[], unreadable?: (error: ConfigError) => void): Promise<CheckedFile[]> {
+/** Reads and checks each file that exists; a file that cannot be read or parsed throws. */
+async function checkFiles(sources: ConfigSource[]): Promise<CheckedFile[]> {
   const present = sources.filter((s) => s.exists);
   if (present.length === 0) return [];
   const { configSchema } = await import("./config-schema.js");
-  const files: CheckedFile[] = [];
-  for (const source of present) {
-    let document: JsoncDocument;
-    try {
-      document = readConfigDocument(source.file);
-    } catch (error) {
-      if (!unreadable || !(error instanceof ConfigError)) throw error;
-      unreadable(error);
-      continue;
-    }
-    files.push({ source, document, check: checkConfigDocument(document, configSchema) });
-  }
-  return files;
+  return present.map((source) => {
+    const document = readConfigDocument(source.file);
+    return { source, document, check: checkConfigDocument(document, configSchema) };
+  });
 }
 
 /** One warning per key and file: the same file can be read as global and project config. */

@@ -17,7 +17,7 @@ export interface JsoncDocument {
  * How deep objects and arrays may nest. The parser and the value builder recurse once per level,
  * so a file of 100,000 `[` would overflow the stack; real config files nest a handful of levels.
  */
-export const MAX_JSONC_DEPTH = 100;
+const MAX_JSONC_DEPTH = 100;
 
 /** Parses JSONC (comments and trailing commas allowed); a syntax error is a `ConfigError`. */
 export function parseJsonc(file: string, text: string): JsoncDocument {
@@ -51,7 +51,7 @@ export function lineOfPath(doc: JsoncDocument, path: (string | number)[], key?: 
   return 1;
 }
 
-export function stripBom(text: string): string {
+function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

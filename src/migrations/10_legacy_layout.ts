@@ -16,7 +16,7 @@ import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, Mig
 export type ConflictRule = "keep" | "overwrite" | "overwrite-with-backup";
 
 export type LegacyMove =
-  /** `settings`: the old settings file, whose keys are translated on the way (see `planSettings`). */
+  /** `settings`: the old settings file, whose keys are translated on the way (see `Planner.settings`). */
   | { from: string; to: (paths: BosunPaths) => string; conflict: ConflictRule; settings?: true }
   | { from: string; drop: true };
 
