@@ -1,11 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { lstatOrUndefined } from "../fs/stat.js";
+import { checkConfigDocument, type ConfigCheck } from "./config-check.js";
 import type { BosunConfig } from "./config-schema.js";
 import { ConfigError } from "./config-error.js";
-import { lineOfPath, parseJsonc, type JsoncDocument } from "./jsonc.js";
+import type { ConfigWarning } from "./config-warning.js";
+import { parseJsonc, type JsoncDocument } from "./jsonc.js";
 import type { BosunPaths } from "./paths.js";
 import type { Project } from "./project.js";
+
+export { describeSchemaIssue, type SchemaIssue } from "./config-check.js";
 
 export type ConfigScope = "global" | "project";
 
@@ -20,7 +24,10 @@ export interface ConfigSource {
 export interface ConfigLayer {
   scope: ConfigScope;
   file: string;
+  /** The valid part: unknown keys are left out (they are in `LoadedConfig.warnings`). */
   value: BosunConfig;
+  /** The file as parsed, for lines (`bosun config` shows where each value came from). */
+  document: JsoncDocument;
 }
 
 export interface LoadedConfig {
@@ -29,9 +36,11 @@ export interface LoadedConfig {
   /** The files in merge order (global first); subsystems whose rules differ read these. */
   layers: ConfigLayer[];
   sources: ConfigSource[];
+  /** Unknown keys, one per key and file, in file order. */
+  warnings: ConfigWarning[];
 }
 
-const MAX_CONFIG_BYTES = 1024 * 1024;
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** The config files bosun reads, global first. Two project files at once is an error. */
 export function configSources(paths: BosunPaths, project: Project | null): ConfigSource[] {
@@ -48,21 +57,55 @@ export function configSources(paths: BosunPaths, project: Project | null): Confi
 }
 
 /**
- * Reads, validates and merges the config files. Validation needs zod, which is loaded only when
- * at least one file exists, so a bare start stays fast.
+ * Reads, validates and merges the config files; the first error stops here, unknown keys are
+ * warnings. Validation needs zod, which is loaded only when at least one file exists, so a bare
+ * start stays fast.
  */
 export async function loadConfig(sources: ConfigSource[]): Promise<LoadedConfig> {
-  const present = sources.filter((s) => s.exists);
-  if (present.length === 0) return { value: {}, layers: [], sources };
-  const { configSchema } = await import("./config-schema.js");
-  const layers = present.map((s): ConfigLayer => {
-    const doc = readConfigDocument(s.file);
-    const result = configSchema.safeParse(doc.value);
-    if (!result.success) throw describeSchemaIssue(doc, result.error.issues[0]);
-    return { scope: s.scope, file: s.file, value: result.data };
-  });
+  const layers: ConfigLayer[] = [];
+  const warnings: ConfigWarning[] = [];
+  for (const { source, document, check } of await checkFiles(sources)) {
+    if (check.value === null) throw check.errors[0];
+    warnings.push(...check.warnings);
+    layers.push({ scope: source.scope, file: source.file, value: check.value, document });
+  }
   const value = layers.reduce<BosunConfig>((merged, layer) => mergeConfig(merged, layer.value), {});
-  return { value, layers, sources };
+  return { value, layers, sources, warnings: uniqueWarnings(warnings) };
+}
+
+/**
+ * Every wrong value and unknown key of every config file, without stopping at the first; a file
+ * bosun cannot parse at all still throws.
+ */
+export async function checkConfigFiles(sources: ConfigSource[]): Promise<{ errors: ConfigError[]; warnings: ConfigWarning[] }> {
+  const files = await checkFiles(sources);
+  return { errors: files.flatMap((file) => file.check.errors), warnings: uniqueWarnings(files.flatMap((file) => file.check.warnings)) };
+}
+
+interface CheckedFile {
+  source: ConfigSource;
+  document: JsoncDocument;
+  check: ConfigCheck<BosunConfig>;
+}
+
+/** Reads and checks each file that exists; a file that cannot be read or parsed throws. */
+async function checkFiles(sources: ConfigSource[]): Promise<CheckedFile[]> {
+  const present = sources.filter((s) => s.exists);
+  if (present.length === 0) return [];
+  const { configSchema } = await import("./config-schema.js");
+  return present.map((source) => {
+    const document = readConfigDocument(source.file);
+    return { source, document, check: checkConfigDocument(document, configSchema) };
+  });
+}
+
+/** One warning per key and file: the same file can be read as global and project config. */
+function uniqueWarnings(warnings: ConfigWarning[]): ConfigWarning[] {
+  const seen = new Set<string>();
+  return warnings.filter((warning) => {
+    const id = JSON.stringify([warning.kind, warning.file, warning.key]);
+    return !seen.has(id) && Boolean(seen.add(id));
+  });
 }
 
 /** Reads and parses one config file without validating it (see `readPluginToggles`). */
@@ -89,38 +132,6 @@ export function mergeConfig<T>(base: T, over: T): T {
     merged[key] = key in merged ? mergeConfig(merged[key], value) : value;
   }
   return merged as T;
-}
-
-export interface SchemaIssue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-  issues?: { message: string }[];
-}
-
-export function describeSchemaIssue(doc: JsoncDocument, issue: SchemaIssue | undefined): ConfigError {
-  if (!issue) return new ConfigError(doc.file, 1, null, "is not valid");
-  const path = issue.path.map((p) => (typeof p === "number" ? p : String(p)));
-  if (issue.code === "unrecognized_keys" && issue.keys?.length) {
-    const key = issue.keys[0]!;
-    return new ConfigError(doc.file, lineOfPath(doc, path, key), fieldName([...path, key]), "unknown key");
-  }
-  if (issue.code === "invalid_key" && path.length > 0) {
-    const key = String(path[path.length - 1]);
-    const parent = path.slice(0, -1);
-    return new ConfigError(doc.file, lineOfPath(doc, parent, key), fieldName(path), `invalid name: ${plainMessage(issue.issues?.[0]?.message ?? issue.message)}`);
-  }
-  return new ConfigError(doc.file, lineOfPath(doc, path), fieldName(path) || null, plainMessage(issue.message));
-}
-
-function fieldName(path: (string | number)[]): string {
-  return path.reduce<string>((name, part) => (typeof part === "number" ? `${name}[${part}]` : name ? `${name}.${part}` : part), "");
-}
-
-function plainMessage(message: string): string {
-  const text = message.replace(/^Invalid input: /, "");
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 function source(scope: ConfigScope, file: string): ConfigSource {

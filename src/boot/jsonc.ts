@@ -13,10 +13,17 @@ export interface JsoncDocument {
   tree: Node | undefined;
 }
 
+/**
+ * How deep objects and arrays may nest. The parser and the value builder recurse once per level,
+ * so a file of 100,000 `[` would overflow the stack; real config files nest a handful of levels.
+ */
+const MAX_JSONC_DEPTH = 100;
+
 /** Parses JSONC (comments and trailing commas allowed); a syntax error is a `ConfigError`. */
 export function parseJsonc(file: string, text: string): JsoncDocument {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = stripBom(text);
   if (body.trim() === "") throw new ConfigError(file, 1, null, "the file is empty; write {} for an empty config");
+  checkNesting(file, body);
   const errors: ParseError[] = [];
   const tree = jsonc().parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
@@ -44,6 +51,32 @@ export function lineOfPath(doc: JsoncDocument, path: (string | number)[], key?: 
   return 1;
 }
 
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+// Token kinds of jsonc-parser's scanner (a const enum in its types, so not importable here).
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const EOF = 17;
+
+/** Counts nesting with the parser's own scanner (which does not recurse) before the parser does. */
+function checkNesting(file: string, text: string): void {
+  const scanner = jsonc().createScanner(text, true);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== EOF; token = scanner.scan()) {
+    if (token === OPEN_BRACE || token === OPEN_BRACKET) {
+      if (++depth > MAX_JSONC_DEPTH) {
+        throw new ConfigError(file, scanner.getTokenStartLine() + 1, null, `nests objects and arrays more than ${MAX_JSONC_DEPTH} levels deep`);
+      }
+    } else if (token === CLOSE_BRACE || token === CLOSE_BRACKET) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+}
+
 export function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
@@ -53,6 +86,11 @@ export function lineAt(text: string, offset: number): number {
 function describeParseError(error: ParseError): string {
   const name = jsonc().printParseErrorCode(error.error);
   return name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+/** A new copy of the document's value, for a caller that changes it. */
+export function freshValue(doc: JsoncDocument): unknown {
+  return doc.tree ? nodeValue(doc.tree) : undefined;
 }
 
 // jsonc-parser's own getNodeValue keeps "__proto__" as a real key on plain objects; build values

@@ -1,5 +1,7 @@
+import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { statOrUndefined } from "../fs/stat.js";
+import type { ConfigWarning } from "./config-warning.js";
 
 /** The project bosun is working in: the nearest folder with a `bosun.json` or a `.bosun/` folder. */
 export interface Project {
@@ -8,31 +10,95 @@ export interface Project {
   dotDir: string;
 }
 
+/** The project found, and the project config that was not used because it is not safe. */
+export interface ProjectLookup {
+  project: Project | null;
+  warnings: ConfigWarning[];
+}
+
+/** One of `bosun.json`, `.bosun/` and `.bosun/bosun.json` that exists, with its owner and mode. */
+export interface ProjectMarker {
+  path: string;
+  uid: number;
+  mode: number;
+}
+
+/** What the walk needs to know about one folder. */
+export interface FolderFacts {
+  /** The file system the folder is on (`stat().dev`). */
+  device: number;
+  hasGit: boolean;
+  markers: ProjectMarker[];
+}
+
 /**
- * Walks up from `cwd` to the nearest project marker. The walk stops at a repository root (a folder
- * with `.git`) and never treats the home folder as a project, because `~/.bosun` is the legacy
- * user-data folder, not project settings.
+ * Walks up from `cwd` to the nearest project marker (see `lookUpProject`), reading the folders
+ * from disk. `uid` is the user the project config must belong to (null where there are no uids).
  */
-export function findProject(cwd: string, home: string): Project | null {
+export function findProject(cwd: string, home: string, uid: number | null = process.getuid?.() ?? null): ProjectLookup {
+  return lookUpProject(cwd, [home, realPath(home)], uid, folderFacts);
+}
+
+/**
+ * The walk, with the file system passed in as `facts`. It stops, as git does, at a repository root
+ * (a folder with `.git`) and where the file system changes, and it never reaches the home folder
+ * or above it: a project may be a subfolder of home, but `~/.bosun` is the legacy user-data
+ * folder and a `.bosun/` in a shared folder such as `/tmp` must not apply to everything below.
+ * A project config owned by another user or writable by group or others is not used (anyone who
+ * can write it could change what bosun runs); it is reported instead.
+ */
+export function lookUpProject(cwd: string, homes: string[], uid: number | null, facts: (dir: string) => FolderFacts | undefined): ProjectLookup {
   let dir = cwd;
-  for (;;) {
-    if (dir !== home && (isFile(join(dir, "bosun.json")) || isDirectory(join(dir, ".bosun")))) {
-      return { root: dir, dotDir: join(dir, ".bosun") };
+  let here = facts(dir);
+  while (here && !homes.some((home) => isSameOrAncestor(dir, home))) {
+    if (here.markers.length > 0) {
+      const warnings = here.markers.flatMap((marker) => unsafeMarkerWarning(marker, uid));
+      return warnings.length > 0 ? { project: null, warnings } : { project: { root: dir, dotDir: join(dir, ".bosun") }, warnings: [] };
     }
     const parent = dirname(dir);
-    if (parent === dir || exists(join(dir, ".git"))) return null;
+    if (here.hasGit || parent === dir) break;
+    const above = facts(parent);
+    if (above?.device !== here.device) break;
     dir = parent;
+    here = above;
   }
+  return { project: null, warnings: [] };
 }
 
-function exists(path: string): boolean {
-  return statOrUndefined(path) !== undefined;
+function unsafeMarkerWarning(marker: ProjectMarker, uid: number | null): ConfigWarning[] {
+  let problem: string | null = null;
+  if (uid !== null && marker.uid !== uid) {
+    problem = `it belongs to user ${marker.uid}, not to you (user ${uid}); chown it to yourself if you trust it`;
+  } else if ((marker.mode & 0o022) !== 0) {
+    const who = (marker.mode & 0o020 ? ["group"] : []).concat(marker.mode & 0o002 ? ["others"] : []).join(" and ");
+    problem = `it is writable by ${who} (mode ${(marker.mode & 0o777).toString(8).padStart(4, "0")}); chmod go-w it if you trust it`;
+  }
+  return problem ? [{ kind: "ignored-project", file: marker.path, line: null, key: null, message: `project config not used: ${problem}`, suggestion: null }] : [];
 }
 
-function isFile(path: string): boolean {
-  return statOrUndefined(path)?.isFile() ?? false;
+function isSameOrAncestor(dir: string, path: string): boolean {
+  return dir === path || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
 }
 
-function isDirectory(path: string): boolean {
-  return statOrUndefined(path)?.isDirectory() ?? false;
+function folderFacts(dir: string): FolderFacts | undefined {
+  const info = statOrUndefined(dir);
+  if (!info?.isDirectory()) return undefined;
+  const markers: ProjectMarker[] = [];
+  const mark = (path: string, kind: "file" | "dir"): boolean => {
+    const found = statOrUndefined(path);
+    if (!found || (kind === "file" ? !found.isFile() : !found.isDirectory())) return false;
+    markers.push({ path, uid: found.uid, mode: found.mode });
+    return true;
+  };
+  mark(join(dir, "bosun.json"), "file");
+  if (mark(join(dir, ".bosun"), "dir")) mark(join(dir, ".bosun", "bosun.json"), "file");
+  return { device: info.dev, hasGit: statOrUndefined(join(dir, ".git")) !== undefined, markers };
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

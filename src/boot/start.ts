@@ -4,12 +4,13 @@ import { ExtensionHost } from "../extensions/host.js";
 import type { ModuleImporter } from "../extensions/load.js";
 import { extensionRoots, type ExtensionRoot } from "../extensions/roots.js";
 import { spawnDetached } from "../migrations/30_runtime_helper_sync.js";
-import type { MigrationReport } from "../migrations/runner.js";
+import type { MigrationListener, MigrationReport } from "../migrations/runner.js";
 import { runStartupMigrations } from "../migrations/startup-pass.js";
 import type { DetachedSpawner, MigrationContext, MigrationFs } from "../migrations/types.js";
 import { listInstalledPlugins, type InstalledPlugin } from "../plugins/installed.js";
 import { readPluginToggles } from "../plugins/toggles.js";
 import { configSources, loadConfig, type ConfigSource, type LoadedConfig } from "./config.js";
+import type { ConfigWarning } from "./config-warning.js";
 import { DotenvLoader, type DotenvResult } from "./dotenv.js";
 import { packageRoot } from "./package-info.js";
 import { resolvePaths, type BosunPaths, type Env } from "./paths.js";
@@ -27,6 +28,8 @@ export interface BootOptions {
   spawnDetached?: DetachedSpawner;
   importModule?: ModuleImporter;
   lockTimeoutMs?: number;
+  /** Told about each migration change as it is applied, before anything reads the config. */
+  migrationListener?: MigrationListener;
 }
 
 /** Everything a command needs after bosun has started. */
@@ -40,6 +43,8 @@ export interface Boot {
   configSources: ConfigSource[];
   /** Null when the boot skipped config. */
   config: LoadedConfig | null;
+  /** Project configs not used and unknown config keys, each once (shown on stderr and by status). */
+  warnings: ConfigWarning[];
   plugins: InstalledPlugin[];
   extensions: ExtensionHost;
 }
@@ -53,7 +58,7 @@ export async function startBosun(options: BootOptions = {}): Promise<Boot> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const paths = resolvePaths(env, cwd);
-  const project = findProject(cwd, paths.home);
+  const { project, warnings: projectWarnings } = findProject(cwd, paths.home);
   const root = packageRoot();
   const dotenvFile = join(paths.data, ".env");
   const dotenv = new DotenvLoader(env);
@@ -81,6 +86,7 @@ export async function startBosun(options: BootOptions = {}): Promise<Boot> {
     dryRun: options.dryRunMigrations ?? false,
     refreshExtensionRoots: () => extensions.setRoots(rootsFor(pluginsBeforeConfig())),
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+    ...(options.migrationListener ? { listener: options.migrationListener } : {}),
   });
 
   const reloaded = dotenv.load(dotenvFile);
@@ -92,5 +98,6 @@ export async function startBosun(options: BootOptions = {}): Promise<Boot> {
   const plugins = config ? listInstalledPlugins(join(paths.data, "plugins"), toggles) : pluginsBeforeConfig();
   extensions.setRoots(rootsFor(plugins));
 
-  return { env, paths, project, packageRoot: root, dotenv: reloaded, migrations, configSources: sources, config, plugins, extensions };
+  const warnings = [...projectWarnings, ...(config?.warnings ?? [])];
+  return { env, paths, project, packageRoot: root, dotenv: reloaded, migrations, configSources: sources, config, warnings, plugins, extensions };
 }

@@ -19,7 +19,7 @@ export function modelsDevClientFor(boot: Boot, log: Log): ModelsDevClient {
 
 /** The location of the directory bosun was started in, with the config the boot read. */
 export function openBootLocation(boot: Boot, modelsDev: ModelsDevClient, log: Log, directory: string = process.cwd()): Promise<Location> {
-  const config: LoadedConfig = boot.config ?? { value: {}, layers: [], sources: boot.configSources };
+  const config: LoadedConfig = boot.config ?? { value: {}, layers: [], sources: boot.configSources, warnings: [] };
   return openLocation({
     directory,
     env: boot.env,

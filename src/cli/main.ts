@@ -47,6 +47,7 @@ type Register = (program: import("commander").Command, output: Output) => void;
 const COMMANDS: Record<string, () => Promise<Register>> = {
   status: async () => (await import("./status.js")).registerStatus,
   migrate: async () => (await import("./migrate.js")).registerMigrate,
+  config: async () => (await import("./config.js")).registerConfig,
   agents: async () => (await import("./agents.js")).registerAgents,
   models: async () => (await import("./models.js")).registerModels,
   policy: async () => (await import("./policy.js")).registerPolicy,

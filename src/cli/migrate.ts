@@ -10,7 +10,7 @@ export function registerMigrate(program: Command, output: Output): void {
     .option("--dry-run", "show what each step would do, without doing it")
     .option("--json", "print the report as JSON")
     .action(async (options: { dryRun?: boolean; json?: boolean }) => {
-      const boot = await bootForCommand(output, { dryRunMigrations: Boolean(options.dryRun), skipConfig: true }, false);
+      const boot = await bootForCommand(output, { dryRunMigrations: Boolean(options.dryRun), skipConfig: true }, { announceMigrations: false });
       const report = boot.migrations;
       if (options.json) return writeJson(output, report);
       const style = styler(output);

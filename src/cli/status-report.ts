@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { ConfigWarning } from "../boot/config-warning.js";
 import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import type { MigrationReport } from "../migrations/runner.js";
@@ -37,7 +38,8 @@ export interface StatusReport {
   summary: string;
   paths: { config: string; data: string; cache: string; state: string; legacy: string };
   project: { root: string; config: string | null } | null;
-  config: { files: { scope: string; file: string; exists: boolean }[] };
+  /** `warnings`: unknown keys (ignored) and project configs not used, as on stderr at every start. */
+  config: { files: { scope: string; file: string; exists: boolean }[]; warnings: ConfigWarning[] };
   dotenv: { file: string; found: boolean; variables: number; problem?: string };
   migrations: MigrationReport;
   plugins: { name: string; version: string | null; enabled: boolean; problem: string | null }[];
@@ -78,7 +80,10 @@ export async function buildStatusReport(boot: Boot, output: Output): Promise<{ r
   const warnings = boot.migrations.steps.reduce((n, step) => n + step.notes.filter((note) => note.level === "warn").length, 0);
   const parts = results.flatMap((section) => (section.summary ? [section.summary] : []));
   if (warnings > 0) parts.push(`${warnings} startup migration warning${warnings === 1 ? "" : "s"} (see bosun status)`);
+  const configWarnings = boot.warnings.length;
+  if (configWarnings > 0) parts.push(`${configWarnings} config warning${configWarnings === 1 ? "" : "s"} (bosun config check)`);
   const next = [
+    ...(configWarnings > 0 ? ["fix the config warnings above: bosun config check lists them, and exits 0 once they are gone"] : []),
     ...(warnings > 0 ? ["look at the startup migration warnings above: bosun migrate shows them with what to do"] : []),
     ...results.flatMap((section) => (section.next ? [section.next] : [])),
   ];
@@ -87,7 +92,7 @@ export async function buildStatusReport(boot: Boot, output: Output): Promise<{ r
     summary: `bosun ${version}: ${parts.length > 0 ? parts.join(" · ") : "agents, packs and the model catalog are not set up yet"}`,
     paths: { config: paths.config, data: paths.data, cache: paths.cache, state: paths.state, legacy: paths.legacy },
     project: project ? { root: project.root, config: projectConfig?.exists ? projectConfig.file : null } : null,
-    config: { files: boot.configSources.map(({ scope, file, exists }) => ({ scope, file, exists })) },
+    config: { files: boot.configSources.map(({ scope, file, exists }) => ({ scope, file, exists })), warnings: boot.warnings },
     dotenv: {
       file: join(paths.data, ".env"),
       found: boot.dotenv.found,

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { describeWarning } from "../boot/config-warning.js";
 import { displayPath } from "../boot/paths.js";
 import { bootForCommand } from "./boot.js";
 import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
@@ -21,6 +22,10 @@ export async function runStatus(options: { json?: boolean }, output: Output): Pr
   else renderStatus(report, sections, boot.paths.home, output);
 }
 
+function projectNotUsed(report: StatusReport): boolean {
+  return report.config.warnings.some((warning) => warning.kind === "ignored-project");
+}
+
 export function renderStatus(report: StatusReport, sections: Record<SubsystemName, SubsystemStatus>, home: string, output: Output): void {
   const style = styler(output);
   const show = (path: string) => displayPath(path, home);
@@ -33,7 +38,7 @@ export function renderStatus(report: StatusReport, sections: Record<SubsystemNam
       ["data", show(report.paths.data)],
       ["cache", show(report.paths.cache)],
       ["state", show(report.paths.state)],
-      ["project", report.project ? show(report.project.root) : style("dim", "none (no bosun.json or .bosun/ above this folder)")],
+      ["project", report.project ? show(report.project.root) : style("dim", projectNotUsed(report) ? "none (the project config found is not used: see Config)" : "none (no bosun.json or .bosun/ above this folder)")],
     ]),
   );
   lines.push("", style("bold", "Config"));
@@ -47,6 +52,7 @@ export function renderStatus(report: StatusReport, sections: Record<SubsystemNam
       ...report.config.files.map((file) => [file.scope, show(file.file), file.exists ? "" : style("dim", "none")]),
       [".env", show(report.dotenv.file), dotenv],
     ]),
+    ...report.config.warnings.map((warning) => `  ${style("yellow", "!")} ${describeWarning(warning, show)}`),
   );
   lines.push("", style("bold", "Startup migrations"), ...migrationLines(report.migrations, style));
   lines.push("", style("bold", "Plugins"));

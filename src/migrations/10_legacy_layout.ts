@@ -1,7 +1,11 @@
-import { basename, isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { isPlainObject, MAX_CONFIG_BYTES } from "../boot/config.js";
+import { ConfigError } from "../boot/config-error.js";
+import { parseJsonc, type JsoncDocument } from "../boot/jsonc.js";
 import { displayPath, type BosunPaths } from "../boot/paths.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
-import { freeBackupName, lstatIfExists, moveEntry, removeDirIfEmpty, sameFileContent, TEMP_SUFFIX } from "./move.js";
+import { translateLegacySettings, type SettingsTranslation } from "./legacy-settings-translate.js";
+import { exists, freeBackupName, lstatIfExists, moveEntry, removeDirIfEmpty, sameFileContent, TEMP_SUFFIX, writeNewFile } from "./move.js";
 import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, MigrationStep, StepPlan } from "./types.js";
 
 /**
@@ -12,12 +16,13 @@ import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, Mig
 export type ConflictRule = "keep" | "overwrite" | "overwrite-with-backup";
 
 export type LegacyMove =
-  | { from: string; to: (paths: BosunPaths) => string; conflict: ConflictRule }
+  /** `settings`: the old settings file, whose keys are translated on the way (see `Planner.settings`). */
+  | { from: string; to: (paths: BosunPaths) => string; conflict: ConflictRule; settings?: true }
   | { from: string; drop: true };
 
 /** The move table, documented in the README. Anything not listed stays and is reported. */
 export const LEGACY_MOVES: LegacyMove[] = [
-  { from: "settings.json", to: (p) => join(p.config, "bosun.json"), conflict: "keep" },
+  { from: "settings.json", to: (p) => join(p.config, "bosun.json"), conflict: "keep", settings: true },
   { from: "extensions", to: (p) => join(p.config, "extensions"), conflict: "keep" },
   { from: "secrets.env", to: (p) => join(p.data, "secrets.env"), conflict: "keep" },
   { from: "auth.json", to: (p) => join(p.data, "auth.json"), conflict: "keep" },
@@ -30,6 +35,9 @@ export const LEGACY_MOVES: LegacyMove[] = [
 ];
 
 export const OVERWRITE_BACKUP_SUFFIX = ".startup-migration-backup";
+
+/** Next to `bosun.json`: the old settings file as it was, when it was translated or could not be read. */
+export const LEGACY_SETTINGS_BACKUP = "legacy-settings.json";
 
 export const legacyLayoutStep: MigrationStep = {
   id: "10_legacy_layout",
@@ -67,6 +75,8 @@ export function planLegacyLayout(ctx: MigrationContext): StepPlan {
       vacated = false;
     } else if ("drop" in rule) {
       plan.actions.push(action("remove", `remove ${show(src)} (old logs are not kept)`, () => fs.rmSync(src, { recursive: true, force: true })));
+    } else if (rule.settings) {
+      vacated = planner.settings(src, rule.to(paths), rule.conflict) && vacated;
     } else {
       vacated = planner.entry(src, rule.to(paths), rule.conflict) && vacated;
     }
@@ -97,10 +107,7 @@ class Planner {
       plan.notes.push(warn(`${show(src)} is not a file, folder or symlink; left in place`));
       return false;
     }
-    const leftover = dst + TEMP_SUFFIX;
-    if (lstatIfExists(fs, leftover)) {
-      plan.actions.push(action("remove", `remove ${show(leftover)} left by an interrupted copy`, () => fs.rmSync(leftover, { force: true })));
-    }
+    this.removeLeftover(dst);
     const target = lstatIfExists(fs, dst);
     if (!target) {
       plan.actions.push(action("move", `move ${show(src)} → ${show(dst)}`, () => moveEntry(fs, src, dst)));
@@ -140,6 +147,64 @@ class Planner {
     return false;
   }
 
+  /**
+   * The old settings file. Its keys are translated into the current schema (`LEGACY_SETTINGS_KEYS`)
+   * by editing its text, so comments and layout stay; the translation is written as the target and
+   * the untouched original is kept next to it as `legacy-settings.json`. A file with nothing to
+   * translate moves as it is. One that is not valid JSONC is not made the config (that would stop
+   * every start): it moves to `legacy-settings.json` unread, with a warning.
+   */
+  settings(src: string, dst: string, conflict: ConflictRule): boolean {
+    const { fs, plan, show } = this;
+    const source = lstatIfExists(fs, src);
+    if (!source?.isFile()) return this.entry(src, dst, conflict);
+    const read = readSettings(fs, src, source.size);
+    if (read instanceof ConfigError) {
+      const backup = this.backupOf(src, dst);
+      const where = read.line === null ? "" : ` (line ${read.line})`;
+      plan.notes.push(warn(`${show(src)} is not usable JSONC${where}: ${read.problem}; it is kept unread as ${show(backup)}: copy what you need into ${show(dst)}`));
+      this.keepOriginal(src, backup);
+      return true;
+    }
+    const { translation, bytes } = read;
+    for (const kept of translation.kept) plan.notes.push(warn(`${show(src)}: ${kept}, so it was not translated; bosun.json reports it as an unknown key`));
+    if (translation.changes.length === 0) return this.entry(src, dst, conflict);
+    this.removeLeftover(dst);
+    const target = lstatIfExists(fs, dst);
+    // A target holding exactly this translation was written by a start cut short: only the original is left to keep.
+    if (target && !(target.isFile() && fs.readFileSync(dst).equals(bytes))) {
+      plan.notes.push(warn(`kept ${show(src)}: ${show(dst)} already exists; merge or delete one of them by hand`));
+      return false;
+    }
+    if (!target) {
+      const describe = `write ${show(dst)} from ${show(src)}, translating ${translation.changes.join(", ")}`;
+      plan.actions.push(action("translate", describe, () => writeNewFile(fs, dst, bytes, source.mode & 0o777)));
+    }
+    this.keepOriginal(src, this.backupOf(src, dst));
+    return true;
+  }
+
+  /** Plans removing the temp sibling an interrupted copy or write left next to `dst`. */
+  private removeLeftover(dst: string): void {
+    const leftover = dst + TEMP_SUFFIX;
+    if (lstatIfExists(this.fs, leftover)) {
+      this.plan.actions.push(action("remove", `remove ${this.show(leftover)} left by an interrupted copy`, () => this.fs.rmSync(leftover, { force: true })));
+    }
+  }
+
+  /** `legacy-settings.json` next to `dst` (then `-2`, `-3`…), or the one that already holds `src`'s bytes. */
+  private backupOf(src: string, dst: string): string {
+    return freeBackupName(this.fs, join(dirname(dst), LEGACY_SETTINGS_BACKUP), "", (candidate) => sameFileContent(this.fs, src, candidate));
+  }
+
+  /** Plans moving the original settings file to `backup` (done already when `backup` holds its bytes). */
+  private keepOriginal(src: string, backup: string): void {
+    const { fs, plan, show } = this;
+    this.removeLeftover(backup);
+    if (exists(fs, backup)) plan.actions.push(action("remove", `remove ${show(src)} (already kept as ${show(backup)})`, () => fs.unlinkSync(src)));
+    else plan.actions.push(action("move", `move ${show(src)} → ${show(backup)} (the original, untouched)`, () => moveEntry(fs, src, backup)));
+  }
+
   removeEmptyDir(dir: string): MigrationAction {
     const shown = this.show(dir);
     return {
@@ -148,6 +213,26 @@ class Planner {
       apply: () => (removeDirIfEmpty(this.fs, dir) ? [] : [warn(`kept ${shown}: it still holds entries that could not move`)]),
     };
   }
+}
+
+/**
+ * The old settings file's translation (as the bytes to write: a BOM stays), or why it cannot be a
+ * config: too large, not JSONC, not an object.
+ */
+function readSettings(fs: MigrationFs, file: string, size: number): { translation: SettingsTranslation; bytes: Buffer } | ConfigError {
+  if (size > MAX_CONFIG_BYTES) return new ConfigError(file, null, null, `is larger than ${MAX_CONFIG_BYTES} bytes`);
+  const text = fs.readFileSync(file).toString("utf8");
+  let doc: JsoncDocument;
+  try {
+    doc = parseJsonc(file, text);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  if (!isPlainObject(doc.value)) return new ConfigError(file, 1, null, "does not hold a JSON object");
+  const translation = translateLegacySettings(doc.text);
+  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+  return { translation, bytes: Buffer.from(bom + translation.text, "utf8") };
 }
 
 function action(kind: string, describe: string, apply: () => void): MigrationAction {

@@ -51,12 +51,7 @@ function copyAcross(fs: MigrationFs, src: string, dst: string, info: Stats): voi
     const temp = dst + TEMP_SUFFIX;
     fs.rmSync(temp, { force: true });
     fs.copyFileSync(src, temp, constants.COPYFILE_EXCL);
-    const fd = fs.openSync(temp, "r+");
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    syncFile(fs, temp);
     if (sha256FileSync(temp) !== sha256FileSync(src)) {
       fs.unlinkSync(temp);
       throw new Error(`the copy of ${src} at ${dst} does not match the original`);
@@ -68,6 +63,29 @@ function copyAcross(fs: MigrationFs, src: string, dst: string, info: Stats): voi
     fs.unlinkSync(src);
   } else {
     throw new Error(`${src} is not a file, folder or symlink`);
+  }
+}
+
+/**
+ * Writes a file that must not exist yet: the bytes go to a temp sibling, are synced, and are then
+ * linked into place, so `dst` appears complete or not at all and an existing file is never
+ * overwritten.
+ */
+export function writeNewFile(fs: MigrationFs, dst: string, bytes: Uint8Array, mode: number): void {
+  const temp = dst + TEMP_SUFFIX;
+  fs.rmSync(temp, { force: true });
+  fs.writeFileSync(temp, bytes, { mode, flag: "wx" });
+  syncFile(fs, temp);
+  fs.linkSync(temp, dst);
+  fs.unlinkSync(temp);
+}
+
+function syncFile(fs: MigrationFs, path: string): void {
+  const fd = fs.openSync(path, "r+");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -92,11 +110,14 @@ export function sameFileContent(fs: MigrationFs, a: string, b: string): boolean 
   return first.size === second.size && sha256FileSync(a) === sha256FileSync(b);
 }
 
-/** `<path><suffix>`, or `<path><suffix>-2`, `-3`… : the first name that is free. */
-export function freeBackupName(fs: MigrationFs, path: string, suffix: string): string {
+/**
+ * `<path><suffix>`, or `<path><suffix>-2`, `-3`… : the first name that is free, or that `reuse`
+ * accepts as it is (a backup already made by a run cut short).
+ */
+export function freeBackupName(fs: MigrationFs, path: string, suffix: string, reuse: (candidate: string) => boolean = () => false): string {
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? path + suffix : `${path}${suffix}-${n}`;
-    if (!exists(fs, candidate)) return candidate;
+    if (!exists(fs, candidate) || reuse(candidate)) return candidate;
   }
 }
 

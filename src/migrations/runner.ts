@@ -24,6 +24,16 @@ export interface StepReport {
   notes: MigrationNote[];
 }
 
+/**
+ * Told about each change as soon as it is applied, and about a step's warnings once the step
+ * changed something, so a later failure (a migration that throws, a config error) cannot hide
+ * what was already done.
+ */
+export interface MigrationListener {
+  applied(stepId: string, action: { kind: string; describe: string }): void;
+  warned(stepId: string, message: string): void;
+}
+
 export interface MigrationReport {
   dryRun: boolean;
   /** True when this run changed something on disk. */
@@ -46,6 +56,7 @@ export class MigrationRunner {
     private readonly ctx: MigrationContext,
     dryRun: boolean,
     private readonly lockTimeoutMs = 30_000,
+    private readonly listener?: MigrationListener,
   ) {
     this.report = { dryRun, changed: false, steps: [] };
   }
@@ -60,11 +71,16 @@ export class MigrationRunner {
     const stepReport: StepReport = { id: step.id, source, actions: [], notes: [...plan.notes] };
     this.report.steps.push(stepReport);
     for (const action of plan.actions) {
-      stepReport.actions.push({ kind: action.kind, describe: action.describe });
+      const done = { kind: action.kind, describe: action.describe };
+      stepReport.actions.push(done);
       if (this.report.dryRun) continue;
       this.report.changed = true;
-      stepReport.notes.push(...applyAction(step.id, source, action));
+      const notes = applyAction(step.id, source, action);
+      this.listener?.applied(step.id, done);
+      stepReport.notes.push(...notes);
     }
+    if (this.report.dryRun || stepReport.actions.length === 0) return;
+    for (const note of stepReport.notes) if (note.level === "warn") this.listener?.warned(step.id, note.message);
   }
 
   /** Releases the lock if one was taken; a failed release is a note, not a failed start. */

@@ -1,6 +1,6 @@
 import { extensibleAsync } from "../extensions/extensible.js";
 import type { ExtensionHost } from "../extensions/host.js";
-import { BUILTIN_STEPS, extensionStep, MigrationRunner, STARTUP_MIGRATION_POINT, type MigrationReport } from "./runner.js";
+import { BUILTIN_STEPS, extensionStep, MigrationRunner, STARTUP_MIGRATION_POINT, type MigrationListener, type MigrationReport } from "./runner.js";
 import type { MigrationContext } from "./types.js";
 
 export interface StartupPassOptions {
@@ -11,6 +11,7 @@ export interface StartupPassOptions {
    */
   refreshExtensionRoots?: () => void;
   lockTimeoutMs?: number;
+  listener?: MigrationListener;
 }
 
 /**
@@ -20,7 +21,7 @@ export interface StartupPassOptions {
  */
 export function runStartupMigrations(host: ExtensionHost, ctx: MigrationContext, options: StartupPassOptions): Promise<MigrationReport> {
   const pass = async (): Promise<MigrationReport> => {
-    const runner = new MigrationRunner(ctx, options.dryRun, options.lockTimeoutMs);
+    const runner = new MigrationRunner(ctx, options.dryRun, options.lockTimeoutMs, options.listener);
     try {
       for (const step of BUILTIN_STEPS) runner.run(step);
       if (runner.report.changed) options.refreshExtensionRoots?.();

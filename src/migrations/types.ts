@@ -23,6 +23,7 @@ export type MigrationFs = Pick<
   | "symlinkSync"
   | "unlinkSync"
   | "utimesSync"
+  | "writeFileSync"
 >;
 
 /** Starts a program in the background (own process group, no stdio); returns "" or an error. */

@@ -37,11 +37,17 @@ describe("catalog config sections", () => {
     expect(config.layers[0]!.value.policy).toHaveLength(2);
   });
 
+  it("warns about an unknown key in a provider, with the known key it is close to", async () => {
+    const t = makeTempHome();
+    t.write(join(t.paths.config, "bosun.json"), '{ "providers": { "local": { "modles": {} } } }');
+    const config = await loadConfig(configSources(t.paths, null));
+    expect(config.warnings.map((w) => [w.line, w.key, w.suggestion])).toEqual([[1, "providers.local.modles", "models"]]);
+  });
+
   it("names the file, line and field of a mistake", async () => {
     expect(await problem('{\n  "providers": { "local": { "baseURL": "ftp://x" } }\n}')).toBe("FILE:2: providers.local.baseURL: use an http:// or https:// URL");
     expect(await problem('{\n  "model": "gpt-5"\n}')).toBe("FILE:2: model: use provider/model, e.g. anthropic/claude-sonnet-4-5");
     expect(await problem('{ "providers": { "local": { "models": { "m": { "contextLimit": -1 } } } } }')).toMatch(/^FILE:1: providers\.local\.models\.m\.contextLimit: too small/);
-    expect(await problem('{ "providers": { "local": { "modles": {} } } }')).toBe("FILE:1: providers.local.modles: unknown key");
     expect(await problem('{ "providers": { "bad id": {} } }')).toBe("FILE:1: providers.bad id: invalid name: use letters, digits, '.', '_' or '-'");
     expect(await problem('{ "policy": [{ "action": "provider.use", "effect": "block", "resource": "x" }] }')).toMatch(/^FILE:1: policy\[0\]\.effect: /);
     expect(await problem('{ "providers": { "x": { "env": ["NOT-A-NAME"] } } }')).toBe("FILE:1: providers.x.env[0]: an environment variable name uses letters, digits and '_'");

@@ -86,10 +86,22 @@ describe("bosun agents", () => {
     expect(existsSync(`${codex}.ran`)).toBe(false);
   });
 
+  it("warns about an unknown key in the agents section and goes on", async () => {
+    const cases: [string, RegExp][] = [
+      ['{\n  "agents": {\n    "aider": {}\n  }\n}', /^bosun: warning: .*:3: agents\.aider: unknown key, ignored$/],
+      ['{\n  "agents": { "codex": {\n    "modle": "x" } }\n}', /^bosun: warning: .*:3: agents\.codex\.modle: unknown key, ignored; did you mean model\?$/],
+    ];
+    for (const [content, message] of cases) {
+      const t = agentsHome();
+      t.write(join(t.paths.config, "bosun.json"), content);
+      const result = await runCli(["agents"], t.env, t.home);
+      expect(result.code, content).toBe(0);
+      expect(result.stderr.trim(), content).toMatch(message);
+    }
+  });
+
   it("rejects a bad agents section naming file, line and field, and writes nothing", async () => {
     const cases: [string, RegExp][] = [
-      ['{\n  "agents": {\n    "aider": {}\n  }\n}', /:3: agents\.aider: unknown key$/],
-      ['{\n  "agents": { "codex": {\n    "modle": "x" } }\n}', /:3: agents\.codex\.modle: unknown key$/],
       ['{\n  "agents": { "claude": {\n    "bare": "yes" } }\n}', /:3: agents\.claude\.bare: expected boolean, received string$/],
       ['{\n  "agents": { "cursor": {\n    "output_format": "yaml" } }\n}', /:3: agents\.cursor\.output_format: .*"text"\|"json"\|"stream-json"/],
       ['{\n  "agents": { "a0": {\n    "host": "http://box:http" } }\n}', /:3: agents\.a0\.host: has an invalid port$/],

@@ -133,8 +133,8 @@ describe("bosun run with sub-agents", () => {
     const t = makeTempHome();
     const file = t.write(join(t.paths.config, "bosun.json"), '{\n  "subagents": { "maxDepth": 9 }\n}');
     expect((await runCli(["run", "x"], devModel(t))).stderr).toBe(`bosun: ${file}:2: subagents.maxDepth: use at most 5\n`);
-    t.write(join(t.paths.config, "bosun.json"), '{\n  "subagents": { "concurrncy": 2 }\n}');
-    expect((await runCli(["run", "x"], devModel(t))).stderr).toBe(`bosun: ${file}:2: subagents.concurrncy: unknown key\n`);
+    t.write(join(t.paths.config, "bosun.json"), '{\n  "subagents": { "concurrncy": 2, "concurrency": 0 }\n}');
+    expect((await runCli(["run", "x"], devModel(t))).stderr).toBe(`bosun: ${file}:2: subagents.concurrency: use 1 or more\n`);
     t.write(join(t.paths.config, "bosun.json"), '{\n  "subagents": {\n    "treeConcurrency": 0.5\n  }\n}');
     expect((await runCli(["run", "x"], devModel(t))).stderr).toBe(`bosun: ${file}:3: subagents.treeConcurrency: use a whole number\n`);
     expect(llm.requests).toHaveLength(0);

@@ -20,7 +20,11 @@ function legacyTree(t: TempHome): Map<string, string> {
     t.write(join(legacy, from), content);
     expected.set(content, to);
   };
-  file("settings.json", join(config, "bosun.json"));
+  // Translated on the way: the translation becomes bosun.json, the original its backup.
+  const settings = JSON.stringify({ legacy: "settings.json", nonce: Math.random(), defaultModel: "anthropic/claude-sonnet-5" });
+  t.write(join(legacy, "settings.json"), settings);
+  expected.set(settings, join(config, "legacy-settings.json"));
+  expected.set(settings.replace('"defaultModel"', '"model"'), join(config, "bosun.json"));
   file("secrets.env", join(data, "secrets.env"));
   file(".env", join(data, ".env"));
   for (let i = 0; i < 6; i++) file(`sessions/s${i}.jsonl`, join(data, `sessions/s${i}.jsonl`));
