@@ -1,4 +1,4 @@
-import { readConfigDocument, type ConfigLayer } from "../boot/config.js";
+import type { ConfigLayer } from "../boot/config.js";
 import { lineOfPath } from "../boot/jsonc.js";
 import type { ModelsSnapshot } from "../catalog/models-dev-client.js";
 import { usualLocalServer } from "../plugins/builtin/local-servers.js";
@@ -20,7 +20,7 @@ export interface BaseURLSources {
 export function baseURLOrigin(model: { providerID: string; id: string; url: string | undefined; npm: string }, sources: BaseURLSources): string {
   const { providerID, url } = model;
   const configured = [...sources.configLayers].reverse().find((layer) => layer.value.providers?.[providerID]?.baseURL !== undefined);
-  if (url !== undefined && configured?.value.providers?.[providerID]?.baseURL === url) return `set in ${fileAndLine(configured.file, ["providers", providerID, "baseURL"])}`;
+  if (url !== undefined && configured?.value.providers?.[providerID]?.baseURL === url) return `set in ${configured.file}:${lineOfPath(configured.document, ["providers", providerID, "baseURL"])}`;
   const override = `providers.${providerID}.baseURL in bosun.json overrides it`;
   if (url === undefined) return `the default of ${model.npm}; ${override}`;
   const listed = sources.modelsDev.data[providerID];
@@ -30,13 +30,4 @@ export function baseURLOrigin(model: { providerID: string; id: string; url: stri
   const usual = usualLocalServer(providerID);
   if (usual?.url === url) return `bosun's usual address for ${usual.name}; ${override}`;
   return "set by a plugin";
-}
-
-function fileAndLine(file: string, path: string[]): string {
-  try {
-    return `${file}:${lineOfPath(readConfigDocument(file), path)}`;
-  } catch {
-    // Changed or gone since bosun read it: the file alone still says where to look.
-    return file;
-  }
 }

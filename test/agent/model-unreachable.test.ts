@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ModelCallError } from "../../src/agent/model-errors.js";
+import { parseJsonc } from "../../src/boot/jsonc.js";
 import { baseURLOrigin } from "../../src/llm/base-url-origin.js";
 import type { ModelTarget } from "../../src/llm/model-target.js";
 import { runBin, runCli } from "../fixtures/cli.js";
@@ -109,16 +110,20 @@ describe("bosun run with a local server that is not running", () => {
 
 describe("where a base URL was set", () => {
   const model = { providerID: "acme", id: "m1", npm: "@ai-sdk/openai-compatible" };
-  const layer = (file: string, baseURL: string) => ({ scope: "global" as const, file, value: { providers: { acme: { baseURL } } } });
+  const layer = (file: string, baseURL: string, text = JSON.stringify({ providers: { acme: { baseURL } } })) => ({
+    scope: "global" as const,
+    file,
+    value: { providers: { acme: { baseURL } } },
+    document: parseJsonc(file, text),
+  });
   const snapshot = (source: "cache" | "embedded", api?: string) => ({ source, data: { acme: { models: { m1: {} }, ...(api ? { api } : {}) } } });
 
   it("is the config file that wins the merge, else the model list, bosun's default, the package's, or a plugin", () => {
     const t = makeTempHome();
     const project = t.write("project/bosun.json", `{\n  "providers": {\n\n    "acme": { "baseURL": "http://project/v1" }\n  }\n}\n`);
-    const layers = [layer("/nowhere/global.json", "http://global/v1"), layer(project, "http://project/v1")];
+    const layers = [layer("/nowhere/global.json", "http://global/v1"), layer(project, "http://project/v1", readFileSync(project, "utf8"))];
     expect(baseURLOrigin({ ...model, url: "http://project/v1" }, { configLayers: layers, modelsDev: snapshot("cache") })).toBe(`set in ${project}:4`);
-    // A file that cannot be read again is still named, without a line.
-    expect(baseURLOrigin({ ...model, url: "http://global/v1" }, { configLayers: layers.slice(0, 1), modelsDev: snapshot("cache") })).toBe("set in /nowhere/global.json");
+    expect(baseURLOrigin({ ...model, url: "http://global/v1" }, { configLayers: layers.slice(0, 1), modelsDev: snapshot("cache") })).toBe("set in /nowhere/global.json:1");
     const overrides = "providers.acme.baseURL in bosun.json overrides it";
     expect(baseURLOrigin({ ...model, url: "http://listed/v1" }, { configLayers: [], modelsDev: snapshot("cache", "http://listed/v1") })).toBe(`from models.dev; ${overrides}`);
     expect(baseURLOrigin({ ...model, url: "http://listed/v1" }, { configLayers: [], modelsDev: snapshot("embedded", "http://listed/v1") })).toBe(`from bosun's built-in provider list; ${overrides}`);

@@ -61,7 +61,7 @@ describe("findProject's limits", () => {
     mkdirSync(join(shared, ".bosun/extensions"), { recursive: true });
     mkdirSync(join(shared, "someone/app"), { recursive: true });
     chownSync(join(shared, ".bosun"), 65534, 65534);
-    expect(findProject(join(shared, "someone/app"), t.home, 0)).toEqual({
+    expect(findProject(join(shared, "someone/app"), t.home, { uid: 0, gid: 0 })).toEqual({
       project: null,
       warnings: [
         {
@@ -76,34 +76,50 @@ describe("findProject's limits", () => {
     });
   });
 
-  it("does not use a project config that group or others can write", () => {
+  it("does not use a project config that others, or a group not the user's own, can write", () => {
     const t = makeTempHome();
+    const me = { uid: process.getuid!(), gid: process.getgid!() };
     const file = t.write("home/app/bosun.json", "{}");
     chmodSync(file, 0o666);
     const lookup = findProject(join(t.home, "app"), t.home);
     expect(lookup.project).toBeNull();
-    expect(lookup.warnings.map((w) => [w.file, w.message])).toEqual([
-      [file, "project config not used: it is writable by group and others (mode 0666); chmod go-w it if you trust it"],
-    ]);
-    chmodSync(file, 0o644);
-    const nested = t.write("home/app2/.bosun/bosun.json", "{}");
-    chmodSync(nested, 0o620);
-    expect(findProject(join(t.home, "app2"), t.home).warnings.map((w) => w.message)).toEqual([expect.stringContaining("writable by group (mode 0620)")]);
+    expect(lookup.warnings.map((w) => [w.file, w.message])).toEqual([[file, "project config not used: it is writable by others (mode 0666); chmod go-w it if you trust it"]]);
+    // umask 002 with a group of one's own (Debian's and Ubuntu's default): the user's file.
+    chmodSync(file, 0o664);
     expect(findProject(join(t.home, "app"), t.home).project?.root).toBe(join(t.home, "app"));
+    // A group someone else is in can change it.
+    const nested = t.write("home/app2/.bosun/bosun.json", "{}");
+    chownSync(nested, me.uid, 65534);
+    chmodSync(nested, 0o620);
+    expect(findProject(join(t.home, "app2"), t.home).warnings.map((w) => w.message)).toEqual([expect.stringContaining("writable by group 65534 (mode 0620)")]);
+    chmodSync(nested, 0o600);
+    expect(findProject(join(t.home, "app2"), t.home).project?.root).toBe(join(t.home, "app2"));
+  });
+
+  it("never takes a folder others may write in (like /tmp) for a project, nor climbs above one", () => {
+    const t = makeTempHome();
+    const drop = join(t.root, "drop");
+    mkdirSync(join(drop, ".bosun"), { recursive: true });
+    mkdirSync(join(drop, "someone/app"), { recursive: true });
+    chmodSync(drop, 0o1777);
+    expect(findProject(join(drop, "someone/app"), t.home)).toEqual({ project: null, warnings: [] });
+    expect(findProject(drop, t.home)).toEqual({ project: null, warnings: [] });
+    chmodSync(drop, 0o755);
+    expect(findProject(join(drop, "someone/app"), t.home).project?.root).toBe(drop);
   });
 
   it("stops where the file system changes (rule with device ids as data)", () => {
     const folders: Record<string, FolderFacts> = {
-      "/srv": { device: 1, hasGit: false, markers: [{ path: "/srv/bosun.json", uid: 7, mode: 0o100644 }] },
-      "/srv/disk": { device: 2, hasGit: false, markers: [] },
-      "/srv/disk/app": { device: 2, hasGit: false, markers: [] },
-      "/": { device: 1, hasGit: false, markers: [] },
+      "/srv": { device: 1, shared: false, hasGit: false, markers: [{ path: "/srv/bosun.json", uid: 7, gid: 7, mode: 0o100644 }] },
+      "/srv/disk": { device: 2, shared: false, hasGit: false, markers: [] },
+      "/srv/disk/app": { device: 2, shared: false, hasGit: false, markers: [] },
+      "/": { device: 1, shared: false, hasGit: false, markers: [] },
     };
     const facts = (dir: string) => folders[dir];
-    expect(lookUpProject("/srv/disk/app", ["/home/me"], 7, facts).project).toBeNull();
+    expect(lookUpProject("/srv/disk/app", ["/home/me"], { uid: 7, gid: 7 }, facts).project).toBeNull();
     folders["/srv/disk"]!.device = 1;
     folders["/srv/disk/app"]!.device = 1;
-    expect(lookUpProject("/srv/disk/app", ["/home/me"], 7, facts).project?.root).toBe("/srv");
+    expect(lookUpProject("/srv/disk/app", ["/home/me"], { uid: 7, gid: 7 }, facts).project?.root).toBe("/srv");
   });
 
   it("stops where the file system changes (a real tmpfs mount)", () => {
@@ -112,7 +128,8 @@ describe("findProject's limits", () => {
     const disk = join(t.home, "work/disk");
     mkdirSync(join(disk, "app"), { recursive: true });
     expect(findProject(join(disk, "app"), t.home).project?.root).toBe(join(t.home, "work"));
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk]);
+    // mode=0755: a tmpfs root is 1777 by default, which the shared-folder rule would catch first.
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m,mode=0755", "tmpfs", disk]);
     try {
       mkdirSync(join(disk, "app"));
       expect(statSync(join(disk, "app")).dev).not.toBe(statSync(join(t.home, "work")).dev);

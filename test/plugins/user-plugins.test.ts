@@ -141,7 +141,7 @@ describe("plugins on disk", () => {
   it("refuses exactly the names builtinPlugins gives its plugins", () => {
     const t = makeTempHome();
     const modelsDev = new ModelsDevClient({ env: t.env, cacheDir: t.paths.cache, stateDir: t.paths.state, packageRoot: packageRoot(), userAgent: "bosun/test" });
-    const builtins = builtinPlugins({ modelsDev, config: { value: {}, layers: [], sources: [] }, authStore: new AuthStore(join(t.paths.data, "auth.json")), env: t.env });
+    const builtins = builtinPlugins({ modelsDev, config: { value: {}, layers: [], sources: [], warnings: [] }, authStore: new AuthStore(join(t.paths.data, "auth.json")), env: t.env });
     expect(builtins.map((builtin) => builtin.name)).toEqual(BUILTIN_PLUGIN_NAMES);
   });
 
