@@ -1,8 +1,9 @@
-import { dirname } from "node:path";
+import { dirname, relative } from "node:path";
 import type { Env } from "../boot/paths.js";
 import { UserError } from "../errors.js";
 import { redactSecrets, type Secret } from "../agent/redact.js";
-import { ensurePrivateDir } from "../fs/private-dir.js";
+import { asFolderError } from "../fs/folder-error.js";
+import { ensurePrivateDirs } from "../fs/private-dir.js";
 import { requireLazily } from "../fs/require.js";
 import { codexPluginAuthPath } from "./codex.js";
 import { oneLine } from "./probe-error.js";
@@ -162,10 +163,7 @@ export async function waitForCodexDeviceLogin(start: DeviceLoginStart, io: Devic
  */
 export async function saveCodexLogin(ctx: Pick<DetectionContext, "dataDir">, tokens: CodexTokens, now: () => number = Date.now): Promise<string> {
   const path = codexPluginAuthPath(ctx);
-  const dir = dirname(path);
-  ensurePrivateDir(ctx.dataDir);
-  ensurePrivateDir(dirname(dir));
-  ensurePrivateDir(dir);
+  const dir = ensurePrivateDirs(ctx.dataDir, relative(ctx.dataDir, dirname(path)));
   const content = {
     auth_mode: "chatgpt",
     OPENAI_API_KEY: null,
@@ -173,7 +171,11 @@ export async function saveCodexLogin(ctx: Pick<DetectionContext, "dataDir">, tok
     last_refresh: new Date(now()).toISOString(),
   };
   const writeFileAtomic = requireLazily("write-file-atomic") as typeof import("write-file-atomic");
-  await writeFileAtomic(path, JSON.stringify(content, null, 2) + "\n", { mode: 0o600 });
+  try {
+    await writeFileAtomic(path, JSON.stringify(content, null, 2) + "\n", { mode: 0o600 });
+  } catch (error) {
+    throw asFolderError(error, dir);
+  }
   return path;
 }
 
