@@ -11,14 +11,14 @@ const PROBLEM_TEXT: Record<FolderProblem, string> = {
   "not-a-folder": "is not a folder",
   "read-only": "is on a read-only file system",
   "not-writable": "is not writable for you",
-  full: "is on a disk with no space left",
+  full: "is on a full disk",
 };
 
 const FIX_TEXT: Record<FolderProblem, string> = {
   file: "move it away",
   "not-a-folder": "move it away",
-  "read-only": "make it writable",
-  "not-writable": "make it writable for you",
+  "read-only": "remount it read-write",
+  "not-writable": "give yourself write access to it",
   full: "free some space",
 };
 

@@ -2,7 +2,7 @@ import { constants, type Stats } from "node:fs";
 import { join } from "node:path";
 import { displayPath, type BosunPaths } from "../boot/paths.js";
 import { lstatIfExists } from "./move.js";
-import type { MigrationAction, MigrationContext, MigrationFs, MigrationStep, StepPlan } from "./types.js";
+import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, MigrationStep, StepPlan } from "./types.js";
 
 /**
  * bosun's own folders, each with the folders bosun makes in it. Folders that hold what the user
@@ -38,11 +38,11 @@ export function planPrivateFolders(ctx: MigrationContext): StepPlan {
     const info = lstatIfExists(fs, dir);
     if (!info?.isDirectory()) return false;
     if ((info.mode & 0o077) === 0) return true;
-    const shown = `${show(dir)} (${octal(info.mode)})`;
     if (uid !== undefined && info.uid !== uid) {
-      plan.notes.push({ level: "warn", message: `${shown} can be read by others but belongs to user ${info.uid}, not you; left alone: have its owner run chmod 700 on it` });
+      const message = `${show(dir)} (${octal(info.mode)}) is open to others but belongs to user ${info.uid}, not you; left alone: have its owner run chmod 700 on it`;
+      plan.notes.push({ level: "warn", message });
     } else {
-      plan.actions.push(makePrivate(fs, dir, info, `make ${show(dir)} private (${octal(info.mode)} → ${octal(privateMode(info))})`));
+      plan.actions.push(makePrivate(fs, dir, info, show(dir)));
     }
     return true;
   };
@@ -60,15 +60,23 @@ export function planPrivateFolders(ctx: MigrationContext): StepPlan {
  * Changes the mode through a descriptor opened without following symlinks, after checking it is
  * still the folder that was planned: a folder swapped for a link meanwhile is left alone.
  */
-function makePrivate(fs: MigrationFs, dir: string, planned: Stats, describe: string): MigrationAction {
+function makePrivate(fs: MigrationFs, dir: string, planned: Stats, shown: string): MigrationAction {
   return {
     kind: "chmod",
-    describe,
+    describe: `make ${shown} private (${octal(planned.mode)} → ${octal(privateMode(planned))})`,
     apply: () => {
-      const fd = fs.openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      const changed: MigrationNote[] = [{ level: "warn", message: `${shown} changed while bosun was making it private; left alone` }];
+      let fd: number;
+      try {
+        fd = fs.openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      } catch (error) {
+        // Now a symlink (ELOOP), not a folder, or gone.
+        if (["ELOOP", "ENOTDIR", "ENOENT"].includes((error as NodeJS.ErrnoException).code ?? "")) return changed;
+        throw error;
+      }
       try {
         const now = fs.fstatSync(fd);
-        if (now.ino !== planned.ino || now.dev !== planned.dev) return [{ level: "warn", message: `${dir} changed while bosun was making it private; left alone` }];
+        if (now.ino !== planned.ino || now.dev !== planned.dev) return changed;
         fs.fchmodSync(fd, privateMode(now));
       } finally {
         fs.closeSync(fd);
