@@ -2,7 +2,7 @@ import { dirname, relative } from "node:path";
 import type { Env } from "../boot/paths.js";
 import { UserError } from "../errors.js";
 import { redactSecrets, type Secret } from "../agent/redact.js";
-import { asFolderError } from "../fs/folder-error.js";
+import { asFolderError, inspectFolder } from "../fs/folder-error.js";
 import { ensurePrivateDirs } from "../fs/private-dir.js";
 import { requireLazily } from "../fs/require.js";
 import { codexPluginAuthPath } from "./codex.js";
@@ -155,6 +155,15 @@ export async function waitForCodexDeviceLogin(start: DeviceLoginStart, io: Devic
     if (tokens) return tokens;
     onPending?.();
   }
+}
+
+/**
+ * Fails before the user signs in when the login could not be saved afterwards: the folder it goes
+ * in cannot be created or written (judged by reading only; nothing is created yet).
+ */
+export function checkCodexLoginFolder(ctx: Pick<DetectionContext, "dataDir">): void {
+  const problem = inspectFolder(dirname(codexPluginAuthPath(ctx)));
+  if (problem) throw problem;
 }
 
 /**
