@@ -92,7 +92,8 @@ export class AuthStore {
   /** True when the file exists and others than its owner may read or write it. */
   isExposed(): boolean {
     try {
-      return (statSync(this.file).mode & 0o077) !== 0;
+      const info = statSync(this.file);
+      return info.isFile() && (info.mode & 0o077) !== 0;
     } catch {
       return false;
     }

@@ -3,6 +3,7 @@ import { createFileLog } from "../boot/log.js";
 import type { CatalogModel } from "../catalog/projection.js";
 import type { CatalogReader } from "../catalog/reader.js";
 import type { AuthStore } from "../catalog/auth-store.js";
+import { UserError } from "../errors.js";
 import { PROVIDER_PACKAGES, parseModelSpec, type ModelTarget, type ProviderPackage } from "./model-target.js";
 import { NoModelError, type ModelSource } from "./resolve-model.js";
 
@@ -22,7 +23,10 @@ export async function createCatalogModelSource(boot: Boot): Promise<ModelSource>
   // The committed value stays readable after the location closes.
   const reader = location.catalog.read();
   const authStore = location.authStore;
+  const authProblem = location.authStoreProblem();
   await location.close();
+  // A run without the stored keys could neither use them nor keep them out of what it writes.
+  if (authProblem) throw new UserError(authProblem);
   return {
     credentialEnvVars: [...new Set(reader.provider.all().flatMap((provider) => provider.env))],
     storedCredentials: async () => {
