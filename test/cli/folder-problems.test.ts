@@ -61,7 +61,7 @@ describe("a data, cache or state folder that is a file", () => {
     const [loginEnv, requests] = await withOAuthServer(env);
     expectOneLine(await runCli(["agents", "login", "codex", "--json"], loginEnv, t.home), line);
     expect(requests).toEqual([]);
-  });
+  }, 60_000);
 
   it("bosun models refresh names the cache or state folder", async () => {
     const t = makeTempHome();
@@ -147,7 +147,7 @@ describe("a folder bosun cannot write even as root", () => {
     expect(folders.problems.map((p: { folder: string; problem: string; message: string }) => [p.folder, p.problem, p.message])).toEqual(
       ["config", "data", "cache", "state"].map((folder) => [folder, "read-only", line]),
     );
-  });
+  }, 60_000);
 
   it("a folder in /sys (EPERM even for root): auth set, run and agents login fail in one line", async () => {
     const t = makeTempHome();
@@ -160,5 +160,5 @@ describe("a folder bosun cannot write even as root", () => {
     const login = await runCli(["agents", "login", "codex", "--json"], loginEnv, t.home);
     expect(login.stdout).toContain(USER_CODE);
     expectOneLine(login, "/sys is not writable for you: give yourself write access to it, or choose another folder with XDG_DATA_HOME or BOSUN_HOME");
-  });
+  }, 60_000);
 });

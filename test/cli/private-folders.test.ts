@@ -64,7 +64,7 @@ describe("bosun's folders under umask 022", () => {
       await models.close();
       await oauth.close();
     }
-  });
+  }, 60_000);
 
   it("moves a legacy home into private folders: sessions/ and cache/ keep no 0755 on the way", async () => {
     const t = makeTempHome();
@@ -86,5 +86,5 @@ describe("bosun's folders under umask 022", () => {
     const again = await runBinAsync(["status"], t.env, { ...UMASK_022, cwd: t.home });
     expect(again.stderr).toBe("");
     expect(readFileSync(join(state, "logs", "bosun.log"), "utf8")).toBe(log);
-  });
+  }, 60_000);
 });

@@ -60,7 +60,7 @@ describe("a FIFO where bosun expects one of its files", () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`! stored keys are not used: ${line}`);
     expect(status.stdout).not.toContain("can be read by other users");
-  });
+  }, 60_000);
 
   it("a session file: listings skip it, show and resume refuse it", async () => {
     const t = makeTempHome();
@@ -75,15 +75,18 @@ describe("a FIFO where bosun expects one of its files", () => {
     const line = `${file} is a FIFO (named pipe), not a regular file: move it away`;
     expectRefused(await bosun(t, ["sessions", "show", id]), line);
     expectRefused(await bosun(t, ["run", "--session", id, "again"], devModel()), line);
-  });
+  }, 60_000);
 
-  it("a session's lock and a spill file: resume refuses the lock; a command's output is not written into a FIFO", async () => {
+  it("a session's lock: resume refuses it", async () => {
     const t = makeTempHome();
     const id = await recordedSession(t);
     const lock = fifoAt(join(t.paths.data, "sessions", `${id}.lock`));
     expectRefused(await bosun(t, ["run", "--session", id, "again"], devModel()), `${lock} is a FIFO (named pipe), not a regular file: move it away`);
-    rmSync(lock);
+  }, 60_000);
 
+  it("a spill file: a command's output is not written into a FIFO, and the model is told why", async () => {
+    const t = makeTempHome();
+    const id = await recordedSession(t);
     const spill = fifoAt(join(t.paths.data, "sessions", id, "bash-call-big.txt"));
     llm.reply().tool("bash", { command: "seq 1 20000" }, { id: "call-big" });
     llm.reply().text("Noted.");
@@ -91,7 +94,7 @@ describe("a FIFO where bosun expects one of its files", () => {
     expect([run.timedOut, run.code]).toEqual([false, 0]);
     // The tool's failure went back to the model, which carried on.
     expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain(`${spill} is a FIFO (named pipe), not a regular file: move it away`);
-  });
+  }, 60_000);
 
   it("the models.dev cache and the status cache: not used, and replaced by the next write", async () => {
     const t = makeTempHome();
@@ -109,30 +112,30 @@ describe("a FIFO where bosun expects one of its files", () => {
     const status = await bosun(t, ["status", "--json"]);
     expect([status.timedOut, status.code, JSON.parse(status.stdout).subsystems.catalog.source]).toEqual([false, 0, "embedded"]);
     expect(JSON.parse(readFileSync(join(statusDir, summary!), "utf8")).version).toBe(1);
-  });
+  }, 60_000);
 
-  it("the locks and the log: one line naming the file, never a wait", async () => {
+  it("the models.dev lock and the log: models refresh names the file instead of waiting", async () => {
     const t = makeTempHome();
     const server = await startModelsServer(readFileSync(join(packageRoot(), "assets", "providers.json"), "utf8"));
     try {
       const env = { BOSUN_DISABLE_MODELS_FETCH: "", BOSUN_MODELS_URL: server.url };
-      const locks = join(t.paths.state, "locks");
-      const lock = fifoAt(join(locks, `models-dev-${basename(modelsCacheFile(t.paths.cache, server.url))}.lock`));
+      const lock = fifoAt(join(t.paths.state, "locks", `models-dev-${basename(modelsCacheFile(t.paths.cache, server.url))}.lock`));
       expectRefused(await bosun(t, ["models", "refresh"], env), `${lock} is a FIFO (named pipe), not a regular file: move it away`);
-      rmSync(lock);
 
-      const log = fifoAt(join(t.paths.state, "logs", "bosun.log"));
-      expectRefused(await bosun(t, ["models", "refresh"], env), `${log} is a FIFO (named pipe), not a regular file: move it away`);
-      rmSync(log);
-
-      // The startup migrations' lock, taken when a step has something to do.
-      t.write(join(t.paths.legacy, "sessions", "old.jsonl"), "");
-      const migrations = fifoAt(join(t.paths.state, "startup-migrations.lock"));
-      expectRefused(await bosun(t, ["status"]), `${migrations} is a FIFO (named pipe), not a regular file: move it away`);
+      const u = makeTempHome();
+      const log = fifoAt(join(u.paths.state, "logs", "bosun.log"));
+      expectRefused(await bosun(u, ["models", "refresh"], env), `${log} is a FIFO (named pipe), not a regular file: move it away`);
     } finally {
       await server.close();
     }
-  });
+  }, 60_000);
+
+  it("the startup migrations' lock (taken when a step has something to do): the start names it", async () => {
+    const t = makeTempHome();
+    t.write(join(t.paths.legacy, "sessions", "old.jsonl"), "");
+    const lock = fifoAt(join(t.paths.state, "startup-migrations.lock"));
+    expectRefused(await bosun(t, ["status"]), `${lock} is a FIFO (named pipe), not a regular file: move it away`);
+  }, 60_000);
 
   it("a plugin's plugin.json and the hook helper's snapshot: reported or skipped at once", async () => {
     const t = makeTempHome();
@@ -148,5 +151,5 @@ describe("a FIFO where bosun expects one of its files", () => {
     fifoAt(join(t.root, "helper", "hook-status.json"));
     const hook = spawnSync(process.execPath, [installed, "session-start"], { encoding: "utf8", timeout: 10_000 });
     expect([hook.status, hook.stdout]).toEqual([0, "bosun: status not cached yet; run `bosun status` to see your agents\n"]);
-  });
+  }, 60_000);
 });
