@@ -13,6 +13,7 @@ export class UnusableFileError extends UserError {
   constructor(
     readonly file: string,
     readonly problem: string,
+    readonly reason: "not-regular" | "too-large" = "not-regular",
   ) {
     super(`${file} ${problem}: move it away`);
   }
@@ -29,10 +30,11 @@ const IS_FOLDER = "is a folder, not a file";
  */
 export function readRegularFile(file: string, maxBytes: number): Buffer {
   return withReadable(file, (fd, info) => {
-    if (info.size > maxBytes) throw new UnusableFileError(file, `is larger than ${formatBytes(maxBytes)}`);
+    const tooLarge = () => new UnusableFileError(file, `is larger than ${formatBytes(maxBytes)}`, "too-large");
+    if (info.size > maxBytes) throw tooLarge();
     const data = readUpTo(fd, maxBytes + 1, info.size);
     // It grew after fstat: still bounded.
-    if (data.length > maxBytes) throw new UnusableFileError(file, `is larger than ${formatBytes(maxBytes)}`);
+    if (data.length > maxBytes) throw tooLarge();
     return data;
   });
 }

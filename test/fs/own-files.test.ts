@@ -13,7 +13,7 @@ describe("readRegularFile and readFileStart", () => {
     symlinkSync(file, join(t.root, "link.txt"));
     expect(readRegularFile(join(t.root, "link.txt"), 5).toString()).toBe("hello");
     expect(readFileStart(file, 3).data.toString()).toBe("hel");
-    expect(() => readRegularFile(file, 4)).toThrow(new UnusableFileError(file, "is larger than 4 bytes"));
+    expect(() => readRegularFile(file, 4)).toThrow(new UnusableFileError(file, "is larger than 4 bytes", "too-large"));
     const fifo = join(t.root, "pipe");
     makeFifo(fifo);
     expect(() => readRegularFile(fifo, 10)).toThrow(`${fifo} is a FIFO (named pipe), not a regular file: move it away`);
