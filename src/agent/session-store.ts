@@ -152,13 +152,15 @@ export class FileSessionStore implements SessionStore {
     const header = newSessionHeader(details, this.now());
     const id = header.id;
     const lock = this.lock(id);
+    let fd: number | undefined;
     try {
-      const fd = openSync(this.file(id), "wx", 0o600);
+      fd = openSync(this.file(id), "wx", 0o600);
       const sink = fileSink(fd, lock, this.dir);
       sink.write(JSON.stringify(this.redactor.deep(header)) + "\n");
       sink.sync();
       return new Session(header, emptySessionState(), this.spillFor(id), sink, this.redactor, this.now);
     } catch (error) {
+      if (fd !== undefined) closeSync(fd);
       lock.release();
       throw asFolderError(error, this.dir);
     }

@@ -1,10 +1,9 @@
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { UserError } from "../errors.js";
-import { asFolderError } from "../fs/folder-error.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
 import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
-import { requireLazily } from "../fs/require.js";
 import { isMissingPathError } from "../fs/stat.js";
 
 /** A stored key. The type leaves room for other kinds of credentials later. */
@@ -100,14 +99,8 @@ export class AuthStore {
   }
 
   private async write(store: Record<string, StoredCredential>): Promise<void> {
-    const dir = dirname(this.file);
-    ensurePrivateDir(dir);
-    const writeFileAtomic = requireLazily("write-file-atomic") as typeof import("write-file-atomic");
+    ensurePrivateDir(dirname(this.file));
     const sorted = Object.fromEntries(Object.entries(store).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    try {
-      await writeFileAtomic(this.file, JSON.stringify(sorted, null, 2) + "\n", { mode: 0o600, fsync: true });
-    } catch (error) {
-      throw asFolderError(error, dir);
-    }
+    await writeFileAtomically(this.file, JSON.stringify(sorted, null, 2) + "\n", { mode: 0o600, fsync: true });
   }
 }

@@ -3,11 +3,11 @@ import { basename, dirname, join, relative } from "node:path";
 import type { Log } from "../boot/log.js";
 import type { Env } from "../boot/paths.js";
 import { describeError } from "../errors.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
 import { acquireLock } from "../fs/file-lock.js";
 import { asFolderError, FolderError } from "../fs/folder-error.js";
 import { ensurePrivateDirs } from "../fs/private-dir.js";
 import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
-import { requireLazily } from "../fs/require.js";
 import { isMissingPathError } from "../fs/stat.js";
 import { readEmbeddedProviders } from "./embedded-providers.js";
 import { parseModelsDevData, type ModelsDevData } from "./models-dev-data.js";
@@ -190,12 +190,7 @@ export class ModelsDevClient {
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       });
       const { data } = parseModelsDevData(text, url);
-      const writeFileAtomic = requireLazily("write-file-atomic") as typeof import("write-file-atomic");
-      try {
-        await writeFileAtomic(this.cacheFile, text, { mode: 0o644, fsync: true });
-      } catch (error) {
-        throw asFolderError(error, dirname(this.cacheFile));
-      }
+      await writeFileAtomically(this.cacheFile, text, { mode: 0o644, fsync: true });
       this.snapshot = { data, source: "network", fetchedAt: this.cacheWrittenAt() ?? this.now() };
       this.options.log?.info("models.dev list downloaded", { url, bytes: text.length });
       this.notify();

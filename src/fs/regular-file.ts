@@ -83,7 +83,6 @@ export function describeNonRegular(info: Stats): string {
   return "is not a regular file";
 }
 
-
 function withReadable<T>(file: string, read: (fd: number, info: Stats) => T): T {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   try {

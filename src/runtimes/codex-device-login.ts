@@ -2,9 +2,9 @@ import { dirname, relative } from "node:path";
 import type { Env } from "../boot/paths.js";
 import { UserError } from "../errors.js";
 import { redactSecrets, type Secret } from "../agent/redact.js";
-import { asFolderError, inspectFolder } from "../fs/folder-error.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
+import { inspectFolder } from "../fs/folder-error.js";
 import { ensurePrivateDirs } from "../fs/private-dir.js";
-import { requireLazily } from "../fs/require.js";
 import { codexPluginAuthPath } from "./codex.js";
 import { oneLine } from "./probe-error.js";
 import type { DetectionContext } from "./types.js";
@@ -172,19 +172,14 @@ export function checkCodexLoginFolder(ctx: Pick<DetectionContext, "dataDir">): v
  */
 export async function saveCodexLogin(ctx: Pick<DetectionContext, "dataDir">, tokens: CodexTokens, now: () => number = Date.now): Promise<string> {
   const path = codexPluginAuthPath(ctx);
-  const dir = ensurePrivateDirs(ctx.dataDir, relative(ctx.dataDir, dirname(path)));
+  ensurePrivateDirs(ctx.dataDir, relative(ctx.dataDir, dirname(path)));
   const content = {
     auth_mode: "chatgpt",
     OPENAI_API_KEY: null,
     tokens: { id_token: tokens.idToken, access_token: tokens.accessToken, refresh_token: tokens.refreshToken, account_id: tokens.accountId },
     last_refresh: new Date(now()).toISOString(),
   };
-  const writeFileAtomic = requireLazily("write-file-atomic") as typeof import("write-file-atomic");
-  try {
-    await writeFileAtomic(path, JSON.stringify(content, null, 2) + "\n", { mode: 0o600 });
-  } catch (error) {
-    throw asFolderError(error, dir);
-  }
+  await writeFileAtomically(path, JSON.stringify(content, null, 2) + "\n", { mode: 0o600 });
   return path;
 }
 

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { z } from "zod";
+import { describeError } from "../../errors.js";
 import { detectDangerousCommand } from "../dangerous-command.js";
 import { resolveToolPath, showPath } from "./paths.js";
-import { describeError } from "../../errors.js";
 import { ToolError, type AgentTool, type SpillStore, type ToolContext, type ToolResult } from "./tool.js";
 
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 120;
