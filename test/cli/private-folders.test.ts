@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/boot/package-info.js";
@@ -40,7 +40,7 @@ describe("bosun's folders under umask 022", () => {
     try {
       const env = { ...devModel(t), BOSUN_MODELS_URL: models.url, BOSUN_CODEX_AUTH_BASE: oauth.base };
       // status: the status cache; auth set: the data folder; run: sessions/, a spill folder and the log;
-      // models refresh: the models.dev cache and the locks; agents login: runtimes/codex/.
+      // models refresh: the models.dev cache and the locks; agents login: runtimes/codex/; install: bin/.
       expect((await runBinAsync(["status"], env, { ...UMASK_022, cwd: t.home })).code).toBe(0);
       expect((await runBinAsync(["auth", "set", "openai"], env, { ...UMASK_022, cwd: t.home, input: "sk-openai-0123456789" })).code).toBe(0);
       llm.reply().tool("bash", { command: "seq 1 20000" }, { id: "call-spill" });
@@ -50,9 +50,12 @@ describe("bosun's folders under umask 022", () => {
       expect((await runBinAsync(["models", "refresh"], env, { ...UMASK_022, cwd: t.home })).code).toBe(0);
       const login = await runBinAsync(["agents", "login", "codex", "--json"], env, { ...UMASK_022, cwd: t.home });
       expect(login.code, login.stderr).toBe(0);
+      mkdirSync(join(t.home, ".claude"));
+      const install = await runBinAsync(["install", "--runtime", "claude", "--scope", "global", "--yes"], env, { ...UMASK_022, cwd: t.home });
+      expect(install.code, install.stderr).toBe(0);
 
       const session = /session (\S+)/.exec(run.stderr)![1]!;
-      const own = [data, join(data, "sessions"), join(data, "sessions", session), join(data, "runtimes"), join(data, "runtimes", "codex"), cache, join(cache, "models-dev"), join(cache, "status"), state, join(state, "logs"), join(state, "locks")];
+      const own = [data, join(data, "sessions"), join(data, "sessions", session), join(data, "runtimes"), join(data, "runtimes", "codex"), join(data, "bin"), cache, join(cache, "models-dev"), join(cache, "status"), state, join(state, "logs"), join(state, "locks")];
       expect(modes(t, own)).toEqual(Object.fromEntries(own.map((folder) => [relative(t.home, folder), "700"])));
       const parents = [join(t.home, ".local"), join(t.home, ".local", "share"), join(t.home, ".local", "state"), join(t.home, ".cache")];
       expect(modes(t, parents)).toEqual(Object.fromEntries(parents.map((folder) => [relative(t.home, folder), "755"])));
