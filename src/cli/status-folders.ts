@@ -1,6 +1,7 @@
 import { displayPathsIn, FOLDER_VARIABLES, variablesMoving, type FolderName } from "../boot/paths.js";
 import type { Boot } from "../boot/start.js";
 import { inspectFolder } from "../fs/folder-error.js";
+import { columns } from "./output.js";
 import type { SubsystemStatus } from "./status-report.js";
 
 /**
@@ -21,7 +22,7 @@ export async function foldersStatus(boot: Boot): Promise<SubsystemStatus> {
   return {
     state: "attention",
     detail: `bosun cannot write ${which}`,
-    lines: problems.map((problem) => `${problem.folder}  ${displayPathsIn(problem.message, paths.home)}`),
+    lines: columns(problems.map((problem) => [problem.folder, displayPathsIn(problem.message, paths.home)]), ""),
     data: { problems },
     summary: `cannot write ${which}`,
     next: `fix ${which}: ${problems[0]!.message}`,

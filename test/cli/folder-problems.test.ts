@@ -95,7 +95,8 @@ describe("a data, cache or state folder that is a file", () => {
     const screen = await runCli(["status"], env, t.home);
     expect(screen.code).toBe(0);
     expect(screen.stdout).toContain("Folders  bosun cannot write the data and state folders\n");
-    expect(screen.stdout).toContain("  data  ~/.local/share/bosun is a file, not a folder: move it away, or choose another folder with XDG_DATA_HOME or BOSUN_HOME\n");
+    expect(screen.stdout).toContain("  data   ~/.local/share/bosun is a file, not a folder: move it away, or choose another folder with XDG_DATA_HOME or BOSUN_HOME\n");
+    expect(screen.stdout).toContain("  state  ~/.local/state/bosun is a file, not a folder: move it away, or choose another folder with XDG_STATE_HOME or BOSUN_HOME\n");
 
     const healthy = JSON.parse((await runCli(["status", "--json"], { ...makeTempHome().env, BOSUN_DISABLE_MODELS_FETCH: "1" })).stdout);
     expect(healthy.subsystems.folders).toEqual({ state: "ready", detail: "config, data, cache and state can be written", problems: [] });
