@@ -82,7 +82,8 @@ try {
 
   // In-process: a start where every migration is already applied (helper installed and current).
   const dataDir = join(env.XDG_DATA_HOME, "bosun");
-  mkdirSync(join(dataDir, "bin"), { recursive: true });
+  // Private, as bosun makes its folders (a 0755 one would be repaired by 40_private_folders).
+  mkdirSync(join(dataDir, "bin"), { recursive: true, mode: 0o700 });
   copyFileSync(join(root, "assets/bin/bosun-hook.mjs"), join(dataDir, "bin/bosun-hook.mjs"));
   const { resolvePaths } = await import(join(root, "dist/boot/paths.js"));
   const { ExtensionHost } = await import(join(root, "dist/extensions/host.js"));

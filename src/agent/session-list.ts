@@ -1,6 +1,7 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { readdirSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { BosunPaths } from "../boot/paths.js";
+import { readFileStart } from "../fs/regular-file.js";
 import { isMissingPathError } from "../fs/stat.js";
 import type { SessionEvent, SessionHeader } from "./session-format.js";
 
@@ -38,10 +39,11 @@ export function listSessionIds(dir: string): string[] {
 
 export function summarizeSessionFile(file: string): SessionSummary | null {
   let head: string;
-  let info: ReturnType<typeof statSync>;
+  let info: Stats;
   try {
-    info = statSync(file);
-    head = readStart(file, 64 * 1024);
+    const start = readFileStart(file, 64 * 1024);
+    head = start.data.toString("utf8");
+    info = start.info;
   } catch {
     return null;
   }
@@ -71,17 +73,6 @@ export function summarizeSessionFile(file: string): SessionSummary | null {
 export function oneLine(text: string, max = TITLE_CHARS): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-function readStart(file: string, bytes: number): string {
-  const fd = openSync(file, "r");
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const read = readSync(fd, buffer, 0, bytes, 0);
-    return buffer.subarray(0, read).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** The path of a session's file in the sessions folder. */

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { UserError } from "../errors.js";
 import { tryAcquireLock, type HeldLock } from "../fs/file-lock.js";
-import { ensurePrivateDir } from "../fs/private-dir.js";
+import { asFolderError } from "../fs/folder-error.js";
+import { ensurePrivateDirs } from "../fs/private-dir.js";
+import { readRegularFile } from "../fs/regular-file.js";
 import { Redactor } from "./secrets.js";
 import { listSessionIds, SESSION_ID_PATTERN, sessionFile, summarizeSessionFile, type SessionSummary } from "./session-list.js";
 import {
@@ -21,6 +23,9 @@ import {
 } from "./session-format.js";
 import { createSpillStore } from "./spill-store.js";
 import type { SpillStore } from "./tools/tool.js";
+
+/** A session file larger than this is refused rather than read into memory. */
+const MAX_SESSION_BYTES = 256 * 1024 * 1024;
 
 export class UnknownSessionError extends UserError {
   override name = "UnknownSessionError";
@@ -142,16 +147,23 @@ export class FileSessionStore implements SessionStore {
   ) {}
 
   create(details: NewSession): Session {
-    ensurePrivateDir(this.dir);
+    // The sessions folder lives in bosun's data folder: both are private.
+    ensurePrivateDirs(dirname(this.dir), basename(this.dir));
     const header = newSessionHeader(details, this.now());
     const id = header.id;
     const lock = this.lock(id);
-    const file = this.file(id);
-    const fd = openSync(file, "wx", 0o600);
-    const sink = fileSink(fd, lock);
-    sink.write(JSON.stringify(this.redactor.deep(header)) + "\n");
-    sink.sync();
-    return new Session(header, emptySessionState(), this.spillFor(id), sink, this.redactor, this.now);
+    let fd: number | undefined;
+    try {
+      fd = openSync(this.file(id), "wx", 0o600);
+      const sink = fileSink(fd, lock, this.dir);
+      sink.write(JSON.stringify(this.redactor.deep(header)) + "\n");
+      sink.sync();
+      return new Session(header, emptySessionState(), this.spillFor(id), sink, this.redactor, this.now);
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd);
+      lock.release();
+      throw asFolderError(error, this.dir);
+    }
   }
 
   open(idOrPrefix: string): Session {
@@ -159,7 +171,7 @@ export class FileSessionStore implements SessionStore {
     const lock = this.lock(id);
     try {
       const file = this.file(id);
-      const bytes = readFileSync(file);
+      const bytes = readRegularFile(file, MAX_SESSION_BYTES);
       const parsed = parseSessionFile(file, bytes.toString("utf8"));
       const fd = openSync(file, "r+");
       // A torn last line is dropped before anything is appended after it.
@@ -167,10 +179,10 @@ export class FileSessionStore implements SessionStore {
       if (parsed.validBytes > 0 && bytes[parsed.validBytes - 1] !== 0x0a) writeSync(fd, "\n", parsed.validBytes);
       closeSync(fd);
       const appendFd = openSync(file, "a");
-      return new Session(parsed.header, replaySession(parsed.events), this.spillFor(id), fileSink(appendFd, lock), this.redactor, this.now);
+      return new Session(parsed.header, replaySession(parsed.events), this.spillFor(id), fileSink(appendFd, lock, this.dir), this.redactor, this.now);
     } catch (error) {
       lock.release();
-      throw error;
+      throw asFolderError(error, this.dir);
     }
   }
 
@@ -178,7 +190,7 @@ export class FileSessionStore implements SessionStore {
   read(idOrPrefix: string): ParsedSession & { file: string } {
     const id = this.resolveId(idOrPrefix);
     const file = this.file(id);
-    return { ...parseSessionFile(file, readFileSync(file, "utf8")), file };
+    return { ...parseSessionFile(file, readRegularFile(file, MAX_SESSION_BYTES).toString("utf8")), file };
   }
 
   list(): SessionSummary[] {
@@ -213,7 +225,12 @@ export class FileSessionStore implements SessionStore {
   }
 
   private lock(id: string): HeldLock {
-    const attempt = tryAcquireLock(join(this.dir, `${id}.lock`));
+    let attempt: ReturnType<typeof tryAcquireLock>;
+    try {
+      attempt = tryAcquireLock(join(this.dir, `${id}.lock`));
+    } catch (error) {
+      throw asFolderError(error, this.dir);
+    }
     if ("lock" in attempt) return attempt.lock;
     throw new SessionBusyError(id, attempt.holder?.pid ?? null);
   }
@@ -265,7 +282,7 @@ export class MemorySessionStore implements SessionStore {
  * call instead of delaying it; closing waits for it and makes the tail durable. An fsync error
  * surfaces at the next `sync` or `close`.
  */
-function fileSink(fd: number, lock: HeldLock): SessionSink {
+function fileSink(fd: number, lock: HeldLock, dir: string): SessionSink {
   let open = true;
   let closed = false;
   let unsynced = false;
@@ -275,7 +292,7 @@ function fileSink(fd: number, lock: HeldLock): SessionSink {
     if (!failure) return;
     const error = failure;
     failure = null;
-    throw error;
+    throw asFolderError(error, dir);
   };
   const finish = () => {
     if (closed || inFlight > 0) return;
@@ -289,7 +306,11 @@ function fileSink(fd: number, lock: HeldLock): SessionSink {
   return {
     write(line) {
       if (!open) return;
-      writeSync(fd, line);
+      try {
+        writeSync(fd, line);
+      } catch (error) {
+        throw asFolderError(error, dir);
+      }
       unsynced = true;
     },
     sync() {

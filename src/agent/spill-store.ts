@@ -1,44 +1,58 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { asFolderError } from "../fs/folder-error.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
+import { openRegularFileForWriting } from "../fs/regular-file.js";
 import { createStreamRedactor, type Redactor } from "./secrets.js";
 import type { SpillStore } from "./tools/tool.js";
 
 /**
  * Spill files in one folder (the session's), created on first use, private to the user, and
- * redacted on the way in: a spilled command output never holds a known secret either.
+ * redacted on the way in: a spilled command output never holds a known secret either. A FIFO or
+ * symlink left at a spill file's path is refused, not written through.
  */
 export function createSpillStore(dir: string, redactor: Redactor): SpillStore {
   const fileName = (name: string) => join(dir, name.replace(/[^A-Za-z0-9._-]/g, "_"));
+  const openSpill = (name: string) => {
+    ensurePrivateDir(dir);
+    const path = fileName(name);
+    return { path, fd: openRegularFileForWriting(path) };
+  };
+  const write = (fd: number, text: string) => {
+    try {
+      writeSync(fd, text);
+    } catch (error) {
+      throw asFolderError(error, dir);
+    }
+  };
   return {
     dir,
     write(name, content) {
-      ensurePrivateDir(dir);
-      const path = fileName(name);
-      const fd = openSync(path, "w", 0o600);
+      const { path, fd } = openSpill(name);
       try {
-        writeSync(fd, redactor.text(content));
+        write(fd, redactor.text(content));
       } finally {
         closeSync(fd);
       }
       return path;
     },
     open(name) {
-      ensurePrivateDir(dir);
-      const path = fileName(name);
-      const fd = openSync(path, "w", 0o600);
+      const { path, fd } = openSpill(name);
       const stream = createStreamRedactor(redactor);
       let open = true;
       return {
         path,
         write(chunk) {
-          if (open) writeSync(fd, stream.push(chunk));
+          if (open) write(fd, stream.push(chunk));
         },
         async close() {
           if (!open) return;
           open = false;
-          writeSync(fd, stream.end());
-          closeSync(fd);
+          try {
+            write(fd, stream.end());
+          } finally {
+            closeSync(fd);
+          }
         },
       };
     },

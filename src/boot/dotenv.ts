@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
-import { statOrUndefined } from "../fs/stat.js";
+import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
+import { isMissingPathError } from "../fs/stat.js";
 import type { Env } from "./paths.js";
 
 const MAX_DOTENV_BYTES = 1024 * 1024;
@@ -53,14 +53,14 @@ export class DotenvLoader {
 }
 
 function readDotenv(file: string): { values: Record<string, string> | null; problem?: string } {
-  const info = statOrUndefined(file);
-  if (!info) return { values: null };
-  // A .env that is a folder, a FIFO or huge is skipped and reported rather than hanging the start.
-  if (!info.isFile()) return { values: null, problem: "not a regular file" };
-  if (info.size > MAX_DOTENV_BYTES) return { values: null, problem: `larger than ${MAX_DOTENV_BYTES} bytes` };
+  let text: string;
   try {
-    return { values: parseEnv(readFileSync(file, "utf8")) as Record<string, string> };
+    text = readRegularFile(file, MAX_DOTENV_BYTES).toString("utf8");
   } catch (error) {
+    if (isMissingPathError(error)) return { values: null };
+    // A .env that is a folder, a FIFO or huge is skipped and reported rather than hanging the start.
+    if (error instanceof UnusableFileError) return { values: null, problem: error.reason === "too-large" ? `larger than ${MAX_DOTENV_BYTES} bytes` : "not a regular file" };
     return { values: null, problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
   }
+  return { values: parseEnv(text) as Record<string, string> };
 }

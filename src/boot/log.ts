@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import { ensurePrivateDirs } from "../fs/private-dir.js";
+import { openRegularFileForWriting } from "../fs/regular-file.js";
 import { requireLazily } from "../fs/require.js";
 
 /** bosun's log: JSON lines in `<state>/logs/bosun.log`. */
@@ -8,22 +10,26 @@ export interface Log {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+const LOGS_FOLDER = "logs";
+
 export function logFilePath(stateDir: string): string {
-  return join(stateDir, "logs", "bosun.log");
+  return join(stateDir, LOGS_FOLDER, "bosun.log");
 }
 
 /**
  * A log that opens its file on the first line written: a run that has nothing to log creates no
- * file, and start-up does not pay for loading the logging library.
+ * file, and start-up does not pay for loading the logging library. The state and logs folders are
+ * created private; a log file that is not a regular file (a FIFO would block) is refused.
  */
 export function createFileLog(stateDir: string): Log {
   type Pino = typeof import("pino");
   let logger: import("pino").Logger | undefined;
   const get = () => {
     if (!logger) {
+      ensurePrivateDirs(stateDir, LOGS_FOLDER);
+      const fd = openRegularFileForWriting(logFilePath(stateDir), { append: true });
       const pino = requireLazily("pino") as Pino;
-      const destination = pino.destination({ dest: logFilePath(stateDir), sync: true, mkdir: true, mode: 0o600 });
-      logger = pino({ base: { pid: process.pid } }, destination);
+      logger = pino({ base: { pid: process.pid } }, pino.destination({ fd, sync: true }));
     }
     return logger;
   };

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** Where bosun keeps its files. Every path is absolute. */
 export interface BosunPaths {
@@ -49,6 +49,32 @@ export function resolvePaths(env: Env, cwd: string = process.cwd()): BosunPaths 
     legacy,
     bosunHome: null,
   };
+}
+
+/** The variable that moves each of the four folders (BOSUN_HOME moves all of them). */
+export const FOLDER_VARIABLES = {
+  config: "XDG_CONFIG_HOME",
+  data: "XDG_DATA_HOME",
+  cache: "XDG_CACHE_HOME",
+  state: "XDG_STATE_HOME",
+} as const;
+
+export type FolderName = keyof typeof FOLDER_VARIABLES;
+
+/**
+ * The variables that would put bosun's folders somewhere other than `path` (a folder of bosun's,
+ * a path inside one, or a parent of one): empty when `path` has nothing to do with them.
+ */
+export function variablesMoving(path: string, paths: BosunPaths): string[] {
+  const related = (root: string) => isWithin(path, root) || isWithin(root, path);
+  if (paths.bosunHome) return related(paths.bosunHome) ? ["BOSUN_HOME"] : [];
+  const names = (Object.keys(FOLDER_VARIABLES) as FolderName[]).filter((name) => related(paths[name]));
+  return names.length > 0 ? [...names.map((name) => FOLDER_VARIABLES[name]), "BOSUN_HOME"] : [];
+}
+
+function isWithin(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
 }
 
 /** `~` and `~/x` relative to `home`; anything else unchanged. */

@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { UserError } from "../errors.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
-import { requireLazily } from "../fs/require.js";
+import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
 import { isMissingPathError } from "../fs/stat.js";
 
 /** A stored key. The type leaves room for other kinds of credentials later. */
@@ -37,11 +38,10 @@ export class AuthStore {
   read(): Record<string, StoredCredential> {
     let text: string;
     try {
-      if (statSync(this.file).size > MAX_BYTES) throw new AuthStoreError(this.file, `is larger than ${MAX_BYTES} bytes`);
-      text = readFileSync(this.file, "utf8");
+      text = readRegularFile(this.file, MAX_BYTES).toString("utf8");
     } catch (error) {
       if (isMissingPathError(error)) return {};
-      if (error instanceof AuthStoreError) throw error;
+      if (error instanceof UnusableFileError) throw new AuthStoreError(this.file, `${error.problem}; move it away, then run bosun auth set again`);
       throw new AuthStoreError(this.file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
     }
     let value: unknown;
@@ -91,7 +91,8 @@ export class AuthStore {
   /** True when the file exists and others than its owner may read or write it. */
   isExposed(): boolean {
     try {
-      return (statSync(this.file).mode & 0o077) !== 0;
+      const info = statSync(this.file);
+      return info.isFile() && (info.mode & 0o077) !== 0;
     } catch {
       return false;
     }
@@ -99,8 +100,7 @@ export class AuthStore {
 
   private async write(store: Record<string, StoredCredential>): Promise<void> {
     ensurePrivateDir(dirname(this.file));
-    const writeFileAtomic = requireLazily("write-file-atomic") as typeof import("write-file-atomic");
     const sorted = Object.fromEntries(Object.entries(store).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    await writeFileAtomic(this.file, JSON.stringify(sorted, null, 2) + "\n", { mode: 0o600, fsync: true });
+    await writeFileAtomically(this.file, JSON.stringify(sorted, null, 2) + "\n", { mode: 0o600, fsync: true });
   }
 }

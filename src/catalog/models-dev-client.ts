@@ -1,11 +1,13 @@
-import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { readdirSync, statSync, unlinkSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import type { Log } from "../boot/log.js";
 import type { Env } from "../boot/paths.js";
 import { describeError } from "../errors.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
 import { acquireLock } from "../fs/file-lock.js";
-import { ensurePrivateDir } from "../fs/private-dir.js";
-import { requireLazily } from "../fs/require.js";
+import { asFolderError, FolderError } from "../fs/folder-error.js";
+import { ensurePrivateDirs } from "../fs/private-dir.js";
+import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
 import { isMissingPathError } from "../fs/stat.js";
 import { readEmbeddedProviders } from "./embedded-providers.js";
 import { parseModelsDevData, type ModelsDevData } from "./models-dev-data.js";
@@ -15,6 +17,9 @@ import { modelsCacheFile, modelsSourceUrl } from "./catalog-files.js";
 export const MODELS_FRESH_MS = 5 * 60 * 1000;
 /** How often a long-running process refreshes. */
 export const MODELS_REFRESH_EVERY_MS = 60 * 60 * 1000;
+/** A cache file larger than this is not a models.dev list (today's is a few MiB). */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+const LOCKS_FOLDER = "locks";
 
 export type ModelsSource = "cache" | "embedded" | "network";
 
@@ -73,7 +78,7 @@ export class ModelsDevClient {
   constructor(private readonly options: ModelsDevClientOptions) {
     this.sourceUrl = modelsSourceUrl(options.env);
     this.cacheFile = modelsCacheFile(options.cacheDir, this.sourceUrl);
-    this.lockFile = join(options.stateDir, "locks", `models-dev-${basename(this.cacheFile)}.lock`);
+    this.lockFile = join(options.stateDir, LOCKS_FOLDER, `models-dev-${basename(this.cacheFile)}.lock`);
   }
 
   /** `BOSUN_DISABLE_MODELS_FETCH` (any value but empty, 0 or false) turns downloads off. */
@@ -115,7 +120,8 @@ export class ModelsDevClient {
   /**
    * Downloads the list unless the cache is fresh (`force` downloads anyway, unless another
    * process finished a download after this call began). Failures are returned, not thrown:
-   * the cache and the data in use stay as they were.
+   * the cache and the data in use stay as they were. Only a folder or file of bosun's that cannot
+   * be used (FolderError, UnusableFileError) is thrown: that is for the user to fix.
    */
   refresh(options: { force?: boolean } = {}): Promise<RefreshOutcome> {
     this.refreshing ??= this.refreshOnce(options.force ?? false).finally(() => (this.refreshing = undefined));
@@ -129,9 +135,17 @@ export class ModelsDevClient {
     let handle: unknown;
     let stopped = false;
     const cycle = () => {
-      void this.refresh().finally(() => {
-        if (!stopped) handle = timers.setTimeout(cycle, MODELS_REFRESH_EVERY_MS);
-      });
+      void this.refresh()
+        .catch((error: unknown) => {
+          try {
+            this.failed(error);
+          } catch {
+            // The log's folder is unusable too: the next cycle tries again.
+          }
+        })
+        .finally(() => {
+          if (!stopped) handle = timers.setTimeout(cycle, MODELS_REFRESH_EVERY_MS);
+        });
     };
     cycle();
     return () => {
@@ -149,10 +163,13 @@ export class ModelsDevClient {
     }
     let lock;
     try {
-      ensurePrivateDir(dirname(this.cacheFile));
-      ensurePrivateDir(dirname(this.lockFile));
+      ensurePrivateDirs(this.options.cacheDir, relative(this.options.cacheDir, dirname(this.cacheFile)));
+      ensurePrivateDirs(this.options.stateDir, LOCKS_FOLDER);
       lock = await acquireLock(this.lockFile, { timeoutMs: this.options.lockTimeoutMs ?? 60_000 });
     } catch (error) {
+      // A folder or lock file of bosun's that cannot be used is for the user to fix, not a failed download.
+      const local = asFolderError(error, dirname(this.lockFile));
+      if (isOwnFileProblem(local)) throw local;
       return this.failed(error);
     }
     try {
@@ -173,13 +190,13 @@ export class ModelsDevClient {
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       });
       const { data } = parseModelsDevData(text, url);
-      const writeFileAtomic = requireLazily("write-file-atomic") as typeof import("write-file-atomic");
-      await writeFileAtomic(this.cacheFile, text, { mode: 0o644, fsync: true });
+      await writeFileAtomically(this.cacheFile, text, { mode: 0o644, fsync: true });
       this.snapshot = { data, source: "network", fetchedAt: this.cacheWrittenAt() ?? this.now() };
       this.options.log?.info("models.dev list downloaded", { url, bytes: text.length });
       this.notify();
       return { status: "fetched", bytes: text.length };
     } catch (error) {
+      if (isOwnFileProblem(error)) throw error;
       return this.failed(error);
     } finally {
       try {
@@ -221,7 +238,7 @@ export class ModelsDevClient {
     let problem: string | undefined;
     try {
       const written = statSync(this.cacheFile).mtimeMs;
-      const { data } = parseModelsDevData(readFileSync(this.cacheFile, "utf8"), this.cacheFile);
+      const { data } = parseModelsDevData(readRegularFile(this.cacheFile, MAX_CACHE_BYTES).toString("utf8"), this.cacheFile);
       return { data, source: "cache", fetchedAt: written };
     } catch (error) {
       if (!isMissingPathError(error)) {
@@ -265,4 +282,8 @@ export class ModelsDevClient {
   private now(): number {
     return (this.options.now ?? Date.now)();
   }
+}
+
+function isOwnFileProblem(error: unknown): boolean {
+  return error instanceof FolderError || error instanceof UnusableFileError;
 }

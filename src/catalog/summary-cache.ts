@@ -1,7 +1,8 @@
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Env } from "../boot/paths.js";
-import { ensurePrivateDir } from "../fs/private-dir.js";
+import { ensurePrivateDirs } from "../fs/private-dir.js";
+import { readRegularFile } from "../fs/regular-file.js";
 
 /**
  * A catalog summary kept between runs, valid while the inputs it was computed from are
@@ -29,9 +30,16 @@ interface Stored<T> {
   summary: T;
 }
 
+/** The most a stored summary may weigh; anything larger is not one of ours. */
+const MAX_STORED_BYTES = 16 * 1024 * 1024;
+
+/** Summaries live in `<cache>/status/`. */
+const SUMMARY_FOLDER = "status";
+
 export class SummaryCache<T> {
   constructor(
-    private readonly dir: string,
+    /** bosun's cache folder. */
+    private readonly cacheDir: string,
     private readonly env: Env,
   ) {}
 
@@ -40,7 +48,7 @@ export class SummaryCache<T> {
     const file = this.fileFor(files);
     let stored: Stored<T>;
     try {
-      stored = JSON.parse(readFileSync(file, "utf8")) as Stored<T>;
+      stored = JSON.parse(readRegularFile(file, MAX_STORED_BYTES).toString("utf8")) as Stored<T>;
     } catch {
       return undefined;
     }
@@ -55,7 +63,7 @@ export class SummaryCache<T> {
     const stored: Stored<T> = { version: 1, inputs, fingerprint: this.fingerprint(inputs), summary };
     const temp = `${file}.${process.pid}.tmp`;
     try {
-      ensurePrivateDir(dirname(file));
+      ensurePrivateDirs(this.cacheDir, SUMMARY_FOLDER);
       writeFileSync(temp, JSON.stringify(stored), { mode: 0o600 });
       renameSync(temp, file);
     } catch {
@@ -84,7 +92,7 @@ export class SummaryCache<T> {
 
   // One entry per set of input files (each project has its own config files).
   private fileFor(files: string[]): string {
-    return join(this.dir, `catalog-${fnv1a(files.join("\u0000"))}.json`);
+    return join(this.cacheDir, SUMMARY_FOLDER, `catalog-${fnv1a(files.join("\u0000"))}.json`);
   }
 }
 

@@ -66,6 +66,7 @@ async function loginAgent(id: string, options: { json?: boolean }, output: Outpu
     throw new UserError(`${runtime.title} has no device login in bosun; sign in with: ${runtime.loginHint}`);
   }
   const login = await import("../runtimes/codex-device-login.js");
+  login.checkCodexLoginFolder(ctx);
   const log = createFileLog(boot.paths.state);
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();

@@ -1,5 +1,7 @@
 import type { Command } from "commander";
+import { resolvePaths, variablesMoving } from "../boot/paths.js";
 import { isUserError } from "../errors.js";
+import { FolderError } from "../fs/folder-error.js";
 import { writeLine, type Output } from "./output.js";
 
 /**
@@ -13,7 +15,9 @@ export function reportError(error: unknown, output: Output): number {
   }
   const debug = output.env.BOSUN_DEBUG === "1";
   if (isUserError(error)) {
-    writeLine(output.stderr, `bosun: ${error.message}`);
+    // Which folder a path belongs to is known here: the fix names the variable that would move it.
+    const shown = error instanceof FolderError ? error.withVariables(variablesMoving(error.folder, resolvePaths(output.env))) : error;
+    writeLine(output.stderr, `bosun: ${shown.message}`);
     if (debug && error.stack) writeLine(output.stderr, error.stack);
     return error.exitCode;
   }

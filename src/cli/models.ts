@@ -20,6 +20,9 @@ export function registerModels(program: Command, output: Output): void {
       const { openCatalogForCommand } = await import("./catalog-command.js");
       const session = await openCatalogForCommand(output, options.offline ? "never" : "if-stale");
       try {
+        // Without the stored keys the list would show their providers as unavailable.
+        const authProblem = session.location.authStoreProblem();
+        if (authProblem) throw new UserError(authProblem);
         const reader = session.location.catalog.read();
         if (options.provider !== undefined && !reader.provider.get(options.provider)) {
           throw new UserError(`unknown provider ${JSON.stringify(options.provider)}; bosun models --all lists every provider`);

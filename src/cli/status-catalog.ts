@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
@@ -31,7 +30,7 @@ export async function catalogStatus(boot: Boot): Promise<SubsystemStatus> {
   ];
   const extra = [packageVersion(), sourceUrl, process.cwd()];
   const runsPluginCode = boot.plugins.some((plugin) => plugin.enabled && !plugin.problem && plugin.main !== null);
-  const cache = new SummaryCache<CatalogSummary>(join(boot.paths.cache, "status"), boot.env);
+  const cache = new SummaryCache<CatalogSummary>(boot.paths.cache, boot.env);
   let summary = runsPluginCode ? undefined : cache.read(files, extra);
   if (!summary) {
     const [{ summarizeCatalog }, { createFileLog }] = await Promise.all([import("../catalog/summary.js"), import("../boot/log.js")]);

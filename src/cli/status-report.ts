@@ -7,9 +7,10 @@ import type { Output } from "./output.js";
 import { agentsStatus } from "./status-agents.js";
 import { agentStatus } from "./status-agent.js";
 import { catalogStatus } from "./status-catalog.js";
+import { foldersStatus } from "./status-folders.js";
 import { installStatus } from "./status-install.js";
 
-export type SubsystemName = "agents" | "install" | "catalog" | "agent";
+export type SubsystemName = "folders" | "agents" | "install" | "catalog" | "agent";
 
 /**
  * What one subsystem contributes to `bosun status`: its state and a one-line detail, optional
@@ -49,6 +50,7 @@ export interface StatusReport {
 }
 
 export const SUBSYSTEM_TITLES: Record<SubsystemName, string> = {
+  folders: "Folders",
   agents: "Agents",
   install: "Install",
   catalog: "Catalog",
@@ -58,6 +60,7 @@ export const SUBSYSTEM_TITLES: Record<SubsystemName, string> = {
 
 /** Where each subsystem's status comes from. */
 export const SUBSYSTEM_STATUS: Record<SubsystemName, SubsystemStatusSource> = {
+  folders: foldersStatus,
   agents: agentsStatus,
   install: installStatus,
   catalog: catalogStatus,

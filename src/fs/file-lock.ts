@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { UserError } from "../errors.js";
+import { describeNonRegular, readRegularFile, UnusableFileError } from "./regular-file.js";
 import { isMissingPathError } from "./stat.js";
 
 /** What a lock file says about its holder. */
@@ -53,6 +54,7 @@ export interface HeldLock {
 }
 
 const POLL_MS = 50;
+const MAX_LOCK_BYTES = 4096;
 
 /**
  * Takes an exclusive lock file (created with O_EXCL, holding `{pid, host, acquiredAt}`),
@@ -111,12 +113,15 @@ interface LockState {
   ageMs: number;
 }
 
+// A lock is always a small regular file: anything else at its path (a FIFO, whose read would
+// block forever, a folder, a symlink) is not a lock anyone holds, and is reported.
 function inspectLock(file: string): LockState | "gone" {
   try {
-    const info = statSync(file);
+    const info = lstatSync(file);
+    if (!info.isFile()) throw new UnusableFileError(file, describeNonRegular(info));
     let holder: LockHolder | null = null;
     try {
-      holder = parseHolder(readFileSync(file, "utf8"));
+      holder = parseHolder(readLockText(file));
     } catch {
       holder = null;
     }
@@ -157,7 +162,7 @@ function reclaim(file: string, judgedIno: number): void {
 function releaseLock(file: string, holder: LockHolder): void {
   let current: LockHolder | null;
   try {
-    current = parseHolder(readFileSync(file, "utf8"));
+    current = parseHolder(readLockText(file));
   } catch (error) {
     if (isMissingPathError(error)) throw new Error(`lock ${file} was removed by someone else before release`);
     throw error;
@@ -166,6 +171,10 @@ function releaseLock(file: string, holder: LockHolder): void {
     throw new Error(`lock ${file} was taken over by another process before release`);
   }
   unlinkSync(file);
+}
+
+function readLockText(file: string): string {
+  return readRegularFile(file, MAX_LOCK_BYTES).toString("utf8");
 }
 
 function parseHolder(text: string): LockHolder | null {

@@ -3,6 +3,7 @@ import { createFileLog } from "../boot/log.js";
 import type { CatalogModel } from "../catalog/projection.js";
 import type { CatalogReader } from "../catalog/reader.js";
 import type { AuthStore } from "../catalog/auth-store.js";
+import { UserError } from "../errors.js";
 import { baseURLOrigin } from "./base-url-origin.js";
 import { PROVIDER_PACKAGES, parseModelSpec, type ModelTarget, type ProviderPackage } from "./model-target.js";
 import { NoModelError, type ModelSource } from "./resolve-model.js";
@@ -24,7 +25,10 @@ export async function createCatalogModelSource(boot: Boot): Promise<ModelSource>
   // The committed value stays readable after the location closes.
   const reader = location.catalog.read();
   const authStore = location.authStore;
+  const authProblem = location.authStoreProblem();
   await location.close();
+  // A run without the stored keys could neither use them nor keep them out of what it writes.
+  if (authProblem) throw new UserError(authProblem);
   const sources = { configLayers: boot.config?.layers ?? [], modelsDev: modelsDev.current() };
   return {
     credentialEnvVars: [...new Set(reader.provider.all().flatMap((provider) => provider.env))],

@@ -4,15 +4,17 @@ import { ExtensionError } from "../extensions/extension-error.js";
 import type { ExtensionHost } from "../extensions/host.js";
 import type { LoadedExtension } from "../extensions/load.js";
 import { acquireLockSync, type HeldLock } from "../fs/file-lock.js";
+import { asFolderError, FolderError } from "../fs/folder-error.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
 import { legacyLayoutStep } from "./10_legacy_layout.js";
 import { agentsJsonToYamlStep } from "./20_agents_json_to_yaml.js";
 import { runtimeHelperSyncStep } from "./30_runtime_helper_sync.js";
+import { privateFoldersStep } from "./40_private_folders.js";
 import { MigrationError } from "./migration-error.js";
 import type { MigrationAction, MigrationContext, MigrationNote, MigrationStep, StepPlan } from "./types.js";
 
 /** Built-in steps, in file-name order; `startup_migration` extensions run after them. */
-export const BUILTIN_STEPS: MigrationStep[] = [legacyLayoutStep, agentsJsonToYamlStep, runtimeHelperSyncStep];
+export const BUILTIN_STEPS: MigrationStep[] = [legacyLayoutStep, agentsJsonToYamlStep, runtimeHelperSyncStep, privateFoldersStep];
 
 export const STARTUP_MIGRATION_POINT = "startup_migration";
 
@@ -64,8 +66,13 @@ export class MigrationRunner {
   run(step: MigrationStep, source = "builtin"): void {
     let plan = planStep(this.ctx, step);
     if (!this.report.dryRun && plan.actions.length > 0 && !this.lock) {
-      ensurePrivateDir(this.ctx.paths.state, this.ctx.fs);
-      this.lock = acquireLockSync(join(this.ctx.paths.state, "startup-migrations.lock"), { timeoutMs: this.lockTimeoutMs });
+      const { state } = this.ctx.paths;
+      ensurePrivateDir(state, this.ctx.fs);
+      try {
+        this.lock = acquireLockSync(join(state, "startup-migrations.lock"), { timeoutMs: this.lockTimeoutMs });
+      } catch (error) {
+        throw asFolderError(error, state);
+      }
       plan = planStep(this.ctx, step);
     }
     const stepReport: StepReport = { id: step.id, source, actions: [], notes: [...plan.notes] };
@@ -111,7 +118,8 @@ function applyAction(stepId: string, source: string, action: MigrationAction): M
   try {
     result = action.apply();
   } catch (error) {
-    if (error instanceof ExtensionError) throw error;
+    // A folder of bosun's that cannot be used is named as such, whichever step ran into it.
+    if (error instanceof ExtensionError || error instanceof FolderError) throw error;
     if (source !== "builtin") throw new ExtensionError(source, STARTUP_MIGRATION_POINT, `could not ${action.describe}: ${describeError(error)}`, { cause: error });
     throw new MigrationError(stepId, action.describe, error);
   }

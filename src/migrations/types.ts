@@ -8,6 +8,8 @@ export type MigrationFs = Pick<
   | "chmodSync"
   | "closeSync"
   | "copyFileSync"
+  | "fchmodSync"
+  | "fstatSync"
   | "fsyncSync"
   | "linkSync"
   | "lstatSync"

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { extname, isAbsolute, join, normalize, sep } from "node:path";
 import { describeError } from "../errors.js";
+import { readRegularFile } from "../fs/regular-file.js";
 import { isMissingPathError, statOrUndefined } from "../fs/stat.js";
 import { BUILTIN_PLUGIN_NAMES } from "./builtin/names.js";
 
@@ -51,7 +52,7 @@ function readPlugin(dir: string, name: string, enabled: boolean): InstalledPlugi
   if (!info.isFile() || info.size > MAX_MANIFEST_BYTES) return broken("plugin.json is not a small regular file");
   let manifest: unknown;
   try {
-    manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+    manifest = JSON.parse(readRegularFile(manifestFile, MAX_MANIFEST_BYTES).toString("utf8"));
   } catch (error) {
     return broken(`plugin.json is not valid JSON (${describeError(error)})`);
   }

@@ -1,9 +1,10 @@
-import { dirname } from "node:path";
+import { dirname, relative } from "node:path";
 import type { Env } from "../boot/paths.js";
 import { UserError } from "../errors.js";
 import { redactSecrets, type Secret } from "../agent/redact.js";
-import { ensurePrivateDir } from "../fs/private-dir.js";
-import { requireLazily } from "../fs/require.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
+import { inspectFolder } from "../fs/folder-error.js";
+import { ensurePrivateDirs } from "../fs/private-dir.js";
 import { codexPluginAuthPath } from "./codex.js";
 import { oneLine } from "./probe-error.js";
 import type { DetectionContext } from "./types.js";
@@ -157,23 +158,28 @@ export async function waitForCodexDeviceLogin(start: DeviceLoginStart, io: Devic
 }
 
 /**
+ * Fails before the user signs in when the login could not be saved afterwards: the folder it goes
+ * in cannot be created or written (judged by reading only; nothing is created yet).
+ */
+export function checkCodexLoginFolder(ctx: Pick<DetectionContext, "dataDir">): void {
+  const problem = inspectFolder(dirname(codexPluginAuthPath(ctx)));
+  if (problem) throw problem;
+}
+
+/**
  * Writes the login where Codex reads one (`auth.json`, Codex's own schema) in bosun's folder for
  * Codex: private folders, a temp file created 0600, synced and renamed over the target.
  */
 export async function saveCodexLogin(ctx: Pick<DetectionContext, "dataDir">, tokens: CodexTokens, now: () => number = Date.now): Promise<string> {
   const path = codexPluginAuthPath(ctx);
-  const dir = dirname(path);
-  ensurePrivateDir(ctx.dataDir);
-  ensurePrivateDir(dirname(dir));
-  ensurePrivateDir(dir);
+  ensurePrivateDirs(ctx.dataDir, relative(ctx.dataDir, dirname(path)));
   const content = {
     auth_mode: "chatgpt",
     OPENAI_API_KEY: null,
     tokens: { id_token: tokens.idToken, access_token: tokens.accessToken, refresh_token: tokens.refreshToken, account_id: tokens.accountId },
     last_refresh: new Date(now()).toISOString(),
   };
-  const writeFileAtomic = requireLazily("write-file-atomic") as typeof import("write-file-atomic");
-  await writeFileAtomic(path, JSON.stringify(content, null, 2) + "\n", { mode: 0o600 });
+  await writeFileAtomically(path, JSON.stringify(content, null, 2) + "\n", { mode: 0o600 });
   return path;
 }
 

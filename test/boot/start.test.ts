@@ -77,10 +77,11 @@ describe("startBosun", () => {
       "10_legacy_layout",
       "20_agents_json_to_yaml",
       "30_runtime_helper_sync",
+      "40_private_folders",
       "05_sees_builtins",
       "20_project",
     ]);
-    expect(started.migrations.steps[3]!.notes).toEqual([{ level: "info", message: "settings moved: true" }]);
+    expect(started.migrations.steps[4]!.notes).toEqual([{ level: "info", message: "settings moved: true" }]);
     expect(existsSync(join(t.paths.data, "project.txt"))).toBe(true);
   });
 
@@ -143,7 +144,7 @@ describe("startBosun", () => {
     );
     const watch = join(t.root, "watched.txt");
     await boot(t);
-    expect(readFileSync(watch, "utf8")).toBe("10_legacy_layout,20_agents_json_to_yaml,30_runtime_helper_sync");
+    expect(readFileSync(watch, "utf8")).toBe("10_legacy_layout,20_agents_json_to_yaml,30_runtime_helper_sync,40_private_folders");
   });
 
   it("waits for a migrations lock held by a live process, then gives up naming it", async () => {

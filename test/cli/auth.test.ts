@@ -80,7 +80,7 @@ describe("bosun auth", () => {
   it("reports a broken auth.json without quoting it, and changes nothing", async () => {
     const t = makeTempHome();
     const file = join(t.paths.data, "auth.json");
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(file, `{"openai": {"type": "api", "key": "${SECRET}"`, { mode: 0o600 });
     const result = await runCli(["auth", "set", "openai"], { ...t.env, ...offline }, t.home, "new");
     expect(result.code).toBe(1);

@@ -65,7 +65,7 @@ describe("bosun (CLI)", () => {
     const home = t.env.BOSUN_HOME!;
     expect(status.paths).toEqual({ config: join(home, "config"), data: join(home, "data"), cache: join(home, "cache"), state: join(home, "state"), legacy: join(t.home, ".bosun") });
     expect(status.version).toBe(version);
-    expect(status.migrations.steps.map((s: { id: string }) => s.id)).toEqual(["10_legacy_layout", "20_agents_json_to_yaml", "30_runtime_helper_sync"]);
+    expect(status.migrations.steps.map((s: { id: string }) => s.id)).toEqual(["10_legacy_layout", "20_agents_json_to_yaml", "30_runtime_helper_sync", "40_private_folders"]);
     expect(status.subsystems.catalog).toMatchObject({ state: "attention", source: "embedded", default: null });
     expect(typeof status.summary).toBe("string");
     expect((await runCli(["--json"], t.env, t.home)).stdout).toBe(stdout);
@@ -156,13 +156,14 @@ describe("bosun (CLI)", () => {
   it("exits 2 for an internal error, with the stack only under BOSUN_DEBUG=1", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.legacy, "sessions/a.jsonl"), "a");
-    // The state folder is a file: taking the migrations lock fails in a way no user error covers.
-    t.write(join(t.home, ".local/state"), "not a folder");
-    const plain = await runCli(["status"], t.env, t.home);
+    // A state folder whose name is longer than the file system allows: creating it for the
+    // migrations lock fails in a way no user error covers.
+    const env = { ...t.env, XDG_STATE_HOME: join(t.home, "s".repeat(300)) };
+    const plain = await runCli(["status"], env, t.home);
     expect(plain.code).toBe(2);
     expect(plain.stderr.trim().split("\n")).toHaveLength(1);
     expect(plain.stderr).toMatch(/^bosun: internal error: .*\(set BOSUN_DEBUG=1 for details\)/);
-    const debug = await runCli(["status"], { ...t.env, BOSUN_DEBUG: "1" }, t.home);
+    const debug = await runCli(["status"], { ...env, BOSUN_DEBUG: "1" }, t.home);
     expect(debug.stderr).toMatch(/\n\s+at /);
   });
 

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { z } from "zod";
+import { describeError } from "../../errors.js";
 import { detectDangerousCommand } from "../dangerous-command.js";
 import { resolveToolPath, showPath } from "./paths.js";
 import { ToolError, type AgentTool, type SpillStore, type ToolContext, type ToolResult } from "./tool.js";
@@ -145,13 +146,15 @@ function closed(stream: NodeJS.ReadableStream): Promise<void> {
 /**
  * Keeps what the model will see (the start and the end) in memory and, once the output outgrows
  * the inline limit, streams all of it to a spill file, so a command that prints gigabytes costs
- * neither memory nor context.
+ * neither memory nor context. A spill file that cannot be written (a full disk, a FIFO in its
+ * place) costs only the middle of the output: the model is told why it was not saved.
  */
 class OutputCollector {
   private head = "";
   private tail = "";
   private total = 0;
   private file: ReturnType<SpillStore["open"]> | null = null;
+  private unsaved: string | null = null;
   spillPath: string | null = null;
 
   constructor(
@@ -161,8 +164,8 @@ class OutputCollector {
 
   add(chunk: string): void {
     this.total += chunk.length;
-    if (this.file) {
-      this.file.write(chunk);
+    if (this.file || this.unsaved) {
+      this.save(() => this.file?.write(chunk));
       this.tail = (this.tail + chunk).slice(-TAIL_CHARS);
       return;
     }
@@ -171,17 +174,37 @@ class OutputCollector {
       return;
     }
     const all = this.head + chunk;
-    this.file = this.spill.open(this.name);
-    this.spillPath = this.file.path;
-    this.file.write(all);
+    this.save(() => {
+      this.file = this.spill.open(this.name);
+      this.spillPath = this.file.path;
+      this.file.write(all);
+    });
     this.head = all.slice(0, HEAD_CHARS);
     this.tail = all.slice(HEAD_CHARS).slice(-TAIL_CHARS);
   }
 
   async finish(): Promise<string> {
-    if (!this.file) return this.head;
-    await this.file.close();
+    if (!this.file && !this.unsaved) return this.head;
+    await this.file?.close().catch((error: unknown) => this.giveUpSaving(error));
     const omitted = this.total - this.head.length - this.tail.length;
-    return `${this.head}\n… [${omitted} characters omitted; the whole output (${this.total} characters) is in ${this.spillPath}: read it with the read tool (offset/limit) or grep it] …\n${this.tail}`;
+    const whole = this.unsaved ? `could not be saved: ${this.unsaved}` : `is in ${this.spillPath}: read it with the read tool (offset/limit) or grep it`;
+    return `${this.head}\n… [${omitted} characters omitted; the whole output (${this.total} characters) ${whole}] …\n${this.tail}`;
+  }
+
+  // Runs in the output stream's data handler: a failure must not escape it.
+  private save(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.giveUpSaving(error);
+    }
+  }
+
+  private giveUpSaving(error: unknown): void {
+    this.unsaved ??= describeError(error);
+    const file = this.file;
+    this.file = null;
+    this.spillPath = null;
+    void file?.close().catch(() => undefined);
   }
 }

@@ -1,10 +1,11 @@
-import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
+import { readRegularFile, UnusableFileError } from "../../fs/regular-file.js";
 import { CredentialReadError, type FileInfo, type FileReader } from "./file-reader.js";
 
 /** Missing, a broken symlink, or a parent that is not a folder: nothing is there. */
 const ABSENT = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
 
-/** The real file reader: follows symlinks, opens only regular files, reads a bounded amount. */
+/** The real file reader: follows symlinks, opens only regular files (never waiting on a FIFO), reads a bounded amount. */
 export const nodeFileReader: FileReader = {
   stat(path) {
     let info: Stats;
@@ -26,35 +27,17 @@ export const nodeFileReader: FileReader = {
   },
 
   readText(path, maxBytes) {
-    let fd: number;
+    let data: Buffer;
     try {
-      // O_NONBLOCK: a FIFO swapped in after stat opens at once instead of waiting for a writer.
-      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+      data = readRegularFile(path, maxBytes);
     } catch (error) {
+      if (error instanceof UnusableFileError) throw new CredentialReadError(path, error.reason === "too-large" ? error.problem : "is not a regular file");
       throw new CredentialReadError(path, describeErrno(error));
     }
     try {
-      const info = fstatSync(fd);
-      if (!info.isFile()) throw new CredentialReadError(path, "is not a regular file");
-      if (info.size > maxBytes) throw new CredentialReadError(path, `is larger than ${formatBytes(maxBytes)}`);
-      const buffer = Buffer.alloc(maxBytes + 1);
-      let length = 0;
-      for (;;) {
-        const read = readSync(fd, buffer, length, buffer.length - length, null);
-        if (read === 0) break;
-        length += read;
-        if (length > maxBytes) throw new CredentialReadError(path, `is larger than ${formatBytes(maxBytes)}`);
-      }
-      try {
-        return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(buffer.subarray(0, length));
-      } catch {
-        throw new CredentialReadError(path, "is not UTF-8 text");
-      }
-    } catch (error) {
-      if (error instanceof CredentialReadError) throw error;
-      throw new CredentialReadError(path, describeErrno(error));
-    } finally {
-      closeSync(fd);
+      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
+    } catch {
+      throw new CredentialReadError(path, "is not UTF-8 text");
     }
   },
 
@@ -100,8 +83,4 @@ export function describeErrno(error: unknown): string {
     default:
       return `unreadable (${code})`;
   }
-}
-
-function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }

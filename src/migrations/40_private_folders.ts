@@ -1,0 +1,96 @@
+import { constants, type Stats } from "node:fs";
+import { join } from "node:path";
+import { displayPath, type BosunPaths } from "../boot/paths.js";
+import { lstatIfExists } from "./move.js";
+import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, MigrationStep, StepPlan } from "./types.js";
+
+/**
+ * bosun's own folders, each with the folders bosun makes in it. Folders that hold what the user
+ * put there (plugins, agent profiles, extensions) are private through the folder above them.
+ */
+function ownFolders(paths: BosunPaths): { root: string; below: string[]; listed?: string }[] {
+  return [
+    { root: paths.config, below: [] },
+    // runtimes/<id>/ holds bosun's own logins for each agent: every entry is one of bosun's folders.
+    { root: paths.data, below: ["sessions", "runtimes", "bin"], listed: "runtimes" },
+    { root: paths.cache, below: ["models-dev", "status"] },
+    { root: paths.state, below: ["logs", "locks"] },
+  ];
+}
+
+export const privateFoldersStep: MigrationStep = {
+  id: "40_private_folders",
+  plan: planPrivateFolders,
+};
+
+/**
+ * Plans making bosun's folders private (0700) where group or others have any access: folders made
+ * under a 022 umask by older versions, or moved in by `10_legacy_layout` with their old mode. Only
+ * real folders are changed: a symlink is not followed (nor is anything under it), and a folder
+ * owned by someone else is reported and left alone.
+ */
+export function planPrivateFolders(ctx: MigrationContext): StepPlan {
+  const { fs, paths } = ctx;
+  const plan: StepPlan = { actions: [], notes: [] };
+  const show = (path: string) => displayPath(path, paths.home);
+  const uid = process.getuid?.();
+  const visit = (dir: string): boolean => {
+    const info = lstatIfExists(fs, dir);
+    if (!info?.isDirectory()) return false;
+    if ((info.mode & 0o077) === 0) return true;
+    if (uid !== undefined && info.uid !== uid) {
+      const message = `${show(dir)} (${octal(info.mode)}) is open to others but belongs to user ${info.uid}, not you; left alone: have its owner run chmod 700 on it`;
+      plan.notes.push({ level: "warn", message });
+    } else {
+      plan.actions.push(makePrivate(fs, dir, info, show(dir)));
+    }
+    return true;
+  };
+  for (const { root, below, listed } of ownFolders(paths)) {
+    if (!visit(root)) continue;
+    for (const name of below) {
+      const dir = join(root, name);
+      if (visit(dir) && name === listed) for (const entry of fs.readdirSync(dir).sort()) visit(join(dir, entry));
+    }
+  }
+  return plan;
+}
+
+/**
+ * Changes the mode through a descriptor opened without following symlinks, after checking it is
+ * still the folder that was planned: a folder swapped for a link meanwhile is left alone.
+ */
+function makePrivate(fs: MigrationFs, dir: string, planned: Stats, shown: string): MigrationAction {
+  return {
+    kind: "chmod",
+    describe: `make ${shown} private (${octal(planned.mode)} → ${octal(privateMode(planned))})`,
+    apply: () => {
+      const changed: MigrationNote[] = [{ level: "warn", message: `${shown} changed while bosun was making it private; left alone` }];
+      let fd: number;
+      try {
+        fd = fs.openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      } catch (error) {
+        // Now a symlink (ELOOP), not a folder, or gone.
+        if (["ELOOP", "ENOTDIR", "ENOENT"].includes((error as NodeJS.ErrnoException).code ?? "")) return changed;
+        throw error;
+      }
+      try {
+        const now = fs.fstatSync(fd);
+        if (now.ino !== planned.ino || now.dev !== planned.dev) return changed;
+        fs.fchmodSync(fd, privateMode(now));
+      } finally {
+        fs.closeSync(fd);
+      }
+      return [];
+    },
+  };
+}
+
+/** The mode without any group or other bits (setuid, setgid and sticky kept). */
+function privateMode(info: Stats): number {
+  return info.mode & 0o7700;
+}
+
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(3, "0");
+}
