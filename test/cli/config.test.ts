@@ -95,10 +95,10 @@ describe("bosun config check", () => {
 
   it("counts a project config it does not use as a warning", async () => {
     const { t, project, cwd } = twoFiles("{}", "{}");
-    chmodSync(project, 0o664);
+    chmodSync(project, 0o646);
     const result = await runCli(["config", "check"], env(t), cwd);
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe(`warning: ${project}: project config not used: it is writable by group (mode 0664); chmod go-w it if you trust it\n`);
+    expect(result.stdout).toBe(`warning: ${project}: project config not used: it is writable by others (mode 0646); chmod go-w it if you trust it\n`);
   });
 });
 
@@ -112,7 +112,7 @@ describe("config warnings elsewhere", () => {
     mkdirSync(join(shared, "work"));
     chmodSync(join(shared, ".bosun"), 0o777);
     const warnings = [
-      `${join(shared, ".bosun")}: project config not used: it is writable by group and others (mode 0777); chmod go-w it if you trust it`,
+      `${join(shared, ".bosun")}: project config not used: it is writable by others (mode 0777); chmod go-w it if you trust it`,
       `${global}:2: plugins.off.colour: unknown key, ignored`,
     ];
     for (let run = 0; run < 2; run++) {
