@@ -1,5 +1,5 @@
 import { isSkip, type InstallLayout } from "../runtimes/install-types.js";
-import { addHookEntries, hasHookEntry, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
+import { addHookEntries, hasHookEntry, hookSlotProblem, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
 import { addTomlBlock, findTomlBlock, parseToml, removeTomlBlock, tomlValueAt } from "./config/toml-block.js";
 import type { DesiredHook, DesiredInstall } from "./desired.js";
 import type { ConfigRecord, HookEntryRecord, Manifest } from "./manifest.js";
@@ -65,6 +65,13 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
       continue;
     }
     const value = (read.value ?? {}) as Record<string, unknown>;
+    // Checked before anything is compared, so a fresh install and an upgrade refuse alike.
+    const slotProblem = desired.map((hook) => hookSlotProblem(value, hook.event)).find((problem) => problem !== null);
+    if (slotProblem) {
+      actions.push(blocked(origin, file, `${file}: ${slotProblem}; fix it, then run again`, register?.contract));
+      records.push(...recorded);
+      continue;
+    }
     const present = (event: string, command: string) => read.text !== null && hasHookEntry(value, register?.format ?? "nested", event, command);
     const format = register?.format ?? "nested";
     const toRemove = recorded.filter((record) => !wanted(record) && present(record.event, record.command));
@@ -154,7 +161,12 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
       view.rewrite(block.file, text);
       if (text === null) created.delete(block.file);
       actions.push({ origin, type: "rewrite-toml", rel: block.file, classification: "unknown", reason: `${block.file}: removes bosun's block`, evidence: "bosun's own marked block", originalHash: null, currentHash: null, text, contract: block.contract });
-    } else if (needed && hasBlock) records.push({ kind: "toml-block", file: block.file });
+    } else if (needed && hasBlock) {
+      records.push({ kind: "toml-block", file: block.file });
+      // A file edited since into one that does not parse is reported as on a first install: the runtime reads none of it.
+      const parsed = parseToml(read.text as string);
+      if (!parsed.ok) notes.push(`${block.file}: ${parsed.problem} at line ${parsed.line}; bosun's block (${block.lines.join(", ")}) is in it, but the runtime cannot read the file until you fix it`);
+    }
   }
   return { actions, notes, records, createdFiles: [...created].sort() };
 }
