@@ -50,3 +50,19 @@ export class InstallFailedError extends UserError {
     );
   }
 }
+
+/**
+ * A path bosun needs in a root is not what it must be: its manifest or a journal is a folder or a
+ * special file, a journal has a damaged line, the root itself is a file. Stops the run, naming
+ * the path and what to do.
+ */
+export class InstallFileError extends UserError {
+  override name = "InstallFileError";
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+    readonly fix: string,
+  ) {
+    super(`${file}: ${problem}; ${fix}`);
+  }
+}

@@ -1,5 +1,4 @@
-import type { InstallFs } from "./install-fs.js";
-import { errorCode } from "./install-fs.js";
+import { errorCode, NotAFileError, readFileText, type InstallFs } from "./install-fs.js";
 import { normalizeRelPath } from "./safe-path.js";
 
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -72,6 +71,8 @@ export interface ReadManifest {
   problems: string[];
   /** Written by a newer bosun: reported, read as far as understood. */
   newer: boolean;
+  /** What is where the manifest goes instead (a folder, a FIFO…): bosun can neither read nor replace it. */
+  notAFile?: string;
 }
 
 export function emptyManifest(): Manifest {
@@ -87,15 +88,15 @@ const HEX64 = /^[0-9a-f]{64}$/;
  * is reported, not rejected.
  */
 export function readManifest(fs: InstallFs, path: string): ReadManifest {
-  let text: string;
+  let text: string | null;
   try {
-    text = fs.readFileSync(path, "utf8");
+    text = readFileText(fs, path);
   } catch (error) {
-    const code = errorCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") return { manifest: emptyManifest(), found: false, text: null, problems: [], newer: false };
-    return { manifest: emptyManifest(), found: true, text: null, problems: [`cannot be read (${code ?? "error"}); treated as owning nothing`], newer: false };
+    const unread = { manifest: emptyManifest(), found: true, text: null, newer: false };
+    if (error instanceof NotAFileError) return { ...unread, problems: [`is a ${error.kind}, not a file; treated as owning nothing`], notAFile: error.kind };
+    return { ...unread, problems: [`cannot be read (${errorCode(error) ?? "error"}); treated as owning nothing`] };
   }
-  return parseManifest(text);
+  return text === null ? { manifest: emptyManifest(), found: false, text: null, problems: [], newer: false } : parseManifest(text);
 }
 
 export function parseManifest(text: string): ReadManifest {

@@ -4,8 +4,8 @@ import { acquireLock, type HeldLock } from "../fs/file-lock.js";
 import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
 import type { DesiredInstall } from "./desired.js";
 import { RootExecutor } from "./executor.js";
-import { exists, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
-import { InstallBlockedError, InstallFailedError, NeedsChoiceError } from "./install-errors.js";
+import { exists, isNonFolder, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
+import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError } from "./install-errors.js";
 import { readInstallState, serializeInstallState, type InstallState } from "./install-state.js";
 import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, undoJournal, type RestoreFailure } from "./journal.js";
 import { journalState, recoverInterrupted } from "./recovery.js";
@@ -306,6 +306,12 @@ function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot,
         toml: target.desired.toml?.root === root.key ? target.desired.toml : null,
       }
     : null;
+  if (isNonFolder(fs, root.dir, true)) {
+    throw new InstallFileError(root.dir, `is not a folder, and ${target.runtime.title} keeps its ${root.scope === "global" ? "user" : "project"} configuration in a folder of that name`, "move it out of the way, then run again");
+  }
+  const manifest = readManifest(fs, statePath(root, MANIFEST_FILE));
+  // Read leniently, but bosun must be able to replace it: a folder or FIFO there stops the run.
+  if (manifest.notAFile) throw new InstallFileError(statePath(root, MANIFEST_FILE), `is a ${manifest.notAFile}, not bosun's manifest`, "move it out of the way, then run again");
   return planRoot({
     root,
     fs,
@@ -313,7 +319,7 @@ function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot,
     pack: request.pack,
     desired,
     records: request.records,
-    manifest: readManifest(fs, statePath(root, MANIFEST_FILE)),
+    manifest,
     state,
     stateText: text,
     now: () => now().toISOString(),
