@@ -66,3 +66,16 @@ export class InstallFileError extends UserError {
     super(`${file}: ${problem}; ${fix}`);
   }
 }
+
+/** `bosun uninstall NAME` where no folder of the run has a pack of that name. Nothing was changed. */
+export class PackNotInstalledError extends UserError {
+  override name = "PackNotInstalledError";
+  constructor(
+    readonly pack: string,
+    /** What each runtime and scope of the run has instead (`name version`). */
+    readonly installed: { runtime: string; scope: string; packs: string[] }[],
+  ) {
+    const where = installed.map(({ runtime, scope, packs }) => `${runtime} ${scope} (${packs.length === 0 ? "nothing installed" : `installed: ${packs.join(", ")}`})`);
+    super(`pack ${JSON.stringify(pack.slice(0, 80))} is not installed in ${where.length === 1 ? where[0] : `any of ${where.join(", ")}`}; nothing was changed`);
+  }
+}

@@ -59,6 +59,13 @@ export interface Manifest {
   config: ConfigRecord[];
   /** Config files bosun created; deleted again when nothing but bosun's entries was ever in them. */
   createdFiles: string[];
+  /** Folders in the root bosun created (none of them was there before); an uninstall removes those it leaves empty. */
+  createdDirs: string[];
+  /**
+   * How many folders bosun created to make the root: 0 none (it was there), 1 the root itself,
+   * 2 the root and its parent… The last uninstall removes them once empty.
+   */
+  createdRoot: number;
   fileStats: Record<string, FileStatRecord>;
 }
 
@@ -76,10 +83,12 @@ export interface ReadManifest {
 }
 
 export function emptyManifest(): Manifest {
-  return { schemaVersion: MANIFEST_SCHEMA_VERSION, bosunVersion: null, runtime: null, scope: null, updatedAt: null, packs: {}, files: {}, config: [], createdFiles: [], fileStats: {} };
+  return { schemaVersion: MANIFEST_SCHEMA_VERSION, bosunVersion: null, runtime: null, scope: null, updatedAt: null, packs: {}, files: {}, config: [], createdFiles: [], createdDirs: [], createdRoot: 0, fileStats: {} };
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
+/** More folders than any runtime's root is deep below the home folder: a larger number is not bosun's. */
+const MAX_CREATED_ROOT = 8;
 
 /**
  * Reads a manifest leniently: missing, unparsable or non-object means "bosun owns nothing here"
@@ -148,6 +157,9 @@ export function parseManifest(text: string): ReadManifest {
     }
   }
   if (Array.isArray(raw.createdFiles)) manifest.createdFiles = raw.createdFiles.map(safeRel).filter((rel): rel is string => rel !== null);
+  // An older manifest has neither: bosun then knows of no folder it made, and removes none.
+  if (Array.isArray(raw.createdDirs)) manifest.createdDirs = [...new Set(raw.createdDirs.map(safeRel).filter((rel): rel is string => rel !== null))];
+  if (Number.isInteger(raw.createdRoot) && (raw.createdRoot as number) > 0) manifest.createdRoot = Math.min(raw.createdRoot as number, MAX_CREATED_ROOT);
   if (isRecord(raw.fileStats)) {
     const stats = raw.fileStats;
     for (const key in stats) {
@@ -195,6 +207,8 @@ export function serializeManifest(manifest: Manifest): string {
     files: sortedKeys(manifest.files),
     config: manifest.config,
     createdFiles: [...manifest.createdFiles].sort(),
+    createdDirs: [...manifest.createdDirs].sort(),
+    createdRoot: manifest.createdRoot,
     fileStats: sortedKeys(manifest.fileStats),
   };
   return JSON.stringify(body, null, 2) + "\n";

@@ -129,6 +129,21 @@ describe("installs and uninstalls leave your config files as they were", () => {
     expect(existsSync(join(t.home, ".claude/skills"))).toBe(false);
   });
 
+  it("two packs' hooks on one event: once both have left, the file is as it was (or gone, when bosun made it), whichever leaves first", async () => {
+    for (const mine of ['{\n  "model": "opus"\n}\n', null]) {
+      for (const first of ["bosun", "demo"]) {
+        const t = makeTempHome();
+        const settings = join(t.home, ".claude/settings.json");
+        if (mine !== null) t.write(settings, mine);
+        await install(t, {});
+        await install(t, { pack: packDir("demo-v1") });
+        await uninstall(t, { pack: first });
+        await uninstall(t, { pack: first === "bosun" ? "demo" : "bosun" });
+        expect(existsSync(settings) ? readFileSync(settings, "utf8") : null, `${first} first`).toBe(mine);
+      }
+    }
+  });
+
   it("a hook entry you deleted stays deleted on the next install", async () => {
     const t = makeTempHome();
     await install(t, {});
