@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import type * as nodeFs from "node:fs";
 import { dirname } from "node:path";
 
@@ -81,11 +81,16 @@ export function readFileText(fs: InstallFs, path: string): string | null {
   }
   try {
     const info = fs.fstatSync(fd);
-    if (!info.isFile()) throw new NotAFileError(path, info.isDirectory() ? "folder" : info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device");
+    if (!info.isFile()) throw new NotAFileError(path, nonFileKind(info));
     return fs.readFileSync(fd, "utf8");
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** What a path that is not a regular file is, in words. */
+export function nonFileKind(info: Stats): string {
+  return info.isDirectory() ? "folder" : info.isSymbolicLink() ? "symlink" : info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
 }
 
 /** A file's text, or null when it is absent, not a regular file, or unreadable. */

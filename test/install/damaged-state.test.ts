@@ -1,6 +1,6 @@
 // bosun's own files in a runtime's folder that are not what bosun wrote: a journal that is a
-// folder or a FIFO, a damaged line in a committed or an interrupted journal, a manifest or
-// install state that is a folder or a FIFO, a runtime folder that is a file. Each is one line
+// folder or a FIFO, a damaged line in a committed or an interrupted journal, a manifest, install
+// state or lock that is a folder or a FIFO, a runtime folder that is a file. Each is one line
 // naming the path and what to do (exit 1); nothing is changed, no read waits on a FIFO, and an
 // interrupted run's damaged journal never costs a file of yours.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -143,6 +143,20 @@ describe("a manifest or install state that is not a file, a runtime folder that 
     const status = runBin(["install", "--status", "--json"], t.env, t.home);
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout).runtimes[0].drift.config).toEqual(["settings.json: SessionStart (bosun-session-start)"]);
+  });
+
+  it("bosun-install.lock that is a FIFO or a folder: refused at once, never waited on (the real bin, with a timeout)", async () => {
+    for (const kind of ["FIFO", "folder"]) {
+      const t = makeTempHome();
+      const lock = join(t.home, ".claude/bosun-install.lock");
+      mkdirSync(join(t.home, ".claude"));
+      if (kind === "FIFO") makeFifo(lock);
+      else mkdirSync(lock);
+      const before = snapshotTree(t.root);
+      const result = runBin(["install", ...G, "--yes"], t.env, t.home);
+      expect([result.code, result.stderr]).toEqual([1, `bosun: ${lock}: is a ${kind}, not bosun's lock; move it out of the way, then run again\n`]);
+      expect(snapshotTree(t.root)).toEqual(before);
+    }
   });
 
   it("the runtime's folder is a file", async () => {
