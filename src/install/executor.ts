@@ -6,7 +6,7 @@ import { requireLazily } from "../fs/require.js";
 import { errorCode, type InstallFs } from "./install-fs.js";
 import type { JournalWriter } from "./journal.js";
 import type { PlannedAction } from "./plan-types.js";
-import { BACKUP_DIR, stateRel, type InstallRoot } from "./root.js";
+import { BACKUP_DIR, isReservedPath, stateRel, type InstallRoot } from "./root.js";
 import { RootGuard } from "./safe-path.js";
 
 /** What happened to an action (for the report and the journal's reader). */
@@ -36,6 +36,9 @@ export class RootExecutor {
   readonly written = new Map<string, { stat: string; sha256: string }>();
   readonly outcomes = new Map<number, ActionOutcome>();
   readonly backups: string[] = [];
+  /** Folders this run created (outside bosun's own files) and removed: the manifest records which are bosun's. */
+  readonly madeDirs = new Set<string>();
+  readonly removedDirs = new Set<string>();
 
   constructor(
     private readonly fs: InstallFs,
@@ -249,6 +252,7 @@ export class RootExecutor {
     try {
       this.fs.rmdirSync(path);
       this.knownDirs.delete(action.rel);
+      this.removedDirs.add(action.rel);
       this.outcomes.set(action.index, "removed");
     } catch (error) {
       this.outcomes.set(action.index, errorCode(error) === "ENOTEMPTY" ? "skipped-not-empty" : "left-in-place");
@@ -318,6 +322,7 @@ export class RootExecutor {
       if (!info) {
         if (!this.declaredDirs.has(dir)) this.journal.append({ op: "mkdir", path: dir });
         this.fs.mkdirSync(this.path(dir));
+        if (!isReservedPath(this.root, dir)) this.madeDirs.add(dir);
       } else if (!info.isDirectory()) {
         const checked = this.guard.check(`${dir}/x`);
         if (!checked.ok) throw new Error(checked.problem);

@@ -50,3 +50,32 @@ export class InstallFailedError extends UserError {
     );
   }
 }
+
+/**
+ * A path bosun needs in a root is not what it must be: its manifest or a journal is a folder or a
+ * special file, a journal has a damaged line, the root itself is a file. Stops the run, naming
+ * the path and what to do.
+ */
+export class InstallFileError extends UserError {
+  override name = "InstallFileError";
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+    readonly fix: string,
+  ) {
+    super(`${file}: ${problem}; ${fix}`);
+  }
+}
+
+/** `bosun uninstall NAME` where no folder of the run has a pack of that name. Nothing was changed. */
+export class PackNotInstalledError extends UserError {
+  override name = "PackNotInstalledError";
+  constructor(
+    readonly pack: string,
+    /** What each runtime and scope of the run has instead (`name version`). */
+    readonly installed: { runtime: string; scope: string; packs: string[] }[],
+  ) {
+    const where = installed.map(({ runtime, scope, packs }) => `${runtime} ${scope} (${packs.length === 0 ? "nothing installed" : `installed: ${packs.join(", ")}`})`);
+    super(`pack ${JSON.stringify(pack.slice(0, 80))} is not installed in ${where.length === 1 ? where[0] : `any of ${where.join(", ")}`}; nothing was changed`);
+  }
+}

@@ -1,3 +1,4 @@
+import { constants, type Stats } from "node:fs";
 import type * as nodeFs from "node:fs";
 import { dirname } from "node:path";
 
@@ -51,9 +52,51 @@ export function makeDirs(fs: InstallFs, dir: string, created: string[], mode?: n
   }
 }
 
+/** A folder or a special file (a FIFO, socket or device) where bosun expects a file. */
+export class NotAFileError extends Error {
+  override name = "NotAFileError";
+  constructor(
+    readonly path: string,
+    /** `folder`, `FIFO`, `socket` or `device`. */
+    readonly kind: string,
+  ) {
+    super(`${path} is a ${kind}, not a file`);
+  }
+}
+
+/**
+ * A file's text, or null when nothing is there. Opened without blocking, so a FIFO is refused
+ * rather than waited on forever; anything but a regular file throws NotAFileError.
+ */
+export function readFileText(fs: InstallFs, path: string): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    // A socket cannot be opened at all.
+    if (code === "ENXIO") throw new NotAFileError(path, "socket");
+    throw error;
+  }
+  try {
+    const info = fs.fstatSync(fd);
+    if (!info.isFile()) throw new NotAFileError(path, nonFileKind(info));
+    return fs.readFileSync(fd, "utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** What a path that is not a regular file is, in words. */
+export function nonFileKind(info: Stats): string {
+  return info.isDirectory() ? "folder" : info.isSymbolicLink() ? "symlink" : info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
+}
+
+/** A file's text, or null when it is absent, not a regular file, or unreadable. */
 export function readOrNull(fs: InstallFs, path: string): string | null {
   try {
-    return fs.readFileSync(path, "utf8");
+    return readFileText(fs, path);
   } catch {
     return null;
   }
@@ -61,6 +104,15 @@ export function readOrNull(fs: InstallFs, path: string): string | null {
 
 export function exists(fs: InstallFs, path: string): boolean {
   return fs.lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** Something other than a folder is at `path` (a symlink followed when `follow`); false when nothing is there or it cannot be looked at. */
+export function isNonFolder(fs: InstallFs, path: string, follow = false): boolean {
+  try {
+    return (follow ? fs.statSync(path, { throwIfNoEntry: false }) : fs.lstatSync(path, { throwIfNoEntry: false }))?.isDirectory() === false;
+  } catch {
+    return false;
+  }
 }
 
 export function tryRmdir(fs: InstallFs, dir: string): void {

@@ -1,5 +1,5 @@
 import { UserError } from "../errors.js";
-import { errorCode, type InstallFs } from "./install-fs.js";
+import { errorCode, NotAFileError, readFileText, type InstallFs } from "./install-fs.js";
 import { isRecord } from "./manifest.js";
 
 export const STATE_SCHEMA_VERSION = 1;
@@ -44,15 +44,14 @@ export function emptyInstallState(): InstallState {
  * schema is refused: its meaning is unknown to this bosun.
  */
 export function readInstallState(fs: InstallFs, path: string): { state: InstallState; text: string | null } {
-  let text: string;
+  let text: string | null;
   try {
-    text = fs.readFileSync(path, "utf8");
+    text = readFileText(fs, path);
   } catch (error) {
-    const code = errorCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") return { state: emptyInstallState(), text: null };
-    throw new InstallStateError(path, `cannot be read (${code ?? String(error)})`);
+    if (error instanceof NotAFileError) throw new InstallStateError(path, `is a ${error.kind}, not a regular file`);
+    throw new InstallStateError(path, `cannot be read (${errorCode(error) ?? String(error)})`);
   }
-  return { state: parseInstallState(path, text), text };
+  return text === null ? { state: emptyInstallState(), text: null } : { state: parseInstallState(path, text), text };
 }
 
 export function parseInstallState(path: string, text: string): InstallState {

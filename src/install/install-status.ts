@@ -4,7 +4,8 @@ import { INSTALL_SCOPES } from "../runtimes/install-types.js";
 import { inspectPath } from "./classify.js";
 import { hasHookEntry, parseConfig } from "./config/json-hooks.js";
 import { findTomlBlock } from "./config/toml-block.js";
-import { errorCode, type InstallFs } from "./install-fs.js";
+import { InstallFileError } from "./install-errors.js";
+import { errorCode, readOrNull, type InstallFs } from "./install-fs.js";
 import { readInstallState } from "./install-state.js";
 import { listJournals } from "./journal.js";
 import { readManifest } from "./manifest.js";
@@ -81,7 +82,7 @@ function rootStatus(runtime: InstallRuntime, root: InstallRoot, options: StatusO
   try {
     base.interrupted = listJournals(fs, root).some((journal) => !journal.committed);
   } catch (error) {
-    base.problems.push(`bosun-journal: ${errorCode(error) ?? (error as Error).message}`);
+    base.problems.push(error instanceof InstallFileError ? error.message : `bosun-journal: ${errorCode(error) ?? (error as Error).message}`);
   }
   base.packs = Object.entries(manifest.packs).map(([name, pack]) => ({ name, version: pack.version, files: pack.files.length, updatedAt: pack.updatedAt }));
   base.installed = base.packs.length > 0;
@@ -102,10 +103,9 @@ function rootStatus(runtime: InstallRuntime, root: InstallRoot, options: StatusO
     const layout = runtime.installSurface.layout(root.scope);
     const format = !isSkip(layout.hooks) && layout.hooks.register.kind === "config" ? layout.hooks.register.format : "nested";
     for (const entry of manifest.config) {
-      let text: string;
-      try {
-        text = fs.readFileSync(join(root.dir, entry.file), "utf8");
-      } catch {
+      // Absent, unreadable, or not a regular file (a FIFO is not waited on): the entry is not there.
+      const text = readOrNull(fs, join(root.dir, entry.file));
+      if (text === null) {
         config.push(entry.kind === "hook" ? `${entry.file}: ${entry.event} (${entry.hook})` : `${entry.file}: bosun's block`);
         continue;
       }

@@ -1,7 +1,10 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { errorCode, type InstallFs } from "./install-fs.js";
+import { InstallFileError } from "./install-errors.js";
+import { errorCode, NotAFileError, readFileText, type InstallFs } from "./install-fs.js";
+import { isRecord } from "./manifest.js";
 import { JOURNAL_DIR, statePath, stateRel, type InstallRoot } from "./root.js";
+import { normalizeRelPath } from "./safe-path.js";
 
 /**
  * One line of a run's journal: an undo record written before the change it describes.
@@ -113,19 +116,75 @@ export function beginRecord(root: InstallRoot, runId: string, startedAt: string,
   return { op: "begin", runId, startedAt, pid: process.pid, host: hostname(), runtime: root.runtime, scope: root.scope, pack, bosunVersion };
 }
 
-/** Parses a journal; a torn last line (a crash mid-write) is dropped: its change never started. */
-export function parseJournal(text: string): JournalRecord[] {
+/** A journal's records, and where the last line that could not be read is (null: every line was read). */
+export interface ParsedJournal {
+  records: JournalRecord[];
+  /** The damaged line (1-based) and how many records came before it. */
+  damaged: { line: number; before: number } | null;
+}
+
+/**
+ * Parses a journal. A torn last line (a crash mid-write) is dropped: its change never started.
+ * Any other line that is not a well-formed record (an unknown op, a missing field, a path that
+ * is not relative and inside the root) is damaged: its change, whatever it was, is unknown.
+ */
+export function parseJournal(text: string): ParsedJournal {
   const lines = text.split("\n");
+  let last = lines.length - 1;
+  while (last >= 0 && (lines[last] as string).trim() === "") last--;
   const records: JournalRecord[] = [];
+  let damaged: ParsedJournal["damaged"] = null;
   lines.forEach((line, index) => {
     if (line.trim() === "") return;
-    try {
-      records.push(JSON.parse(line) as JournalRecord);
-    } catch (error) {
-      if (index < lines.length - 1 && lines.slice(index + 1).some((rest) => rest.trim() !== "")) throw new Error(`journal line ${index + 1} is damaged`);
-    }
+    const record = journalRecord(line);
+    if (record) records.push(record);
+    else if (index < last) damaged = { line: index + 1, before: records.length };
   });
-  return records;
+  return { records, damaged };
+}
+
+const STASH_HOWS: ReadonlySet<unknown> = new Set(["rename", "link", "copy"]);
+
+/** One line as a record, or null when it is not one bosun writes (undoing it could go wrong). */
+function journalRecord(line: string): JournalRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  return isRecord(value) && wellFormed(value) ? (value as JournalRecord) : null;
+}
+
+function wellFormed(value: Record<string, unknown>): boolean {
+  switch (value.op) {
+    case "begin":
+      return true;
+    case "commit":
+      return typeof value.at === "string";
+    case "mkdir":
+    case "create":
+      return insideRel(value.path);
+    case "intent":
+      return Array.isArray(value.dirs) && value.dirs.every(insideRel) && Array.isArray(value.files) && value.files.every(insideRel);
+    case "stash":
+      return insideRel(value.path) && Number.isInteger(value.n) && (value.n as number) >= 1 && STASH_HOWS.has(value.how);
+    case "move":
+      return insideRel(value.from) && insideRel(value.to);
+    case "rmdir":
+      return insideRel(value.path) && Number.isInteger(value.mode) && (value.mode as number) >= 0 && (value.mode as number) <= 0o7777;
+    default:
+      return false;
+  }
+}
+
+/** A relative path inside the root, exactly as bosun writes it. */
+function insideRel(path: unknown): boolean {
+  try {
+    return normalizeRelPath(path, "journal") === path;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -223,10 +282,19 @@ export function removeJournal(fs: InstallFs, root: InstallRoot, runId: string): 
 /** A journal found on disk: complete (committed) or left by a run that did not finish. */
 export interface FoundJournal {
   runId: string;
+  file: string;
   committed: boolean;
+  /** What can be undone: every record, or for a damaged journal those after its damaged line. */
   records: JournalRecord[];
+  /** The damaged line of an uncommitted journal (1-based); null when every line was read. */
+  damagedLine: number | null;
 }
 
+/**
+ * The journals of a root, oldest first. A folder or special file named like a journal, or a
+ * committed journal with a damaged line, stops the run (InstallFileError): nothing is changed
+ * until you fix it. An uncommitted one with a damaged line is returned with what can be undone.
+ */
 export function listJournals(fs: InstallFs, root: InstallRoot): FoundJournal[] {
   let names: string[];
   try {
@@ -234,14 +302,26 @@ export function listJournals(fs: InstallFs, root: InstallRoot): FoundJournal[] {
   } catch {
     return [];
   }
-  return names
-    .filter((name) => name.endsWith(".jsonl"))
-    .sort()
-    .map((name) => {
-      const runId = name.slice(0, -".jsonl".length);
-      const records = parseJournal(fs.readFileSync(join(journalDir(root), name), "utf8"));
-      return { runId, committed: records.some((record) => record.op === "commit"), records };
-    });
+  const found: FoundJournal[] = [];
+  for (const name of names.filter((entry) => entry.endsWith(".jsonl")).sort()) {
+    const file = join(journalDir(root), name);
+    let text: string | null;
+    try {
+      text = readFileText(fs, file);
+    } catch (error) {
+      if (error instanceof NotAFileError) throw new InstallFileError(file, `is a ${error.kind}, not one of bosun's journals`, `move it out of ${JOURNAL_DIR}/, then run again`);
+      throw error;
+    }
+    // Gone since it was listed: a run that finished meanwhile pruned it.
+    if (text === null) continue;
+    const { records, damaged } = parseJournal(text);
+    const committed = records.some((record) => record.op === "commit");
+    if (damaged && committed) {
+      throw new InstallFileError(file, `line ${damaged.line} is damaged`, "the run it records was committed and is never undone, so it is only a record: delete it, then run again");
+    }
+    found.push({ runId: name.slice(0, -".jsonl".length), file, committed, records: damaged ? records.slice(damaged.before) : records, damagedLine: damaged?.line ?? null });
+  }
+  return found;
 }
 
 /** Keeps the newest `keep` committed journals and removes older ones (and any leftover stash). */

@@ -1,5 +1,4 @@
-import type { InstallFs } from "./install-fs.js";
-import { errorCode } from "./install-fs.js";
+import { errorCode, NotAFileError, readFileText, type InstallFs } from "./install-fs.js";
 import { normalizeRelPath } from "./safe-path.js";
 
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -60,6 +59,13 @@ export interface Manifest {
   config: ConfigRecord[];
   /** Config files bosun created; deleted again when nothing but bosun's entries was ever in them. */
   createdFiles: string[];
+  /** Folders in the root bosun created (none of them was there before); an uninstall removes those it leaves empty. */
+  createdDirs: string[];
+  /**
+   * How many folders bosun created to make the root: 0 none (it was there), 1 the root itself,
+   * 2 the root and its parent… The last uninstall removes them once empty.
+   */
+  createdRoot: number;
   fileStats: Record<string, FileStatRecord>;
 }
 
@@ -72,13 +78,17 @@ export interface ReadManifest {
   problems: string[];
   /** Written by a newer bosun: reported, read as far as understood. */
   newer: boolean;
+  /** What is where the manifest goes instead (a folder, a FIFO…): bosun can neither read nor replace it. */
+  notAFile?: string;
 }
 
 export function emptyManifest(): Manifest {
-  return { schemaVersion: MANIFEST_SCHEMA_VERSION, bosunVersion: null, runtime: null, scope: null, updatedAt: null, packs: {}, files: {}, config: [], createdFiles: [], fileStats: {} };
+  return { schemaVersion: MANIFEST_SCHEMA_VERSION, bosunVersion: null, runtime: null, scope: null, updatedAt: null, packs: {}, files: {}, config: [], createdFiles: [], createdDirs: [], createdRoot: 0, fileStats: {} };
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
+/** More folders than any runtime's root is deep below the home folder: a larger number is not bosun's. */
+const MAX_CREATED_ROOT = 8;
 
 /**
  * Reads a manifest leniently: missing, unparsable or non-object means "bosun owns nothing here"
@@ -87,15 +97,15 @@ const HEX64 = /^[0-9a-f]{64}$/;
  * is reported, not rejected.
  */
 export function readManifest(fs: InstallFs, path: string): ReadManifest {
-  let text: string;
+  let text: string | null;
   try {
-    text = fs.readFileSync(path, "utf8");
+    text = readFileText(fs, path);
   } catch (error) {
-    const code = errorCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") return { manifest: emptyManifest(), found: false, text: null, problems: [], newer: false };
-    return { manifest: emptyManifest(), found: true, text: null, problems: [`cannot be read (${code ?? "error"}); treated as owning nothing`], newer: false };
+    const unread = { manifest: emptyManifest(), found: true, text: null, newer: false };
+    if (error instanceof NotAFileError) return { ...unread, problems: [`is a ${error.kind}, not a file; treated as owning nothing`], notAFile: error.kind };
+    return { ...unread, problems: [`cannot be read (${errorCode(error) ?? "error"}); treated as owning nothing`] };
   }
-  return parseManifest(text);
+  return text === null ? { manifest: emptyManifest(), found: false, text: null, problems: [], newer: false } : parseManifest(text);
 }
 
 export function parseManifest(text: string): ReadManifest {
@@ -147,6 +157,9 @@ export function parseManifest(text: string): ReadManifest {
     }
   }
   if (Array.isArray(raw.createdFiles)) manifest.createdFiles = raw.createdFiles.map(safeRel).filter((rel): rel is string => rel !== null);
+  // An older manifest has neither: bosun then knows of no folder it made, and removes none.
+  if (Array.isArray(raw.createdDirs)) manifest.createdDirs = [...new Set(raw.createdDirs.map(safeRel).filter((rel): rel is string => rel !== null))];
+  if (Number.isInteger(raw.createdRoot) && (raw.createdRoot as number) > 0) manifest.createdRoot = Math.min(raw.createdRoot as number, MAX_CREATED_ROOT);
   if (isRecord(raw.fileStats)) {
     const stats = raw.fileStats;
     for (const key in stats) {
@@ -194,6 +207,8 @@ export function serializeManifest(manifest: Manifest): string {
     files: sortedKeys(manifest.files),
     config: manifest.config,
     createdFiles: [...manifest.createdFiles].sort(),
+    createdDirs: [...manifest.createdDirs].sort(),
+    createdRoot: manifest.createdRoot,
     fileStats: sortedKeys(manifest.fileStats),
   };
   return JSON.stringify(body, null, 2) + "\n";

@@ -7,6 +7,11 @@ export interface ManifestInputs {
   bosunVersion: string;
   /** Each file written in this run: its stat right after writing, and the hash of what was written. */
   written: ReadonlyMap<string, { stat: string; sha256: string }>;
+  /** The folders this run created in the root, and those it removed. */
+  madeDirs?: ReadonlySet<string>;
+  removedDirs?: ReadonlySet<string>;
+  /** How many folders this run created to make the root (see `Manifest.createdRoot`). */
+  createdRoot?: number;
 }
 
 /** The type an action has once its question is answered. */
@@ -99,8 +104,19 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
     files,
     config: plan.config,
     createdFiles: plan.createdFiles,
+    createdDirs: nextCreatedDirs(before.createdDirs, inputs),
+    // A root made by an earlier run stays bosun's; this run finds it there.
+    createdRoot: before.createdRoot || (inputs.createdRoot ?? 0),
     fileStats: stats,
   };
+}
+
+/** The folders bosun created, as recorded before, with the ones this run made and without the ones it removed. */
+function nextCreatedDirs(before: readonly string[], inputs: ManifestInputs): string[] {
+  if (!inputs.madeDirs?.size && !inputs.removedDirs?.size) return [...before];
+  const dirs = new Set([...before, ...(inputs.madeDirs ?? [])]);
+  for (const dir of inputs.removedDirs ?? []) dirs.delete(dir);
+  return [...dirs].sort();
 }
 
 /** The install state after this run: every pending migration recorded (with or without actions), drifted checksums reconciled. */
@@ -120,14 +136,14 @@ export function nextState(plan: RootPlan, now: string, journal: string | null): 
 /**
  * Whether two manifests mean the same, leaving out what changes on every write (times, bosun's
  * version, the stat cache): the same runtime and scope, packs (version and files, in any order),
- * file hashes, config entries and created files. Equal means a run has nothing to record.
+ * file hashes, config entries, and the files and folders bosun created. Equal means a run has nothing to record.
  */
 export function sameManifestMeaning(a: Manifest | null, b: Manifest | null): boolean {
   if (a === null || b === null) return a === b;
   if (a.runtime !== b.runtime || a.scope !== b.scope) return false;
   if (!sameRecord(a.files, b.files, (x, y) => x === y)) return false;
   if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && sameList(x.files, y.files))) return false;
-  if (!sameList(a.createdFiles, b.createdFiles)) return false;
+  if (!sameList(a.createdFiles, b.createdFiles) || !sameList(a.createdDirs, b.createdDirs) || a.createdRoot !== b.createdRoot) return false;
   return a.config.length === b.config.length && JSON.stringify(a.config) === JSON.stringify(b.config);
 }
 

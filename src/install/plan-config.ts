@@ -1,5 +1,5 @@
 import { isSkip, type InstallLayout } from "../runtimes/install-types.js";
-import { addHookEntries, hasHookEntry, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
+import { addHookEntries, hasHookEntry, hookSlotProblem, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
 import { addTomlBlock, findTomlBlock, parseToml, removeTomlBlock, tomlValueAt } from "./config/toml-block.js";
 import type { DesiredHook, DesiredInstall } from "./desired.js";
 import type { ConfigRecord, HookEntryRecord, Manifest } from "./manifest.js";
@@ -40,6 +40,8 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
   const others = input.manifest.config.filter((record) => record.kind === "hook" && record.pack !== packName);
   const ours = input.manifest.config.filter((record): record is HookEntryRecord => record.kind === "hook" && record.pack === packName);
   const records: ConfigRecord[] = [...others];
+  /** Entries of this pack that leave the config (removed now, or gone already). */
+  const dropped: HookEntryRecord[] = [];
   const placement = isSkip(input.layout.hooks) ? null : input.layout.hooks;
   const register = placement?.register.kind === "config" ? placement.register : null;
 
@@ -65,8 +67,16 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
       continue;
     }
     const value = (read.value ?? {}) as Record<string, unknown>;
+    // Checked before anything is compared, so a fresh install and an upgrade refuse alike.
+    const slotProblem = desired.map((hook) => hookSlotProblem(value, hook.event)).find((problem) => problem !== null);
+    if (slotProblem) {
+      actions.push(blocked(origin, file, `${file}: ${slotProblem}; fix it, then run again`, register?.contract));
+      records.push(...recorded);
+      continue;
+    }
     const present = (event: string, command: string) => read.text !== null && hasHookEntry(value, register?.format ?? "nested", event, command);
     const format = register?.format ?? "nested";
+    dropped.push(...recorded.filter((record) => !wanted(record)));
     const toRemove = recorded.filter((record) => !wanted(record) && present(record.event, record.command));
     const toAdd = desired.filter((hook) => {
       if (present(hook.event, hook.command)) return false;
@@ -154,9 +164,32 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
       view.rewrite(block.file, text);
       if (text === null) created.delete(block.file);
       actions.push({ origin, type: "rewrite-toml", rel: block.file, classification: "unknown", reason: `${block.file}: removes bosun's block`, evidence: "bosun's own marked block", originalHash: null, currentHash: null, text, contract: block.contract });
-    } else if (needed && hasBlock) records.push({ kind: "toml-block", file: block.file });
+    } else if (needed && hasBlock) {
+      records.push({ kind: "toml-block", file: block.file });
+      // A file edited since into one that does not parse is reported as on a first install: the runtime reads none of it.
+      const parsed = parseToml(read.text as string);
+      if (!parsed.ok) notes.push(`${block.file}: ${parsed.problem} at line ${parsed.line}; bosun's block (${block.lines.join(", ")}) is in it, but the runtime cannot read the file until you fix it`);
+    }
   }
-  return { actions, notes, records, createdFiles: [...created].sort() };
+  return { actions, notes, records: handOverContainers(records, dropped), createdFiles: [...created].sort() };
+}
+
+/**
+ * The containers a leaving entry had created (`hooks`, the event's list) may still hold bosun's
+ * other entries there, of this pack or another: those take them over, so the containers go with
+ * the last of them (and a config file bosun created with it), as they would have with the first.
+ */
+function handOverContainers(records: ConfigRecord[], dropped: readonly HookEntryRecord[]): ConfigRecord[] {
+  if (dropped.length === 0) return records;
+  return records.map((record) => {
+    if (record.kind !== "hook" || record.created === undefined) return record;
+    let from: HookEntryRecord | undefined;
+    for (const entry of dropped) {
+      if (entry.file === record.file && entry.event === record.event && entry.created !== undefined && entry.created > (from?.created ?? (record.created as number))) from = entry;
+    }
+    if (!from) return record;
+    return { ...record, created: from.created as number, ...(record.emptyInner || !from.emptyInner ? {} : { emptyInner: from.emptyInner }) };
+  });
 }
 
 function blocked(origin: ActionOrigin, file: string, problem: string, contract: string | undefined): Omit<PlannedAction, "index"> {

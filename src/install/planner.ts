@@ -126,9 +126,14 @@ export function planRoot(input: RootPlanInput): RootPlan {
       dirs.add(dir);
     }
   }
-  for (const dir of [...dirs].sort((a, b) => b.split("/").length - a.split("/").length || (a < b ? -1 : 1))) {
-    if (planned.has(dir) || stillWanted.has(dir)) continue;
-    add({ origin, type: "remove-empty-dir", rel: dir, classification: "managed-pristine", reason: "held only files bosun removed", evidence: "every file bosun had there was removed or moved in this run; the folder is removed only if it is empty", originalHash: null, currentHash: null });
+  const emptied = [...dirs].filter((dir) => !planned.has(dir) && !stillWanted.has(dir));
+  // An uninstall also takes the folders bosun created that it leaves empty (the runtime's own ones too).
+  const made = input.desired === null ? createdDirsLeftEmpty(view, root, effective.createdDirs, new Set([...planned, ...emptied])) : new Set<string>();
+  for (const dir of [...emptied, ...made].sort((a, b) => b.split("/").length - a.split("/").length || (a < b ? -1 : 1))) {
+    const evidence = made.has(dir)
+      ? { reason: "bosun created it; nothing is left in it", evidence: "bosun-manifest.json records that bosun created this folder; it is removed only if it is empty" }
+      : { reason: "held only files bosun removed", evidence: "every file bosun had there was removed or moved in this run; the folder is removed only if it is empty" };
+    add({ origin, type: "remove-empty-dir", rel: dir, classification: "managed-pristine", ...evidence, originalHash: null, currentHash: null });
   }
 
   return {
@@ -329,6 +334,30 @@ function desiredCopyHash(file: DesiredFile, manifest: Manifest, fs: InstallFs, h
   return known;
 }
 
+/**
+ * The folders bosun created (recorded in the manifest) that hold nothing once this plan's
+ * removals are done: every entry in them is gone, or a folder that is removed too and holds
+ * nothing either. A folder with anything of yours in it, at any depth, stays.
+ */
+function createdDirsLeftEmpty(view: TreeView, root: InstallRoot, created: readonly string[], removing: ReadonlySet<string>): Set<string> {
+  const candidates = new Set(created.filter((dir) => !removing.has(dir) && !isReservedPath(root, dir)));
+  const known = new Map<string, boolean>();
+  const leftEmpty = (dir: string): boolean => {
+    let empty = known.get(dir);
+    if (empty !== undefined) return empty;
+    empty =
+      view.look(dir).kind === "dir" &&
+      view.list(dir).every((entry) => {
+        const rel = `${dir}/${entry.name}`;
+        const kind = view.look(rel).kind;
+        return kind === "absent" || (kind === "dir" && (removing.has(rel) || candidates.has(rel)) && leftEmpty(rel));
+      });
+    known.set(dir, empty);
+    return empty;
+  };
+  return new Set([...candidates].filter(leftEmpty));
+}
+
 function needsAnswer(action: Omit<PlannedAction, "index">): boolean {
   return action.type === "prompt-user" || action.type === "preserve-user";
 }
@@ -349,6 +378,7 @@ function cloneManifest(manifest: Manifest): Manifest {
     files: { ...manifest.files },
     config: manifest.config.map((entry) => ({ ...entry })),
     createdFiles: [...manifest.createdFiles],
+    createdDirs: [...manifest.createdDirs],
     fileStats: { ...manifest.fileStats },
   };
 }

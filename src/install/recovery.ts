@@ -1,6 +1,7 @@
-import { InstallFailedError } from "./install-errors.js";
-import type { InstallFs } from "./install-fs.js";
-import { journalDir, listJournals, pruneJournals, removeJournal, undoJournal } from "./journal.js";
+import { join } from "node:path";
+import { InstallFailedError, InstallFileError } from "./install-errors.js";
+import { errorCode, exists, isNonFolder, type InstallFs } from "./install-fs.js";
+import { journalDir, listJournals, pruneJournals, removeJournal, undoJournal, type FoundJournal } from "./journal.js";
 import type { InstallRoot } from "./root.js";
 
 /**
@@ -11,18 +12,34 @@ export function recoverInterrupted(fs: InstallFs, root: InstallRoot, keep: numbe
   const rolledBack: string[] = [];
   for (const journal of listJournals(fs, root).reverse()) {
     if (journal.committed) continue;
+    // A damaged line: only what was recorded after it is undone (newest first, as any rollback
+    // starts); its own change, and so everything before it, is left as it is, with the journal
+    // and the stash, so nothing bosun moved aside is lost.
     const failures = undoJournal(fs, root, journal.runId, journal.records);
+    const damaged = journal.damagedLine === null ? null : damagedJournal(fs, root, journal);
     if (failures.length > 0) {
       throw new InstallFailedError(
-        new Error(`an interrupted install (${journal.runId}) could not be fully rolled back`),
+        damaged ?? new Error(`an interrupted install (${journal.runId}) could not be fully rolled back`),
         failures.map((failure) => ({ root: root.dir, failure })),
       );
     }
+    if (damaged) throw damaged;
     removeJournal(fs, root, journal.runId);
     rolledBack.push(journal.runId);
   }
   if (leftoverStash(fs, root)) pruneJournals(fs, root, keep);
   return rolledBack;
+}
+
+function damagedJournal(fs: InstallFs, root: InstallRoot, journal: FoundJournal): InstallFileError {
+  const stash = join(journalDir(root), journal.runId);
+  const changes = journal.records.filter((record) => record.op !== "begin" && record.op !== "commit").length;
+  const then = exists(fs, stash) ? `what the run had moved aside is in ${stash}/: put back what you need, then delete the journal and that folder` : "delete the journal";
+  return new InstallFileError(
+    journal.file,
+    `line ${journal.damagedLine} is damaged, so bosun cannot tell what that interrupted run changed up to there`,
+    `it undid the ${changes} change${changes === 1 ? "" : "s"} recorded after that line and left the rest as it is; ${then}, then run again`,
+  );
 }
 
 /**
@@ -33,13 +50,20 @@ export function journalState(fs: InstallFs, root: InstallRoot): { busy: boolean;
   let names: string[];
   try {
     names = fs.readdirSync(journalDir(root)).sort();
-  } catch {
+  } catch (error) {
+    // A file (or FIFO…) named bosun-journal; not when a folder above it is not a folder.
+    if (errorCode(error) === "ENOTDIR" && isNonFolder(fs, journalDir(root))) {
+      throw new InstallFileError(journalDir(root), "is not a folder", "bosun keeps its journals in a folder of that name: move it out of the way, then run again");
+    }
     return { busy: false, signature: "" };
   }
   try {
     const busy = listJournals(fs, root).some((journal) => !journal.committed) || leftoverStash(fs, root);
     return { busy, signature: names.join("\n") };
-  } catch {
+  } catch (error) {
+    // A journal bosun cannot use stops the run before anything is changed; anything else (a
+    // run at work here) is looked at again under the lock.
+    if (error instanceof InstallFileError) throw error;
     return { busy: true, signature: names.join("\n") };
   }
 }

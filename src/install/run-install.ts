@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { acquireLock, type HeldLock } from "../fs/file-lock.js";
 import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
 import type { DesiredInstall } from "./desired.js";
 import { RootExecutor } from "./executor.js";
-import { exists, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
-import { InstallBlockedError, InstallFailedError, NeedsChoiceError } from "./install-errors.js";
+import { errorCode, exists, isNonFolder, makeDirs, nonFileKind, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
+import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError, PackNotInstalledError } from "./install-errors.js";
 import { readInstallState, serializeInstallState, type InstallState } from "./install-state.js";
 import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, undoJournal, type RestoreFailure } from "./journal.js";
 import { journalState, recoverInterrupted } from "./recovery.js";
@@ -113,6 +113,9 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     return { target, root, plan: planned as RootPlan, pendingJournals: busy ? 1 : 0 };
   });
   const helperNeeded = request.helper !== null && request.targets.some((target) => target.desired?.usesHelper) && !exists(fs, request.helper.target);
+  const uninstall = request.targets.every((target) => target.desired === null);
+  // A run at work or interrupted may be rolled back to a manifest that has the pack: looked at again under the lock.
+  if (uninstall && plans.every(({ pendingJournals }) => pendingJournals === 0)) failIfNotInstalled(plans, request.pack.name);
   if (request.dryRun) {
     const status = (plan: RootPlan, pending: number) => (pending === 0 && isNoop(plan) ? "unchanged" : "planned");
     return result(request, plans.map(({ root, plan, pendingJournals }) => ({ ...rootResult(root, plan, status(plan, pendingJournals)), interrupted: pendingJournals > 0 })), helperNeeded ? { path: request.helper?.target ?? "", installed: false } : null, warnings);
@@ -127,15 +130,10 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
   const createdDirs: string[] = [];
   const locks: HeldLock[] = [];
   const recovered = new Map<string, string[]>();
+  let committed = false;
   try {
     for (const { root } of [...plans].sort((a, b) => (statePath(a.root, LOCK_FILE) < statePath(b.root, LOCK_FILE) ? -1 : 1))) {
-      try {
-        makeDirs(fs, join(root.dir, root.stateDir), createdDirs);
-      } catch (error) {
-        // A folder that cannot be created (permissions, a file in the way) is the user's to fix.
-        throw new InstallFailedError(error, []);
-      }
-      locks.push(await acquireLock(statePath(root, LOCK_FILE), { timeoutMs: request.lockTimeoutMs }));
+      locks.push(await lockRoot(fs, root, createdDirs, request.lockTimeoutMs));
     }
     for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS));
     // Every bosun run that changes a root rewrites its manifest or state, and one that fails puts
@@ -145,6 +143,7 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
         pendingJournals > 0 || (recovered.get(root.dir) ?? []).length > 0 || readOrNull(fs, statePath(root, MANIFEST_FILE)) !== plan.manifest.text || readOrNull(fs, statePath(root, STATE_FILE)) !== plan.stateText,
     );
     if (stale) plans = plans.map(({ target, root }) => ({ target, root, plan: plan(request, target, root, now, packHashes), pendingJournals: 0 }));
+    if (uninstall) failIfNotInstalled(plans, request.pack.name);
     failOnBlocked(plans, request);
     const questions = plans.flatMap(({ root, plan }) => plan.actions.filter(needsChoice).map((action) => ({ root, action })));
     if (questions.length > 0 && request.resolve === undefined && request.ask) await request.ask(questions);
@@ -154,7 +153,9 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     if (changing.length === 0 && !helperNeeded) {
       return result(request, plans.map(({ root, plan }) => ({ ...rootResult(root, plan, "unchanged"), recovered: recovered.get(root.dir) ?? [] })), null, warnings);
     }
-    return await apply(request, plans, changing, helperNeeded, recovered, createdDirs, warnings, now);
+    const outcome = await apply(request, plans, changing, helperNeeded, recovered, createdDirs, warnings, now);
+    committed = true;
+    return outcome;
   } finally {
     for (const lock of locks.reverse()) {
       try {
@@ -165,6 +166,8 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     }
     // A root bosun left (no manifest): its state folder goes once the lock is gone, if empty.
     for (const { root } of plans) if (!exists(fs, statePath(root, MANIFEST_FILE))) for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
+    // The last pack left: a root bosun made (and the folders above it it made) goes too, once empty.
+    if (committed) for (const dir of emptiedRoots(fs, plans)) tryRmdir(fs, dir);
     for (const dir of createdDirs.reverse()) tryRmdir(fs, dir);
   }
 }
@@ -200,7 +203,7 @@ async function apply(
         executor.apply(action);
         if (MUTATING_ACTIONS.has(effectiveType(action) as never)) request.onProgress?.(++done, total);
       }
-      const manifest = nextManifest(plan, { now: stamp, bosunVersion: request.bosunVersion, written: executor.written });
+      const manifest = nextManifest(plan, { now: stamp, bosunVersion: request.bosunVersion, written: executor.written, madeDirs: executor.madeDirs, removedDirs: executor.removedDirs, createdRoot: createdRootDepth(root, createdDirs) });
       executor.writeStateFile(stateRel(root, MANIFEST_FILE), manifest ? serializeManifest(manifest) : null);
       const state = nextState(plan, stamp, journalRel(root, runId));
       const settled = manifest ? settle(request, plans, target, root, plan, manifest, state) : null;
@@ -306,6 +309,12 @@ function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot,
         toml: target.desired.toml?.root === root.key ? target.desired.toml : null,
       }
     : null;
+  if (isNonFolder(fs, root.dir, true)) {
+    throw new InstallFileError(root.dir, `is not a folder, and ${target.runtime.title} keeps its ${root.scope === "global" ? "user" : "project"} configuration in a folder of that name`, "move it out of the way, then run again");
+  }
+  const manifest = readManifest(fs, statePath(root, MANIFEST_FILE));
+  // Read leniently, but bosun must be able to replace it: a folder or FIFO there stops the run.
+  if (manifest.notAFile) throw new InstallFileError(statePath(root, MANIFEST_FILE), `is a ${manifest.notAFile}, not bosun's manifest`, "move it out of the way, then run again");
   return planRoot({
     root,
     fs,
@@ -313,7 +322,7 @@ function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot,
     pack: request.pack,
     desired,
     records: request.records,
-    manifest: readManifest(fs, statePath(root, MANIFEST_FILE)),
+    manifest,
     state,
     stateText: text,
     now: () => now().toISOString(),
@@ -365,6 +374,65 @@ function installHelper(fs: InstallFs, source: string, target: string, createdDir
     throw error;
   }
   return true;
+}
+
+/**
+ * Locks a root, making its folder (and bosun's state folder in it) first; the folders made are
+ * added to `created`. Made again when another run's uninstall removed it, empty, meanwhile.
+ */
+async function lockRoot(fs: InstallFs, root: InstallRoot, created: string[], timeoutMs: number): Promise<HeldLock> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      makeDirs(fs, join(root.dir, root.stateDir), created);
+    } catch (error) {
+      // A folder that cannot be created (permissions, a file in the way) is the user's to fix.
+      throw new InstallFailedError(error, []);
+    }
+    // The lock's holder is read from the file: a FIFO there would be waited on forever.
+    const lock = fs.lstatSync(statePath(root, LOCK_FILE), { throwIfNoEntry: false });
+    if (lock && !lock.isFile()) throw new InstallFileError(statePath(root, LOCK_FILE), `is a ${nonFileKind(lock)}, not bosun's lock`, "move it out of the way, then run again");
+    try {
+      return await acquireLock(statePath(root, LOCK_FILE), { timeoutMs });
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT" || attempt === 3) throw error;
+    }
+  }
+}
+
+/** How many folders, from the root up, this run created to make it. */
+function createdRootDepth(root: InstallRoot, created: readonly string[]): number {
+  let depth = 0;
+  for (let dir = root.dir; created.includes(dir) && dirname(dir) !== dir; dir = dirname(dir)) depth++;
+  return depth;
+}
+
+/**
+ * The roots a committed run took the last pack out of (no manifest now) that bosun had made,
+ * with the folders above them it made: deepest first. Only empty ones are removed.
+ */
+function emptiedRoots(fs: InstallFs, plans: readonly { root: InstallRoot; plan: RootPlan }[]): string[] {
+  const dirs = new Set<string>();
+  for (const { root, plan } of plans) {
+    if (!plan.manifest.found || exists(fs, statePath(root, MANIFEST_FILE))) continue;
+    let dir = root.dir;
+    for (let level = 0; level < plan.manifest.manifest.createdRoot && dirname(dir) !== dir; level++, dir = dirname(dir)) dirs.add(dir);
+  }
+  return [...dirs].sort((a, b) => b.split(sep).length - a.split(sep).length);
+}
+
+function failIfNotInstalled(plans: readonly { target: InstallTarget; root: InstallRoot; plan: RootPlan }[], pack: string): void {
+  if (plans.some(({ plan }) => hasPack(plan.manifest.manifest, pack))) return;
+  const byTarget = new Map<InstallTarget, Set<string>>();
+  for (const { target, plan } of plans) {
+    const installed = byTarget.get(target) ?? new Set<string>();
+    for (const [name, record] of Object.entries(plan.manifest.manifest.packs)) installed.add(`${name} ${record.version}`);
+    byTarget.set(target, installed);
+  }
+  throw new PackNotInstalledError(pack, [...byTarget].map(([target, installed]) => ({ runtime: target.runtime.id, scope: target.scope, packs: [...installed].sort() })));
+}
+
+function hasPack(manifest: Manifest, pack: string): boolean {
+  return Object.hasOwn(manifest.packs, pack) || manifest.config.some((record) => record.kind === "hook" && record.pack === pack);
 }
 
 function stateDirChain(root: InstallRoot): string[] {

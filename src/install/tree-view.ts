@@ -67,12 +67,13 @@ export class TreeView {
     if (looked.kind === "absent") return { exists: false, text: null, error: null };
     if (looked.kind !== "file") return { exists: true, text: null, error: `is a ${looked.kind === "symlink" ? "symlink" : looked.kind === "dir" ? "folder" : "special file"}, not a regular file` };
     const from = planned?.kind === "moved" ? planned.from : rel;
-    // Opened without following a symlink: a link swapped in since it was looked at is refused.
+    // Opened without following a symlink or blocking: a link or a FIFO swapped in since it was looked at is refused.
     let fd: number | undefined;
     try {
-      fd = this.fs.openSync(join(this.dir, from), constants.O_RDONLY | constants.O_NOFOLLOW);
-      const size = this.fs.fstatSync(fd).size;
-      if (size > MAX_CONFIG_BYTES) return { exists: true, text: null, error: `is larger than ${MAX_CONFIG_BYTES} bytes` };
+      fd = this.fs.openSync(join(this.dir, from), constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+      const info = this.fs.fstatSync(fd);
+      if (!info.isFile()) return { exists: true, text: null, error: "is not a regular file" };
+      if (info.size > MAX_CONFIG_BYTES) return { exists: true, text: null, error: `is larger than ${MAX_CONFIG_BYTES} bytes` };
       return { exists: true, text: this.fs.readFileSync(fd, "utf8"), error: null };
     } catch (error) {
       return { exists: true, text: null, error: `cannot be read (${errorCode(error) ?? String(error)})` };

@@ -181,6 +181,34 @@ describe("bosun install", () => {
 });
 
 describe("bosun uninstall", () => {
+  it("a pack that is not installed: one line naming it and what each folder has, exit 1, nothing changed", async () => {
+    const t = makeTempHome();
+    await runCli(["install", ...G, "--yes"], t.env, t.home);
+    await runCli(["install", packDir("demo-v1"), ...G, "--yes"], t.env, t.home);
+    const before = snapshotTree(t.root);
+    for (const argv of [["uninstall", "nosuchpack", ...G, "--yes"], ["uninstall", "nosuchpack", ...G, "--dry-run"], ["uninstall", "nosuchpack", ...G, "--yes", "--json"]]) {
+      const result = await runCli(argv, t.env, t.home);
+      expect([result.code, result.stdout, result.stderr], argv.join(" ")).toEqual([1, "", 'bosun: pack "nosuchpack" is not installed in claude global (installed: bosun 0.1.0, demo 1.0.0); nothing was changed\n']);
+      expect(snapshotTree(t.root)).toEqual(before);
+    }
+    const both = await runCli(["uninstall", "nosuchpack", "--runtime", "claude,codex", "--scope", "global", "--yes"], t.env, t.home);
+    expect(both.stderr).toBe('bosun: pack "nosuchpack" is not installed in any of claude global (installed: bosun 0.1.0, demo 1.0.0), codex global (nothing installed); nothing was changed\n');
+    expect(snapshotTree(t.root)).toEqual(before);
+    // Installed in one of the runtimes named: that one is uninstalled, the other has nothing to change.
+    const some = await runCli(["uninstall", "demo", "--runtime", "claude,codex", "--scope", "global", "--yes", "--json"], t.env, t.home);
+    expect(some.code).toBe(0);
+    expect(JSON.parse(some.stdout).targets.map((target: { roots: { status: string }[] }) => target.roots.map((root) => root.status))).toEqual([["changed"], ["unchanged", "unchanged"]]);
+  });
+
+  it("removes the folders a fresh install created, the runtime's own folder included, once nothing is left in them", async () => {
+    const t = makeTempHome();
+    await runCli(["install", ...G, "--yes"], t.env, t.home);
+    const result = await runCli(["uninstall", ...G, "--yes"], t.env, t.home);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ {4}skills +bosun created it; nothing is left in it \[removed\]$/m);
+    expect(existsSync(join(t.home, ".claude"))).toBe(false);
+  });
+
   it("removes bosun's files and entries, keeps yours, prints what it did", async () => {
     const t = makeTempHome();
     t.write(join(t.home, ".claude/settings.json"), '{ "model": "opus" }\n');

@@ -5,9 +5,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { InstallFs } from "../../src/install/install-fs.js";
 import { readManifest } from "../../src/install/manifest.js";
 import { BOSUN_BIN } from "../fixtures/cli.js";
 import { sha } from "../fixtures/engine.js";
+import { install } from "../fixtures/install.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 function runBosun(argv: string[], env: Record<string, string | undefined>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -45,4 +47,28 @@ describe("concurrent installs", () => {
     expect(settings.model).toBe("opus");
     expect(settings.hooks.SessionStart).toHaveLength(1);
   }, 60_000);
+});
+
+describe("an uninstall removing a folder while another run is about to lock it", () => {
+  it("the runtime's folder gone between making it and locking it is made again, and the install goes on", async () => {
+    const t = makeTempHome();
+    const root = join(t.home, ".claude");
+    let taken = false;
+    // As if another run's uninstall removed the (empty) folder right after this run made it.
+    const fs = {
+      ...nodeFs,
+      mkdirSync: (...args: Parameters<typeof nodeFs.mkdirSync>) => {
+        const made = nodeFs.mkdirSync(...args);
+        if (args[0] === root && !taken) {
+          taken = true;
+          nodeFs.rmdirSync(root);
+        }
+        return made;
+      },
+    } as InstallFs;
+    const outcome = await install(t, { fs });
+    expect(taken).toBe(true);
+    expect(outcome.result.targets[0]!.roots[0]!.status).toBe("changed");
+    expect(readManifest(nodeFs, join(root, "bosun-manifest.json")).manifest.createdRoot).toBe(1);
+  });
 });

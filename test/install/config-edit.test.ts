@@ -7,8 +7,10 @@ import { describe, expect, it } from "vitest";
 import { addHookEntries, hasHookEntry, parseConfig, removeHookEntries } from "../../src/install/config/json-hooks.js";
 import { addTomlBlock, parseToml, removeTomlBlock, TOML_BLOCK_BEGIN } from "../../src/install/config/toml-block.js";
 import type { HookConfigFormat } from "../../src/runtimes/install-types.js";
+import { runCli } from "../fixtures/cli.js";
+import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { install, packDir, uninstall } from "../fixtures/install.js";
-import { makeTempHome } from "../fixtures/temp-home.js";
+import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 import { seededRandom } from "../fixtures/random.js";
 
 const HOOK = { event: "SessionStart", command: "node '/home/me/.local/share/bosun/bin/bosun-hook.mjs' session-start", timeout: 10 };
@@ -127,6 +129,21 @@ describe("installs and uninstalls leave your config files as they were", () => {
     expect(existsSync(join(t.home, ".claude/skills"))).toBe(false);
   });
 
+  it("two packs' hooks on one event: once both have left, the file is as it was (or gone, when bosun made it), whichever leaves first", async () => {
+    for (const mine of ['{\n  "model": "opus"\n}\n', null]) {
+      for (const first of ["bosun", "demo"]) {
+        const t = makeTempHome();
+        const settings = join(t.home, ".claude/settings.json");
+        if (mine !== null) t.write(settings, mine);
+        await install(t, {});
+        await install(t, { pack: packDir("demo-v1") });
+        await uninstall(t, { pack: first });
+        await uninstall(t, { pack: first === "bosun" ? "demo" : "bosun" });
+        expect(existsSync(settings) ? readFileSync(settings, "utf8") : null, `${first} first`).toBe(mine);
+      }
+    }
+  });
+
   it("a hook entry you deleted stays deleted on the next install", async () => {
     const t = makeTempHome();
     await install(t, {});
@@ -150,5 +167,79 @@ describe("installs and uninstalls leave your config files as they were", () => {
       "Kilo runs hooks only as JS plugins, as OpenCode does, so bosun registers none",
     ]);
     expect(readFileSync(config, "utf8")).toBe(mine);
+  });
+});
+
+describe("a config whose hooks hold a value of the wrong type", () => {
+  // Every runtime that registers the demo pack's session-start hook in a JSON config file.
+  const configs: [string, string][] = [
+    ["claude", ".claude/settings.json"],
+    ["gemini", ".gemini/settings.json"],
+    ["codex", ".codex/hooks.json"],
+    ["cursor", ".cursor/hooks.json"],
+    ["qwen", ".qwen/settings.json"],
+    ["augment", ".augment/settings.json"],
+    ["codebuddy", ".codebuddy/settings.json"],
+  ];
+  const installDemo = (t: TempHome, runtime: string, version: string) => runCli(["install", packDir(version), "--runtime", runtime, "--scope", "global", "--yes"], t.env, t.home);
+  /** Installs, breaks the config, installs `version`: one line, exit 1, nothing written. */
+  async function refusal(runtime: string, config: string, broken: string, before: string | null, version: string): Promise<string> {
+    const t = makeTempHome();
+    if (before) expect((await installDemo(t, runtime, before)).code).toBe(0);
+    t.write(join(t.home, config), broken);
+    const tree = snapshotTree(t.root);
+    const result = await installDemo(t, runtime, version);
+    expect(result.code, `${runtime} ${before ?? "fresh"} → ${version}: ${result.stdout}`).toBe(1);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(snapshotTree(t.root), `${runtime}: nothing written`).toEqual(tree);
+    return result.stderr;
+  }
+
+  it.each(configs)("%s: a fresh install, a pack upgrade and a reinstall all refuse with the same line (%s)", async (runtime, config) => {
+    const name = config.split("/").at(-1);
+    const fresh = await refusal(runtime, config, '{"hooks":"x"}', null, "demo-v1");
+    expect(fresh).toBe(`bosun: nothing was installed: 1 path must be fixed first: ${name}: hooks is not an object; fix it, then run again\n`);
+    expect(await refusal(runtime, config, '{"hooks":"x"}', "demo-v1", "demo-v2")).toBe(fresh);
+    expect(await refusal(runtime, config, '{"hooks":"x"}', "demo-v1", "demo-v1")).toBe(fresh);
+  });
+
+  it("an event whose entries are not a list; a reinstall of a recorded hook and a pack bringing a new one: all refuse the same way", async () => {
+    const broken = '{ "hooks": { "SessionStart": { "oops": true } } }';
+    const fresh = await refusal("claude", ".claude/settings.json", broken, null, "demo-v1");
+    expect(fresh).toMatch(/settings\.json: hooks\.SessionStart is not a list; fix it, then run again/);
+    expect(await refusal("claude", ".claude/settings.json", broken, "demo-v1", "demo-v2")).toBe(fresh);
+    // bosun's own pack has its session-start hook recorded; the demo pack brings one more.
+    const t = makeTempHome();
+    await runCli(["install", "--runtime", "claude", "--scope", "global", "--yes"], t.env, t.home);
+    t.write(join(t.home, ".claude/settings.json"), '{"hooks":"x"}');
+    const tree = snapshotTree(t.root);
+    const reinstall = await runCli(["install", "--runtime", "claude", "--scope", "global", "--yes"], t.env, t.home);
+    expect([reinstall.code, reinstall.stderr]).toEqual([1, "bosun: nothing was installed: 1 path must be fixed first: settings.json: hooks is not an object; fix it, then run again\n"]);
+    expect((await installDemo(t, "claude", "demo-v1")).stderr).toBe(reinstall.stderr);
+    expect(snapshotTree(t.root)).toEqual(tree);
+  });
+
+  it("an uninstall is not held up: bosun's entry cannot be under such a value, so there is nothing to remove", async () => {
+    const t = makeTempHome();
+    await installDemo(t, "claude", "demo-v1");
+    t.write(join(t.home, ".claude/settings.json"), '{"hooks":"x"}');
+    const result = await runCli(["uninstall", "demo", "--runtime", "claude", "--scope", "global", "--yes"], t.env, t.home);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(t.home, ".claude/settings.json"), "utf8")).toBe('{"hooks":"x"}');
+  });
+
+  it("Codex's config.toml edited into one that does not parse: the upgrade notes it, as a first install does", async () => {
+    const fresh = makeTempHome();
+    fresh.write(join(fresh.home, ".codex/config.toml"), 'model = \n');
+    const first = await install(fresh, { runtimes: ["codex"], pack: packDir("demo-v1") });
+    expect(first.result.targets[0]!.roots[0]!.plan.notes).toEqual(["config.toml: invalid TOML (Invalid TOML document: invalid value) at line 1; bosun did not add features.codex_hooks = true to it"]);
+    const t = makeTempHome();
+    await install(t, { runtimes: ["codex"], pack: packDir("demo-v1") });
+    const config = join(t.home, ".codex/config.toml");
+    t.write(config, `${readFileSync(config, "utf8")}features = "x"\n`);
+    for (const version of ["demo-v2", "demo-v2"]) {
+      const outcome = await install(t, { runtimes: ["codex"], pack: packDir(version) });
+      expect(outcome.result.targets[0]!.roots[0]!.plan.notes.join(" ")).toMatch(/^config\.toml: invalid TOML \(.*\) at line 4; bosun's block \(features\.codex_hooks = true\) is in it, but the runtime cannot read the file until you fix it$/);
+    }
   });
 });

@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } fro
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { install, packDir, treeState } from "../fixtures/install.js";
+import { PackNotInstalledError } from "../../src/install/install-errors.js";
+import { install, packDir, treeState, uninstall } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 import { seededRandom } from "../fixtures/random.js";
 
@@ -33,8 +34,8 @@ async function prepared(): Promise<{ t: TempHome; mine: Map<string, string> }> {
   return { t, mine };
 }
 
-function runChild(t: TempHome, killAt: number) {
-  const env = { ...t.env, CRASH_AFTER_WRITES: String(killAt), INSTALL_PACK: packDir("demo-v3"), INSTALL_RUNTIMES: RUNTIMES.join(",") };
+function runChild(t: TempHome, killAt: number, mode: "install" | "uninstall" = "install") {
+  const env = { ...t.env, CRASH_AFTER_WRITES: String(killAt), INSTALL_RUNTIMES: RUNTIMES.join(","), ...(mode === "install" ? { INSTALL_PACK: packDir("demo-v3") } : { INSTALL_MODE: "uninstall" }) };
   return spawnSync(process.execPath, [CHILD], { env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 30_000 });
 }
 
@@ -73,5 +74,75 @@ describe("an upgrade killed with SIGKILL at a random moment", async () => {
         expect(readFileSync(join(root, "bosun-journal", name), "utf8")).toContain('"op":"commit"');
       }
     }
+  });
+});
+
+/** bosun's pack installed in a fresh home (so bosun made every folder), plus a command of yours and your edits to one of bosun's files. */
+async function preparedForUninstall(): Promise<{ t: TempHome; journals: Set<string> }> {
+  const t = makeTempHome();
+  await install(t, { runtimes: RUNTIMES });
+  t.write(join(t.home, ".claude/commands/mine.md"), "my command\n");
+  writeFileSync(join(t.home, ".claude/agents/bosun-reviewer.md"), "my edits\n");
+  return { t, journals: new Set(journalFiles(t)) };
+}
+
+function journalFiles(t: TempHome): string[] {
+  return Object.keys(treeState(t.home)).filter((path) => path.endsWith(".jsonl"));
+}
+
+/** The home as you see it: without bosun's data folder and the backup's run id. */
+function userView(t: TempHome): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(treeState(t.home))
+      .filter(([path]) => !path.startsWith(".local"))
+      .map(([path, state]) => [path.replace(/bosun-backups\/[^/]+/, "bosun-backups/<run>"), state]),
+  );
+}
+
+/** Without what a run killed after its commit leaves of bosun's own (its journal, its lock) and the folders that then hold nothing. */
+function withoutLeftovers(tree: Record<string, string>): Record<string, string> {
+  const kept = Object.entries(tree).filter(([path]) => !/(^|\/)(bosun-journal|bosun-install\.lock)(\/|$)/.test(path));
+  const holdsSomething = (dir: string) => kept.some(([path, state]) => path.startsWith(dir + "/") && !state.startsWith("dir"));
+  return Object.fromEntries(kept.filter(([path, state]) => !state.startsWith("dir") || holdsSomething(path)));
+}
+
+describe("an uninstall killed with SIGKILL at a random moment", async () => {
+  const reference = await preparedForUninstall();
+  const probe = runChild(reference.t, -1, "uninstall");
+  const total = probe.status === 0 ? (JSON.parse(probe.stdout) as { writes: number }).writes : 0;
+  const expected = userView(reference.t);
+
+  it("counts its changes when not killed, and removes every folder bosun made that nothing is left in", () => {
+    expect(probe.stderr).toBe("");
+    expect(total).toBeGreaterThan(40);
+    expect(Object.keys(expected).filter((path) => !path.startsWith(".claude/bosun-backups/"))).toEqual([".claude", ".claude/bosun-backups", ".claude/commands", ".claude/commands/mine.md"]);
+  });
+
+  const next = seededRandom(23);
+  const killPoints = Array.from({ length: Math.ceil(RUNS * 0.75) }, () => Math.floor(next() * total));
+
+  it.each(killPoints.map((at, run) => [run, at]))("run %i: killed before change %i, then the next uninstall completes (or finds it complete)", async (_run, killAt) => {
+    const { t, journals } = await preparedForUninstall();
+    expect(runChild(t, killAt, "uninstall").signal).toBe("SIGKILL");
+    // The killed run committed in a folder when its journal there has the commit line, or is gone with the manifest (tidied).
+    const fresh = journalFiles(t).filter((path) => !journals.has(path));
+    const committed = [".claude", ".codex", ".agents"].some((root) => {
+      const own = fresh.filter((path) => path.startsWith(`${root}/`)).map((path) => readFileSync(join(t.home, path), "utf8").includes('"op":"commit"'));
+      return own.includes(true) || (own.length === 0 && !existsSync(join(t.home, root, "bosun-manifest.json")));
+    });
+    const again = await uninstall(t, { runtimes: RUNTIMES }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    if (!committed) {
+      // Rolled back, then done in full: exactly what an uninterrupted uninstall leaves.
+      expect(again).toBeNull();
+      expect(userView(t)).toEqual(expected);
+    } else {
+      // Killed after a commit: what that run had not tidied yet may stay, nothing else.
+      if (again !== null) expect(again).toBeInstanceOf(PackNotInstalledError);
+      expect(withoutLeftovers(userView(t))).toEqual(withoutLeftovers(expected));
+    }
+    expect(readFileSync(join(t.home, ".claude/commands/mine.md"), "utf8")).toBe("my command\n");
   });
 });

@@ -26,18 +26,15 @@ async function installedV1(): Promise<TempHome> {
 }
 
 /**
- * What identifies a completed upgrade: every path, and every file's bytes except the manifest
- * (it holds times and inodes). An empty folder does not count: a folder whose removal fails is
- * left in place by design (remove-empty-dir never fails an install).
+ * What identifies a completed run: every path, and every file's bytes except the manifest (it
+ * holds times and inodes), without the journals. A folder holding nothing else does not count: a
+ * folder whose removal fails is left in place by design (remove-empty-dir never fails an install),
+ * and so is one whose journal the tidying after the commit could not remove.
  */
 function completed(tree: Record<string, string>): Record<string, string> {
-  const paths = Object.keys(tree);
-  const empty = (path: string) => tree[path]!.startsWith("dir") && !paths.some((other) => other.startsWith(path + "/") && !tree[other]!.startsWith("dir"));
-  return Object.fromEntries(
-    Object.entries(tree)
-      .filter(([path]) => !path.includes("bosun-journal") && !empty(path))
-      .map(([path, state]) => [path, path.endsWith("bosun-manifest.json") ? "manifest" : state]),
-  );
+  const kept = Object.entries(tree).filter(([path]) => !path.includes("bosun-journal"));
+  const empty = (path: string, state: string) => state.startsWith("dir") && !kept.some(([other, what]) => other.startsWith(path + "/") && !what.startsWith("dir"));
+  return Object.fromEntries(kept.filter(([path, state]) => !empty(path, state)).map(([path, state]) => [path, path.endsWith("bosun-manifest.json") ? "manifest" : state]));
 }
 
 describe("fault injection: the k-th write of an upgrade fails", () => {
@@ -79,6 +76,9 @@ describe("fault injection: the k-th write of an upgrade fails", () => {
       else await uninstall(reference, { runtimes: ["claude", "codex"], fs: counter, ...fixed });
       const writes = counter.writes();
       expect(writes).toBeGreaterThan(10);
+      // The install state holds stat keys and run ids: not compared.
+      const done = (root: string) => Object.fromEntries(Object.entries(completed(treeState(root))).filter(([path]) => !path.endsWith("bosun-install-state.json")));
+      const after = done(reference.root);
       for (let k = 1; k <= writes; k++) {
         const t = makeTempHome();
         if (scenario === "uninstall") await install(t, { runtimes: ["claude", "codex"], ...fixed });
@@ -90,7 +90,9 @@ describe("fault injection: the k-th write of an upgrade fails", () => {
         );
         // A failure before the run starts (creating the folder for the lock) is reported as it is; either way nothing stays.
         if (failed) expect(treeState(t.root), `${scenario} write ${k} failed (${(failed as Error).message}): the tree must be as before`).toEqual(before);
+        else expect(done(t.root), `${scenario} write ${k} hit after the commit: the run must be complete`).toEqual(after);
       }
     }
-  });
+    // Two runs per write of two runs (a hundred-odd): far longer than one test's default.
+  }, 180_000);
 });

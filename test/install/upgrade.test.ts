@@ -183,15 +183,14 @@ describe("uninstall", () => {
     for (const gone of ["bosun-manifest.json", "bosun-install-state.json", "bosun-journal", "bosun-install.lock", "skills/demo-skill", "hooks/demo-hook"]) expect(existsSync(join(root, gone)), gone).toBe(false);
   });
 
-  it("a created settings file is deleted again; an uninstall of nothing changes nothing", async () => {
+  it("a created settings file is deleted again; uninstalling a pack that is not there fails and changes nothing", async () => {
     const t = makeTempHome();
     await install(t, { pack: packDir("demo-v1") });
     await uninstall(t, { pack: "demo" });
     const root = claudeDir(t.home);
     expect(existsSync(join(root, "settings.json"))).toBe(false);
     const before = treeState(t.root);
-    const again = await uninstall(t, { pack: "demo" });
-    expect(statuses(again)).toEqual(["unchanged"]);
+    await expect(uninstall(t, { pack: "demo" })).rejects.toThrow('pack "demo" is not installed in claude global (nothing installed); nothing was changed');
     expect(treeState(t.root)).toEqual(before);
   });
 });

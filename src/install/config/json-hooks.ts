@@ -62,6 +62,26 @@ function findEntries(format: HookConfigFormat, list: unknown[], command: string)
   return found.reverse();
 }
 
+/**
+ * Why a hook for `event` cannot be registered in this config: a part of `hooks.<event>` that is
+ * there holds a value of another type (`{"hooks": "x"}`); null when it can. Checked for every hook
+ * the pack wants in the file, registered already or not: an entry bosun recorded that is gone from
+ * a well-formed file was removed by you, but one under a value of the wrong type cannot be there.
+ */
+export function hookSlotProblem(value: Record<string, unknown>, event: string): string | null {
+  const path = eventPath(event);
+  let holder: Record<string, unknown> = value;
+  for (const [index, key] of path.entries()) {
+    if (!Object.hasOwn(holder, key)) return null;
+    const next = holder[key];
+    const where = path.slice(0, index + 1).join(".");
+    if (index === path.length - 1) return Array.isArray(next) ? null : `${where} is not a list`;
+    if (!isObject(next)) return `${where} is not an object`;
+    holder = next;
+  }
+  return null;
+}
+
 /** Is this exact hook (event and command) registered in the config? */
 export function hasHookEntry(value: Record<string, unknown>, format: HookConfigFormat, event: string, command: string): boolean {
   const list = valueAt(value, eventPath(event));
@@ -81,22 +101,19 @@ export function addHookEntries(text: string | null, format: HookConfigFormat, ho
     const path = eventPath(hook.event);
     const parsed = parseConfig(current);
     if (!parsed.ok) throw new Error(`cannot edit a config that does not parse: ${parsed.problem}`);
-    // The deepest part of the path that exists; the rest is inserted as one nested value.
+    const problem = hookSlotProblem(parsed.value, hook.event);
+    if (problem) throw new Error(problem);
+    // The deepest part of the path that exists (each one of the right type); the rest is inserted as one nested value.
     let depth = 0;
-    while (depth < path.length && isObject(valueAt(parsed.value, path.slice(0, depth))) && Object.hasOwn(valueAt(parsed.value, path.slice(0, depth)) as object, path[depth] as string)) depth++;
+    while (depth < path.length && Object.hasOwn(valueAt(parsed.value, path.slice(0, depth)) as object, path[depth] as string)) depth++;
     created.push(path.length - depth);
     const entry = entryFor(format, hook);
     const body = stripBom(current);
     // What an empty container held between its brackets ({} or {⏎}): put back when it empties again.
     inner.push(emptyContainerInner(body, path.slice(0, depth)));
     let edited: string;
-    if (depth === path.length) {
-      const list = valueAt(parsed.value, path);
-      if (!Array.isArray(list)) throw new Error(`${path.join(".")} is not a list`);
-      edited = insertJson(body, path, null, entry);
-    } else {
-      const holder = valueAt(parsed.value, path.slice(0, depth));
-      if (!isObject(holder)) throw new Error(`${path.slice(0, depth).join(".")} is not an object`);
+    if (depth === path.length) edited = insertJson(body, path, null, entry);
+    else {
       const nested = path.slice(depth + 1).reduceRight<unknown>((inner, key) => ({ [key]: inner }), [entry]);
       edited = insertJson(body, path.slice(0, depth), path[depth] as string, nested);
     }
