@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
 import { lstatOrUndefined } from "../fs/stat.js";
 import { checkConfigDocument, type ConfigCheck } from "./config-check.js";
 import type { BosunConfig } from "./config-schema.js";
@@ -110,13 +110,14 @@ function uniqueWarnings(warnings: ConfigWarning[]): ConfigWarning[] {
 
 /** Reads and parses one config file without validating it (see `readPluginToggles`). */
 export function readConfigDocument(file: string): JsoncDocument {
-  const info = lstatOrUndefined(file);
-  if (info && !info.isFile() && !info.isSymbolicLink()) throw new ConfigError(file, null, null, "is not a regular file");
-  if (info && info.size > MAX_CONFIG_BYTES) throw new ConfigError(file, null, null, `is larger than ${MAX_CONFIG_BYTES} bytes`);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    // Followed through a symlink (dotfile setups link their config), but never a FIFO or device.
+    text = readRegularFile(file, MAX_CONFIG_BYTES).toString("utf8");
   } catch (error) {
+    if (error instanceof UnusableFileError) {
+      throw new ConfigError(file, null, null, error.reason === "too-large" ? `is larger than ${MAX_CONFIG_BYTES} bytes` : "is not a regular file");
+    }
     throw new ConfigError(file, null, null, `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   }
   const doc = parseJsonc(file, text);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/boot/package-info.js";
@@ -136,6 +136,18 @@ describe("a FIFO where bosun expects one of its files", () => {
     const lock = fifoAt(join(t.paths.state, "startup-migrations.lock"));
     expectRefused(await bosun(t, ["status"]), `${lock} is a FIFO (named pipe), not a regular file: move it away`);
   }, 60_000);
+
+  it("bosun.json, directly or through a symlink (dotfile setups link their config): one line naming it", async () => {
+    const t = makeTempHome();
+    const config = join(t.paths.config, "bosun.json");
+    const fifo = fifoAt(join(t.root, "dotfiles", "bosun.json"));
+    mkdirSync(t.paths.config, { recursive: true, mode: 0o700 });
+    symlinkSync(fifo, config);
+    expectRefused(await bosun(t, ["status"]), `${config}: is not a regular file`);
+    rmSync(config);
+    makeFifo(config);
+    expectRefused(await bosun(t, ["config", "check"]), `${config}: is not a regular file`);
+  });
 
   it("a plugin's plugin.json and the hook helper's snapshot: reported or skipped at once", async () => {
     const t = makeTempHome();
