@@ -1,4 +1,4 @@
-import { closeSync, fchmodSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../fs/private-dir.js";
 import { statOrUndefined } from "../fs/stat.js";
@@ -48,8 +48,10 @@ export function openPromptHistory(file: string, onError: (error: unknown) => voi
       if (entries.length > HISTORY_SIZE) entries.length = HISTORY_SIZE;
       try {
         ensurePrivateDir(dirname(file));
-        const fd = openSync(file, "a", 0o600);
+        // Non-blocking, so that a FIFO in its place fails at once instead of waiting for a reader.
+        const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
         try {
+          if (!fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
           fchmodSync(fd, 0o600);
           writeSync(fd, `${JSON.stringify(entry)}\n`);
         } finally {
