@@ -69,12 +69,12 @@ export function summarizeSessionFile(file: string): SessionSummary | null {
 }
 
 /**
- * The sessions of one project: those whose working folder is `root` or inside it, most recently
- * active first (by the last change of their file), at most `limit`. Files are read newest first
- * and only until `limit` match, so finding the latest costs one listing, a stat per file and the
- * start of a few files.
+ * The sessions of one project: those whose working folder is `scope.root` (or inside it, when the
+ * scope is `nested`), most recently active first (by the last change of their file), at most
+ * `limit`. Files are read newest first and only until `limit` match, so finding the latest costs
+ * one listing, a stat per file and the start of a few files.
  */
-export function projectSessions(dir: string, root: string, limit = Number.POSITIVE_INFINITY): SessionSummary[] {
+export function projectSessions(dir: string, scope: { root: string; nested: boolean }, limit = Number.POSITIVE_INFINITY): SessionSummary[] {
   const byActivity: { file: string; id: string; changed: number }[] = [];
   for (const id of listSessionIds(dir)) {
     const file = sessionFile(dir, id);
@@ -89,7 +89,7 @@ export function projectSessions(dir: string, root: string, limit = Number.POSITI
   for (const { file } of byActivity) {
     if (found.length >= limit) break;
     const summary = summarizeSessionFile(file);
-    if (summary && isInside(summary.workdir, root)) found.push(summary);
+    if (summary && (scope.nested ? isInside(summary.workdir, scope.root) : relative(scope.root, summary.workdir) === "")) found.push(summary);
   }
   return found;
 }

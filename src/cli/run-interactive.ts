@@ -52,7 +52,7 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
   const { boot, output, runner } = run;
   const style = styler(output, "stderr");
   const say = (line: string) => writeLine(output.stderr, line);
-  const [{ FileSessionStore }, { projectSessions, sessionsDir }, { continuedModel }, { projectRoot }, { openPromptHistory }, { createPromptInput }] = await Promise.all([
+  const [{ FileSessionStore }, { projectSessions, sessionsDir }, { continuedModel }, { projectScope }, { openPromptHistory }, { createPromptInput }] = await Promise.all([
     import("../agent/session-store.js"),
     import("../agent/session-list.js"),
     import("../agent/agent-run.js"),
@@ -61,7 +61,7 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
     import("./prompt-input.js"),
   ]);
   const sessions = sessionsDir(boot.paths);
-  const root = projectRoot(process.cwd(), boot.paths.home, boot.project);
+  const scope = projectScope(process.cwd(), boot.paths.home, boot.project);
   const modelName = (target: ModelTarget) => `${target.providerID}/${target.modelID}`;
 
   let sessionId: string | undefined;
@@ -124,9 +124,9 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
       }
     },
     sessions: () => {
-      const list = projectSessions(sessions, root, 20);
-      if (list.length === 0) return say(`bosun: no sessions in ${root} yet`);
-      say(`bosun: sessions in ${root}, newest first (continue one with bosun run --session ID):`);
+      const list = projectSessions(sessions, scope, 20);
+      if (list.length === 0) return say(`bosun: no sessions in ${scope.root} yet`);
+      say(`bosun: sessions in ${scope.root}, newest first (continue one with bosun run --session ID):`);
       const rows = list.map((s) => [s.id === sessionId ? style("cyan", `* ${s.id}`) : `  ${s.id}`, s.updatedAt.replace("T", " ").slice(0, 16), `${s.model.providerID}/${s.model.modelID}`, s.title]);
       for (const line of columns(rows)) say(line);
     },

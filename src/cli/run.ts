@@ -1,6 +1,7 @@
 import { fstatSync } from "node:fs";
 import type { Command } from "commander";
 import type { ApprovalMode } from "../agent/approval-policy.js";
+import type { ProjectScope } from "../boot/project-root.js";
 import type { Boot } from "../boot/start.js";
 import { UserError } from "../errors.js";
 import { bootForCommand } from "./boot.js";
@@ -31,8 +32,8 @@ export class RunStoppedError extends UserError {
 /** `--continue` found no session of this project. */
 export class NoSessionToContinueError extends UserError {
   override name = "NoSessionToContinueError";
-  constructor(readonly root: string) {
-    super(`no session to continue in ${root} (nor in a folder below it); start one with bosun run "…", or see bosun sessions for the others`);
+  constructor(readonly scope: ProjectScope) {
+    super(`no session to continue in ${scope.root}${scope.nested ? " (nor in a folder below it)" : ""}; start one with bosun run "…", or see bosun sessions for the others`);
   }
 }
 
@@ -164,12 +165,12 @@ async function readAll(stdin: InputStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** `--continue`: the session of this project (see `projectRoot`) that was active last. */
+/** `--continue`: the session of this project (see `projectScope`) that was active last. */
 async function latestSessionOfProject(boot: Boot): Promise<string> {
-  const [{ projectSessions, sessionsDir }, { projectRoot }] = await Promise.all([import("../agent/session-list.js"), import("../boot/project-root.js")]);
-  const root = projectRoot(process.cwd(), boot.paths.home, boot.project);
-  const latest = projectSessions(sessionsDir(boot.paths), root, 1)[0];
-  if (!latest) throw new NoSessionToContinueError(root);
+  const [{ projectSessions, sessionsDir }, { projectScope }] = await Promise.all([import("../agent/session-list.js"), import("../boot/project-root.js")]);
+  const scope = projectScope(process.cwd(), boot.paths.home, boot.project);
+  const latest = projectSessions(sessionsDir(boot.paths), scope, 1)[0];
+  if (!latest) throw new NoSessionToContinueError(scope);
   return latest.id;
 }
 

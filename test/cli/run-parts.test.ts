@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "no
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isInside, projectSessions } from "../../src/agent/session-list.js";
-import { projectRoot } from "../../src/boot/project-root.js";
+import { projectScope } from "../../src/boot/project-root.js";
 import { HISTORY_SIZE, openPromptHistory } from "../../src/cli/prompt-history.js";
 import { unapprovedAdvice } from "../../src/cli/run-refusals.js";
 import { parsePromptLine } from "../../src/cli/run-interactive.js";
@@ -60,16 +60,17 @@ describe("a line typed at the interactive prompt", () => {
 });
 
 describe("this project, for --continue", () => {
-  it("is the bosun project, else the git root, else the folder; never the home folder", () => {
+  it("is the bosun project, else the git root, else the folder; the home folder only by itself", () => {
     const t = makeTempHome();
     const repo = join(t.home, "repo");
     mkdirSync(join(repo, ".git"), { recursive: true });
     mkdirSync(join(repo, "a", "b"), { recursive: true });
-    expect(projectRoot(join(repo, "a", "b"), t.home, null)).toBe(repo);
-    expect(projectRoot(join(repo, "a"), t.home, { root: join(repo, "a"), dotDir: join(repo, "a", ".bosun") })).toBe(join(repo, "a"));
+    expect(projectScope(join(repo, "a", "b"), t.home, null)).toEqual({ root: repo, nested: true });
+    expect(projectScope(join(repo, "a"), t.home, { root: join(repo, "a"), dotDir: join(repo, "a", ".bosun") })).toEqual({ root: join(repo, "a"), nested: true });
     mkdirSync(join(t.home, ".git"));
     mkdirSync(join(t.home, "loose"));
-    expect(projectRoot(join(t.home, "loose"), t.home, null)).toBe(join(t.home, "loose"));
+    expect(projectScope(join(t.home, "loose"), t.home, null)).toEqual({ root: join(t.home, "loose"), nested: true });
+    expect(projectScope(t.home, t.home, null)).toEqual({ root: t.home, nested: false });
   });
 
   it("has the sessions whose folder is inside it, most recently changed first", () => {
@@ -86,9 +87,11 @@ describe("this project, for --continue", () => {
     session("20260101-000000-cccccc", "/work/app2", 4_000);
     session("20260101-000000-dddddd", "/work", 5_000);
     writeFileSync(join(dir, "20260101-000000-eeeeee.jsonl"), "damaged\n");
-    expect(projectSessions(dir, "/work/app").map((s) => s.id)).toEqual(["20260101-000000-bbbbbb", "20260101-000000-aaaaaa"]);
-    expect(projectSessions(dir, "/work/app", 1).map((s) => s.id)).toEqual(["20260101-000000-bbbbbb"]);
-    expect(projectSessions(join(t.root, "none"), "/work")).toEqual([]);
+    const app = { root: "/work/app", nested: true };
+    expect(projectSessions(dir, app).map((s) => s.id)).toEqual(["20260101-000000-bbbbbb", "20260101-000000-aaaaaa"]);
+    expect(projectSessions(dir, app, 1).map((s) => s.id)).toEqual(["20260101-000000-bbbbbb"]);
+    expect(projectSessions(dir, { root: "/work", nested: false }).map((s) => s.id)).toEqual(["20260101-000000-dddddd"]);
+    expect(projectSessions(join(t.root, "none"), app)).toEqual([]);
     expect(isInside("/work/app", "/work/app")).toBe(true);
     expect(isInside("/work/app2", "/work/app")).toBe(false);
     expect(isInside("/work/..app/x", "/work")).toBe(true);
