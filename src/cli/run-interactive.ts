@@ -52,7 +52,7 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
   const { boot, output, runner } = run;
   const style = styler(output, "stderr");
   const say = (line: string) => writeLine(output.stderr, line);
-  const [{ FileSessionStore }, { projectSessions, sessionsDir }, { continuedModel }, { projectScope }, { openPromptHistory }, { createPromptInput }] = await Promise.all([
+  const [{ FileSessionStore }, { projectSessions, sessionsDir, summarizeSessionFile }, { continuedModel }, { projectScope }, { openPromptHistory }, { createPromptInput }] = await Promise.all([
     import("../agent/session-store.js"),
     import("../agent/session-list.js"),
     import("../agent/agent-run.js"),
@@ -71,8 +71,8 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
     const continued = new FileSessionStore(sessions).read(run.sessionId);
     sessionId = continued.header.id;
     modelSpec ??= continuedModel(continued);
-    const first = continued.events.find((event) => event.type === "run" && event.phase === "start");
-    opening = `continuing ${sessionId}${first?.type === "run" && first.phase === "start" ? ` ("${first.prompt.replace(/\s+/g, " ").slice(0, 60)}")` : ""}`;
+    const title = summarizeSessionFile(continued.file)?.title;
+    opening = `continuing ${sessionId}${title ? ` ("${title}")` : ""}`;
   } else opening = "new session";
   let model = modelName(await runner.source.resolve(modelSpec));
   say(`bosun: ${opening} · ${model} · ${run.mode} mode${sessionId ? "" : ` · in ${process.cwd()}`}`);

@@ -37,8 +37,7 @@ export class NoSessionToContinueError extends UserError {
   }
 }
 
-const NEEDS_PROMPT =
-  'bosun run needs a prompt: give it as words (bosun run fix the failing test), pipe it in (… | bosun run), or start bosun run in a terminal to type one message after another';
+const NEEDS_PROMPT = "no prompt: give it as words (bosun run fix the failing test), pipe it in (… | bosun run), or start bosun run in a terminal to type one message after another";
 
 export function registerRun(program: Command, output: Output): void {
   program

@@ -122,30 +122,33 @@ describe("bosun run in a terminal, without a prompt", () => {
     expect(sessionEvents(t)).toHaveLength(1);
   }, 60_000);
 
-  it("continues a session with -c, recalls earlier messages with Up, and leaves on a second Ctrl-C", async () => {
+  it("continues a one-shot session with -c, recalls messages of earlier sessions with Up, and leaves on a second Ctrl-C", async () => {
     const t = makeTempHome();
     const env = withLocalModels(t);
     llm.reply().text("Noted.");
     const first = await runCli(["run", "remember the number 42"], env, t.home);
     const id = /session (\S+)/.exec(first.stderr)![1]!;
 
-    const opening = spawnInTerminal([process.execPath, BOSUN_BIN, "run"], { env, cwd: t.home });
-    llm.reply().text("Sure.");
-    await send(opening, "say sure");
-    await opening.waitFor("Sure.");
-    await opening.waitFor("› ");
-    opening.type(KEYS.ctrlD);
-    expect(await opening.exit).toBe(0);
+    const continuing = spawnInTerminal([process.execPath, BOSUN_BIN, "run", "-c"], { env, cwd: t.home });
+    await continuing.waitFor(`bosun: continuing ${id} ("remember the number 42") · local/small · ask mode`);
+    llm.reply().text("It was 42.");
+    await send(continuing, "which number was it?");
+    await continuing.waitFor("It was 42.");
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain("remember the number 42");
+    await continuing.waitFor("› ");
+    continuing.type(KEYS.ctrlD);
+    expect(await continuing.exit).toBe(0);
+    expect(userMessages(sessionEvents(t)[0]!.events)).toEqual(["remember the number 42", "which number was it?"]);
 
-    const term = spawnInTerminal([process.execPath, BOSUN_BIN, "run", "-c"], { env, cwd: t.home });
-    const newer = sessionEvents(t).find((s) => s.id !== id)!.id;
-    await term.waitFor(`bosun: continuing ${newer} ("say sure") · local/small · ask mode`);
+    const term = spawnInTerminal([process.execPath, BOSUN_BIN, "run"], { env, cwd: t.home });
+    await term.waitFor("bosun: new session");
     await term.waitFor("› ");
     term.type(KEYS.up);
-    await term.waitFor("say sure");
-    llm.reply().text("Sure, again.");
+    await term.waitFor("which number was it?");
+    llm.reply().text("Which number?");
     term.type(KEYS.enter);
-    await term.waitFor("Sure, again.");
+    await term.waitFor("Which number?");
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).not.toContain("42");
     // Ctrl-C clears what is typed; at the empty prompt it asks for a second one.
     await term.waitFor("› ");
     term.type("half a thought");
@@ -157,8 +160,8 @@ describe("bosun run in a terminal, without a prompt", () => {
     await term.waitFor("(press Ctrl-C again or Ctrl-D to leave, or type /exit)");
     term.type(KEYS.ctrlC);
     expect(await term.exit).toBe(0);
-    expect(userMessages(sessionEvents(t).find((s) => s.id === newer)!.events)).toEqual(["say sure", "say sure"]);
-    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).not.toContain("42");
+    const newer = sessionEvents(t).find((s) => s.id !== id)!;
+    expect(userMessages(newer.events)).toEqual(["which number was it?"]);
   }, 60_000);
 
   it("needs a prompt when nobody can type one: stdin from /dev/null, or --json", async () => {
@@ -169,7 +172,7 @@ describe("bosun run in a terminal, without a prompt", () => {
     closeSync(devNull);
     expect(detached.status).toBe(1);
     expect(detached.stderr).toBe(
-      "bosun: bosun run needs a prompt: give it as words (bosun run fix the failing test), pipe it in (… | bosun run), or start bosun run in a terminal to type one message after another\n",
+      "bosun: no prompt: give it as words (bosun run fix the failing test), pipe it in (… | bosun run), or start bosun run in a terminal to type one message after another\n",
     );
     const term = spawnInTerminal([process.execPath, BOSUN_BIN, "run", "--json"], { env, cwd: t.home });
     await term.waitFor("bosun: --json needs a prompt: an interactive session has no single result to print");
