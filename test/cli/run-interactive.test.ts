@@ -120,7 +120,7 @@ describe("bosun run in a terminal, without a prompt", () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(`bosun: continuing ${session!.id} · local/big`);
     expect(sessionEvents(t)).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 
   it("continues a one-shot session with -c, recalls messages of earlier sessions with Up, and leaves on a second Ctrl-C", async () => {
     const t = makeTempHome();
@@ -162,7 +162,7 @@ describe("bosun run in a terminal, without a prompt", () => {
     expect(await term.exit).toBe(0);
     const newer = sessionEvents(t).find((s) => s.id !== id)!;
     expect(userMessages(newer.events)).toEqual(["which number was it?"]);
-  }, 60_000);
+  }, 120_000);
 
   it("needs a prompt when nobody can type one: stdin from /dev/null, or --json", async () => {
     const t = makeTempHome();
@@ -178,5 +178,5 @@ describe("bosun run in a terminal, without a prompt", () => {
     await term.waitFor("bosun: --json needs a prompt: an interactive session has no single result to print");
     expect(await term.exit).toBe(1);
     expect(llm.requests).toHaveLength(0);
-  });
+  }, 60_000);
 });
