@@ -1,24 +1,33 @@
 import type { Output } from "./output.js";
 
-/** A spinner may be drawn: stderr is a terminal that can draw one, and this is not a CI log. */
-function animates(output: Output): boolean {
-  return Boolean(output.stderr.isTTY) && output.env.TERM !== "dumb" && !output.env.CI;
-}
-
-type Ora = typeof import("ora").default;
-
-function makeOra(ora: Ora, output: Output, text = "") {
-  return ora({ text, stream: output.stderr as NodeJS.WriteStream, discardStdin: false, ...(output.env.NO_COLOR ? { color: false as const } : {}) });
+/** A line of progress on stderr with a spinner; does nothing where no spinner is drawn. */
+export interface Spinner {
+  /** Starts the spinner with this text, or changes its text. */
+  show(text: string): void;
+  stop(): void;
 }
 
 /**
- * Runs `work` with a spinner on stderr when stderr is a terminal (ora, loaded only then); in a
- * pipe or a log it stays silent, so output that is read by programs has no animation in it.
+ * A spinner on stderr when it is a terminal (ora, loaded only then); in a pipe, a log, CI or a dumb
+ * terminal nothing is drawn, so output that programs read has no animation in it.
  */
-export async function withSpinner<T>(output: Output, text: string, work: () => Promise<T>): Promise<T> {
-  if (!animates(output)) return work();
+export async function createSpinner(output: Output): Promise<Spinner> {
+  if (!output.stderr.isTTY || output.env.TERM === "dumb" || output.env.CI) return { show() {}, stop() {} };
   const { default: ora } = await import("ora");
-  const spinner = makeOra(ora, output, text).start();
+  const spinner = ora({ stream: output.stderr as NodeJS.WriteStream, discardStdin: false, ...(output.env.NO_COLOR ? { color: false as const } : {}) });
+  return {
+    show(text) {
+      spinner.text = text;
+      if (!spinner.isSpinning) spinner.start();
+    },
+    stop: () => void spinner.stop(),
+  };
+}
+
+/** Runs `work` with a spinner showing `text` (see `createSpinner`) until it settles. */
+export async function withSpinner<T>(output: Output, text: string, work: () => Promise<T>): Promise<T> {
+  const spinner = await createSpinner(output);
+  spinner.show(text);
   try {
     return await work();
   } finally {
@@ -30,27 +39,27 @@ export async function withSpinner<T>(output: Output, text: string, work: () => P
 export interface WaitSpinner {
   /** Shows `label`, counting seconds from `since` (default now); replaces what it showed before. */
   start(label: string, since?: number): void;
-  /** Clears the spinner's line; nothing is left on the terminal. */
+  /** Clears the spinner's line, if it shows; nothing is left on the terminal. */
   stop(): void;
 }
 
-/** A wait spinner on stderr, or null where `withSpinner` would stay silent. */
-export async function createWaitSpinner(output: Output): Promise<WaitSpinner | null> {
-  if (!animates(output)) return null;
-  const { default: ora } = await import("ora");
-  const spinner = makeOra(ora, output);
+/** A wait spinner on stderr (see `createSpinner`: where none is drawn, it draws nothing). */
+export async function createWaitSpinner(output: Output): Promise<WaitSpinner> {
+  const spinner = await createSpinner(output);
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
+    // Called for every line and text delta: only a showing spinner has a line to clear.
+    if (!timer) return;
     clearInterval(timer);
     timer = undefined;
-    if (spinner.isSpinning) spinner.stop();
+    spinner.stop();
   };
   return {
     start(label, since = Date.now()) {
       stop();
-      const text = () => `${label} · ${Math.floor((Date.now() - since) / 1000)} s`;
-      spinner.start(text());
-      timer = setInterval(() => (spinner.text = text()), 250);
+      const show = () => spinner.show(`${label} · ${Math.floor((Date.now() - since) / 1000)} s`);
+      show();
+      timer = setInterval(show, 250);
       timer.unref();
     },
     stop,
