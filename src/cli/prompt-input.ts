@@ -33,6 +33,14 @@ type Reading = { kind: "message"; text: string } | { kind: "cleared" } | { kind:
 export function createPromptInput(input: InputStream, terminal: NodeJS.WritableStream, history: PromptHistory, look: PromptLook): PromptInput {
   let leaveArmed = false;
   const pasteOff = () => terminal.write(PASTE_OFF);
+  // Between two readline interfaces the terminal is briefly not raw, and a Ctrl-C typed then
+  // arrives as SIGINT: it counts as pressed at the prompt, not lost.
+  let interruptPrompt: (() => void) | null = null;
+  let interruptedBetween = false;
+  const onSignal = () => {
+    if (interruptPrompt) interruptPrompt();
+    else interruptedBetween = true;
+  };
 
   const readOnce = () =>
     new Promise<Reading>((resolve) => {
@@ -55,6 +63,7 @@ export function createPromptInput(input: InputStream, terminal: NodeJS.WritableS
       const settle = (reading: Reading) => {
         if (settled) return;
         settled = true;
+        interruptPrompt = null;
         input.off("keypress", onKey);
         pasteOff();
         rl.close();
@@ -73,11 +82,12 @@ export function createPromptInput(input: InputStream, terminal: NodeJS.WritableS
         rl.setPrompt(look.more);
         rl.prompt();
       });
-      rl.on("SIGINT", () => {
+      interruptPrompt = () => {
         const typed = rl.line !== "" || lines.length > 0;
         terminal.write(typed ? "^C\n" : "\n");
         settle(typed ? { kind: "cleared" } : { kind: "interrupt" });
-      });
+      };
+      rl.on("SIGINT", interruptPrompt);
       rl.on("close", () => settle({ kind: "eof" }));
       terminal.write(PASTE_ON);
       rl.prompt();
@@ -86,30 +96,41 @@ export function createPromptInput(input: InputStream, terminal: NodeJS.WritableS
   process.on("exit", pasteOff);
   return {
     async read() {
-      for (;;) {
-        const reading = await readOnce();
-        if (reading.kind === "eof") {
-          terminal.write("\n");
-          return null;
-        }
-        if (reading.kind === "interrupt") {
-          if (leaveArmed) return null;
-          leaveArmed = true;
-          terminal.write(look.leaveHint + "\n");
-          continue;
-        }
-        leaveArmed = false;
-        if (reading.kind === "cleared") continue;
-        const text = reading.text.replace(/\s+$/, "");
-        if (text.trim() === "") continue;
-        history.add(text);
-        return text;
+      process.on("SIGINT", onSignal);
+      try {
+        return await readMessage();
+      } finally {
+        process.off("SIGINT", onSignal);
+        interruptedBetween = false;
       }
     },
     close() {
       process.off("exit", pasteOff);
     },
   };
+
+  async function readMessage(): Promise<string | null> {
+    for (;;) {
+      const reading: Reading = interruptedBetween ? { kind: "interrupt" } : await readOnce();
+      interruptedBetween = false;
+      if (reading.kind === "eof") {
+        terminal.write("\n");
+        return null;
+      }
+      if (reading.kind === "interrupt") {
+        if (leaveArmed) return null;
+        leaveArmed = true;
+        terminal.write(look.leaveHint + "\n");
+        continue;
+      }
+      leaveArmed = false;
+      if (reading.kind === "cleared") continue;
+      const text = reading.text.replace(/\s+$/, "");
+      if (text.trim() === "") continue;
+      history.add(text);
+      return text;
+    }
+  }
 }
 
 /** Readline put the line just entered into its history; a line that only continues a message is not one to recall. */
