@@ -3,6 +3,7 @@ import { createFileLog, type Log } from "../boot/log.js";
 import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import { languageModelFor } from "../llm/language-model.js";
+import type { ModelPrice } from "../llm/model-target.js";
 import type { ModelSource } from "../llm/resolve-model.js";
 import { ApprovalGate, type Approver } from "./approval.js";
 import type { ApprovalMode } from "./approval-policy.js";
@@ -10,6 +11,7 @@ import { interceptEvents, type AgentEvent, type AgentUi } from "./events.js";
 import { loadInstructions } from "./instruction-files.js";
 import { instructionLimits } from "./instructions.js";
 import { runAgent, type AgentRunResult } from "./loop.js";
+import type { ParsedSession } from "./session-format.js";
 import { collectSecrets, Redactor } from "./secrets.js";
 import { FileSessionStore } from "./session-store.js";
 import { sessionsDir } from "./session-list.js";
@@ -33,7 +35,17 @@ export interface AgentRunIo {
   approver: Approver | null;
   signal: AbortSignal;
   /** Called once the session is open, before the first model call. */
-  onStart?(info: { sessionId: string; model: string; mode: ApprovalMode; resumed: boolean; workdir: string }): void;
+  onStart?(info: RunStartInfo): void;
+}
+
+/** The run as it starts: its session, the model (with its prices, when the catalog knows them), where it works. */
+export interface RunStartInfo {
+  sessionId: string;
+  model: string;
+  prices: ModelPrice[] | null;
+  mode: ApprovalMode;
+  resumed: boolean;
+  workdir: string;
 }
 
 export interface AgentRunOutcome {
@@ -53,7 +65,7 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   const config = boot.config?.value ?? {};
   const lookup = new FileSessionStore(sessionsDir(boot.paths));
   const resumed = request.sessionId ? lookup.read(request.sessionId) : null;
-  const spec = request.modelSpec ?? (resumed ? `${resumed.header.model.providerID}/${resumed.header.model.modelID}` : undefined);
+  const spec = request.modelSpec ?? (resumed ? continuedModel(resumed) : undefined);
   const target = await source.resolve(spec);
 
   const secrets = await collectSecrets({
@@ -81,7 +93,7 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
       grants: session.state.grants,
       onGrant: (key) => session.append({ type: "grant", key }),
     });
-    io.onStart?.({ sessionId: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir });
+    io.onStart?.({ sessionId: session.id, model: modelName, prices: target.prices ?? null, mode: request.mode, resumed: resumed !== null, workdir });
     log.info("agent run started", { session: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir, instructions: instructions.files.map((f) => f.file) });
     for (const { file, reason } of instructions.skipped) {
       log.warn("instruction file not used", { session: session.id, file, reason });
@@ -116,6 +128,15 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   } finally {
     session.close();
   }
+}
+
+/** The model a continued session runs with by default: the one its last run used (it may have switched), else its first. */
+export function continuedModel(session: Pick<ParsedSession, "header" | "events">): string {
+  for (let i = session.events.length - 1; i >= 0; i--) {
+    const event = session.events[i]!;
+    if (event.type === "run" && event.phase === "start") return event.model;
+  }
+  return `${session.header.model.providerID}/${session.header.model.modelID}`;
 }
 
 /** A log whose messages and fields are redacted before they are written. */

@@ -1,14 +1,25 @@
-import type { SubagentStatus, ToolStatus } from "./session-format.js";
-import type { ToolUi } from "./tools/tool.js";
+import type { SubagentStatus, TokenUsage, ToolStatus } from "./session-format.js";
+import type { ToolAccess, ToolUi } from "./tools/tool.js";
 
 /** What the loop reports while it runs; the CLI turns these into stdout text and stderr progress. */
 export type AgentEvent =
   | { type: "turn-start"; turn: number }
   | { type: "text"; delta: string }
-  /** The model's reply for this turn is complete (`text` is all of it). */
-  | { type: "reply-end"; text: string }
+  /** The model's reply for this turn is complete (`text` is all of it; `usage` as the provider reported it). */
+  | { type: "reply-end"; text: string; usage: TokenUsage }
   | { type: "tool-start"; callId: string; tool: string; description: string }
-  | { type: "tool-end"; callId: string; tool: string; status: ToolStatus; summary: string; ms: number }
+  | {
+      type: "tool-end";
+      callId: string;
+      tool: string;
+      status: ToolStatus;
+      summary: string;
+      ms: number;
+      /** The last lines of what the call printed (a command's output), redacted, for the user to see. */
+      outputTail?: string[];
+      /** Set when the call was refused only because it needed approval and nobody could be asked. */
+      unapproved?: { access: ToolAccess; dangerous: boolean };
+    }
   | { type: "retry"; attempt: number; delayMs: number; reason: string; hadPartialReply: boolean }
   | { type: "compaction"; step: "stub" | "summarize"; tokensBefore: number; tokensAfter: number }
   | { type: "notice"; message: string }

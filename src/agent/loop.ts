@@ -182,7 +182,7 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
       usage.inputTokens += step.usage.inputTokens ?? 0;
       usage.outputTokens += step.usage.outputTokens ?? 0;
       lastText = step.text;
-      ui.onEvent({ type: "reply-end", text: step.text });
+      ui.onEvent({ type: "reply-end", text: step.text, usage: step.usage });
       await hooks.afterLlmCall(agent, { turn: turns, text: step.text, toolCalls: step.toolCalls, usage: step.usage, finishReason: step.finishReason });
       if (step.assistant) session.append({ type: "message", message: step.assistant, usage: step.usage });
       if (step.toolCalls.length === 0) return end("final");

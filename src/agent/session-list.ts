@@ -1,5 +1,5 @@
-import { readdirSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, statSync, type Stats } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
 import type { BosunPaths } from "../boot/paths.js";
 import { readFileStart } from "../fs/regular-file.js";
 import { isMissingPathError } from "../fs/stat.js";
@@ -68,6 +68,38 @@ export function summarizeSessionFile(file: string): SessionSummary | null {
     }
   }
   return { id: header.id, file, createdAt: header.createdAt, updatedAt: info.mtime.toISOString(), model: header.model, workdir: header.workdir, title, bytes: info.size };
+}
+
+/**
+ * The sessions of one project: those whose working folder is `scope.root` (or inside it, when the
+ * scope is `nested`), most recently active first (by the last change of their file), at most
+ * `limit`. Files are read newest first and only until `limit` match, so finding the latest costs
+ * one listing, a stat per file and the start of a few files.
+ */
+export function projectSessions(dir: string, scope: { root: string; nested: boolean }, limit = Number.POSITIVE_INFINITY): SessionSummary[] {
+  const byActivity: { file: string; id: string; changed: number }[] = [];
+  for (const id of listSessionIds(dir)) {
+    const file = sessionFile(dir, id);
+    try {
+      byActivity.push({ file, id, changed: statSync(file).mtimeMs });
+    } catch {
+      // removed since the listing
+    }
+  }
+  byActivity.sort((a, b) => b.changed - a.changed || (a.id < b.id ? 1 : -1));
+  const found: SessionSummary[] = [];
+  for (const { file } of byActivity) {
+    if (found.length >= limit) break;
+    const summary = summarizeSessionFile(file);
+    if (summary && (scope.nested ? isInside(summary.workdir, scope.root) : relative(scope.root, summary.workdir) === "")) found.push(summary);
+  }
+  return found;
+}
+
+/** Whether `path` is `folder` itself or somewhere below it. */
+export function isInside(path: string, folder: string): boolean {
+  const rest = relative(folder, path);
+  return rest === "" || (rest !== ".." && !rest.startsWith(`..${sep}`) && !isAbsolute(rest));
 }
 
 export function oneLine(text: string, max = TITLE_CHARS): string {

@@ -1,6 +1,7 @@
 import type { ToolResultPart } from "ai";
 import { describeError } from "../errors.js";
 import type { ApprovalGate } from "./approval.js";
+import { decideApproval } from "./approval-policy.js";
 import type { AgentUi } from "./events.js";
 import type { AgentHooks, AgentInfo, ToolBeforeCall } from "./hooks.js";
 import type { StepToolCall } from "./model-step.js";
@@ -8,7 +9,7 @@ import type { Redactor } from "./secrets.js";
 import type { ToolStatus } from "./session-format.js";
 import type { Session } from "./session-store.js";
 import type { ToolRegistry } from "./tool-registry.js";
-import { ToolError, type ToolContext } from "./tools/tool.js";
+import { ToolError, type ToolAccess, type ToolContext } from "./tools/tool.js";
 
 /** No tool result reaches the model longer than this; the whole text goes to a spill file. */
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
@@ -38,11 +39,21 @@ export interface ToolRunOutcome {
  */
 export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promise<ToolRunOutcome> {
   const started = Date.now();
-  const finish = (status: ToolStatus, output: string, summary: string, isError: boolean, spill?: string): ToolRunOutcome => {
+  const finish = (status: ToolStatus, output: string, summary: string, isError: boolean, spill?: string, shown: ToolEndDetails = {}): ToolRunOutcome => {
     const value = deps.redactor.text(output);
     const shortSummary = deps.redactor.text(summary);
     const ms = Date.now() - started;
-    deps.ui.onEvent({ type: "tool-end", callId: call.toolCallId, tool: call.toolName, status, summary: shortSummary, ms });
+    const outputTail = shown.outputTail && shown.outputTail.length > 0 ? deps.redactor.text(shown.outputTail.join("\n")).split("\n") : undefined;
+    deps.ui.onEvent({
+      type: "tool-end",
+      callId: call.toolCallId,
+      tool: call.toolName,
+      status,
+      summary: shortSummary,
+      ms,
+      ...(outputTail ? { outputTail } : {}),
+      ...(shown.unapproved ? { unapproved: shown.unapproved } : {}),
+    });
     deps.session.append({ type: "tool", callId: call.toolCallId, tool: call.toolName, status, summary: shortSummary, ms, ...(spill ? { spill } : {}) });
     return {
       status,
@@ -75,25 +86,32 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
   if (deps.signal.aborted) return finish("aborted", "Not run: the user cancelled the run.", "cancelled", true);
 
   const preview = tool.preview ? deps.redactor.text(tool.preview(input)) : undefined;
-  const approval = await deps.approval.check({ tool: tool.name, access: tool.access, danger, description, callId: call.toolCallId, ...(preview ? { preview } : {}) }, deps.signal).catch((error: unknown) => {
+  const question = { tool: tool.name, access: tool.access, danger, description };
+  const approval = await deps.approval.check({ ...question, callId: call.toolCallId, ...(preview ? { preview } : {}) }, deps.signal).catch((error: unknown) => {
     if (deps.signal.aborted) return { allowed: false as const, message: "Not run: the user cancelled the run." };
     return { allowed: false as const, message: `Not run: asking for approval failed (${describeError(error)}).` };
   });
   if (!approval.allowed) {
     if (deps.signal.aborted) return finish("aborted", approval.message, "cancelled", true);
-    return finish("denied", approval.message, `denied: ${approval.message.replace(/^Not run: /, "").split(". ")[0]}`, true);
+    // Without an approver the gate refuses every ask; the rules alone tell those apart from a deny rule.
+    const unapproved = deps.approval.approver === null && decideApproval(question, deps.approval.mode, deps.approval.rules, new Set()).action === "ask";
+    return finish("denied", approval.message, `denied: ${approval.message.replace(/^Not run: /, "").split(". ")[0]}`, true, undefined, {
+      ...(unapproved ? { unapproved: { access: tool.access, dangerous: danger !== null } } : {}),
+    });
   }
 
   let output: string;
   let summary: string;
   let isError: boolean;
   let spill: string | undefined;
+  let outputTail: string[] | undefined;
   try {
     const result = await tool.execute(input, { workdir: deps.workdir, signal: deps.signal, callId: call.toolCallId, spill: deps.session.spill, ui: deps.ui, env: deps.env });
     output = result.output;
     isError = result.isError ?? false;
     summary = result.summary ?? (isError ? "failed" : "done");
     spill = result.spillFile;
+    outputTail = result.outputTail;
   } catch (error) {
     isError = true;
     output = error instanceof ToolError ? `Error: ${error.message}` : `Error: ${tool.name} failed: ${describeError(error)}`;
@@ -107,7 +125,13 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
   }
   const after = { name: tool.name, callId: call.toolCallId, input, result: { output: deps.redactor.text(output), isError, status: isError ? "error" : "ok" } };
   await deps.hooks.toolAfter(deps.agent, after);
-  return finish(isError ? "error" : "ok", String(after.result.output), summary, isError, spill);
+  return finish(isError ? "error" : "ok", String(after.result.output), summary, isError, spill, outputTail ? { outputTail } : {});
+}
+
+/** What the UI is shown of a call besides its status and summary. */
+interface ToolEndDetails {
+  outputTail?: string[];
+  unapproved?: { access: ToolAccess; dangerous: boolean };
 }
 
 /** Zod issues as one line the model can act on: `path: expected string, received number; …`. */

@@ -2,7 +2,11 @@ import type { AgentEvent, AgentUi, SubagentRef } from "../agent/events.js";
 import type { SubagentStatus, ToolStatus } from "../agent/session-format.js";
 import { oneLine } from "../agent/session-list.js";
 import type { PlanItem } from "../agent/tools/tool.js";
+import type { ModelPrice } from "../llm/model-target.js";
 import { styler, writeLine, type Output } from "./output.js";
+import type { UnapprovedCall } from "./run-refusals.js";
+import { UsageTally, type RunStats } from "./run-stats.js";
+import type { WaitSpinner } from "./spinner.js";
 
 export interface ToolCallRecord {
   tool: string;
@@ -30,27 +34,53 @@ export interface RunRenderer extends AgentUi {
   readonly toolCalls: ToolCallRecord[];
   /** Every sub-agent run, at any depth, in the order they ended. */
   readonly subagents: SubagentRecord[];
-  /** Ends the streamed text with a newline if it needs one. */
+  /** Calls refused because they needed approval nobody could give (sub-agents' included). */
+  readonly unapproved: UnapprovedCall[];
+  /** The run's numbers so far (`turns` and `wallMs` come from the caller). */
+  stats(turns: number, wallMs: number, prices: ModelPrice[] | null): RunStats;
+  /** Ends the streamed text with a newline if it needs one, and stops the spinner. */
   finish(): void;
 }
+
+export interface RunRendererOptions {
+  json: boolean;
+  /** Shown while the top-level agent waits for the model (on a terminal only). */
+  spinner?: WaitSpinner | null;
+}
+
+const WAITING = "waiting for the model";
 
 /**
  * Shows a run: the model's text streams to stdout as it arrives (not with `--json`, whose stdout
  * is the final result alone); tool calls, retries, compaction and the plan go to stderr.
  * Sub-agents show on stderr too, each line tagged `#N` (the sub-agent's number in the tree) and
  * indented by depth; their text is not shown (their answers come back to the model). Every
- * stderr write is one whole line, so parallel sub-agents never interleave within a line.
+ * stderr write is one whole line, so parallel sub-agents never interleave within a line. After a
+ * top-level command, its last lines of output follow its result, dimmed. While the top-level agent
+ * waits for the model, the spinner (if any) runs; it is cleared for every line written.
  */
-export function createRunRenderer(output: Output, options: { json: boolean }): RunRenderer {
+export function createRunRenderer(output: Output, options: RunRendererOptions): RunRenderer {
   const style = styler(output, "stderr");
+  const spinner = options.spinner ?? null;
   const toolCalls: ToolCallRecord[] = [];
   const subagents: SubagentRecord[] = [];
+  const unapproved: UnapprovedCall[] = [];
+  const usage = new UsageTally();
   const descriptions = new Map<string, string>();
   const prompts = new Map<string, string>();
   let openLine = false;
+  /** The label and start of the wait the spinner shows, or null when the agent is not waiting. */
+  let waiting: { label: string; since: number } | null = null;
+  const wait = (label: string | null) => {
+    waiting = label === null ? null : { label, since: Date.now() };
+    if (waiting) spinner?.start(waiting.label, waiting.since);
+    else spinner?.stop();
+  };
   const err = (line: string) => {
+    spinner?.stop();
     endText();
     writeLine(output.stderr, line);
+    if (waiting) spinner?.start(waiting.label, waiting.since);
   };
   const endText = () => {
     if (openLine) output.stdout.write("\n");
@@ -83,29 +113,60 @@ export function createRunRenderer(output: Output, options: { json: boolean }): R
     }
   };
   const subagentTag = (agent: SubagentRef) => `${"  ".repeat(agent.depth - 1)}${style("cyan", `#${agent.seq}`)} `;
+  /** Usage and refusals, from the top-level agent and from every sub-agent. */
+  const account = (event: AgentEvent) => {
+    if (event.type === "reply-end") usage.add(event.usage);
+    else if (event.type === "tool-end" && event.unapproved) unapproved.push({ tool: event.tool, ...event.unapproved });
+    else if (event.type === "subagent-event") account(event.event);
+  };
+  const width = Math.max(20, ((output.stderr as { columns?: number }).columns ?? 120) - 6);
 
   return {
     toolCalls,
     subagents,
-    finish: endText,
+    unapproved,
+    stats: (turns, wallMs, prices) => ({
+      turns,
+      toolCalls: toolCalls.length,
+      subagents: subagents.length,
+      tokens: { ...usage.tokens },
+      costUsd: usage.cost(prices),
+      wallMs,
+      unapproved: unapproved.length,
+    }),
+    finish() {
+      wait(null);
+      endText();
+    },
     onEvent(event: AgentEvent) {
+      account(event);
       switch (event.type) {
+        case "turn-start":
+          wait(WAITING);
+          return;
         case "text":
-          if (options.json || event.delta === "") return;
+          if (event.delta === "") return;
+          wait(null);
+          if (options.json) return;
           output.stdout.write(event.delta);
           openLine = !event.delta.endsWith("\n");
           return;
         case "reply-end":
+          wait(null);
           endText();
           return;
         case "tool-start":
+          wait(null);
           descriptions.set(event.callId, event.description);
           break;
         case "tool-end": {
           const description = descriptions.get(event.callId) ?? event.tool;
           toolCalls.push({ tool: event.tool, description, status: event.status, summary: event.summary, ms: event.ms });
           if (!descriptions.has(event.callId)) err(style("dim", `→ ${description}`));
-          break;
+          const line = progressLine(event, "");
+          if (line !== null) err(line);
+          for (const tailLine of event.outputTail ?? []) err(style("dim", `    ${displayLine(tailLine, width)}`));
+          return;
         }
         case "subagent-start": {
           prompts.set(`${event.agent.id}#${event.agent.seq}`, event.prompt);
@@ -133,10 +194,26 @@ export function createRunRenderer(output: Output, options: { json: boolean }): R
       }
       const line = progressLine(event, "");
       if (line !== null) err(line);
+      if (event.type === "retry") wait(`${WAITING} (retry ${event.attempt})`);
     },
     showPlan(items: PlanItem[]) {
       err(style("bold", "plan:"));
       for (const item of items) err(`  ${item.status === "done" ? style("green", "[x]") : item.status === "in_progress" ? style("cyan", "[>]") : "[ ]"} ${item.step}`);
     },
   };
+}
+
+/**
+ * A line of a command's output as one terminal line: what a carriage return left visible, without
+ * colours or other control sequences (they would restyle or move the terminal), cut to `width`.
+ */
+export function displayLine(line: string, width: number): string {
+  const visible = line.split("\r").filter((part) => part !== "").at(-1) ?? "";
+  const plain = visible
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g, "")
+    .replace(/\t/g, "  ")
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, "");
+  return plain.length > width ? `${plain.slice(0, width - 1)}…` : plain;
 }

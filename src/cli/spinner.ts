@@ -41,3 +41,34 @@ export async function withSpinner<T>(output: Output, text: string, work: () => P
     spinner.stop();
   }
 }
+
+/** A spinner that says what bosun waits for and for how long: `⠙ waiting for the model · 4 s`. */
+export interface WaitSpinner {
+  /** Shows `label`, counting seconds from `since` (default now); replaces what it showed before. */
+  start(label: string, since?: number): void;
+  /** Clears the spinner's line, if it shows; nothing is left on the terminal. */
+  stop(): void;
+}
+
+/** A wait spinner on stderr (see `createSpinner`: where none is drawn, it draws nothing). */
+export async function createWaitSpinner(output: Output): Promise<WaitSpinner> {
+  const spinner = await createSpinner(output);
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    // Called for every line and text delta: only a showing spinner has a line to clear.
+    if (!timer) return;
+    clearInterval(timer);
+    timer = undefined;
+    spinner.stop();
+  };
+  return {
+    start(label, since = Date.now()) {
+      stop();
+      const show = () => spinner.show(`${label} · ${Math.floor((Date.now() - since) / 1000)} s`);
+      show();
+      timer = setInterval(show, 250);
+      timer.unref();
+    },
+    stop,
+  };
+}

@@ -88,6 +88,7 @@ export function modelTarget(model: CatalogModel, reader: CatalogReader, authStor
     credentialHint: needsKey ? { env: [...provider.env] } : null,
     limits: { context: model.limit.context || UNKNOWN_LIMITS.context, output: model.limit.output || UNKNOWN_LIMITS.output },
     toolCall: model.capabilities.tools,
+    ...(model.cost.length > 0 ? { prices: model.cost.map((entry) => ({ input: entry.input, output: entry.output, ...(entry.tier ? { aboveTokens: entry.tier.size } : {}) })) } : {}),
   };
 }
 

@@ -31,6 +31,15 @@ export interface ModelTarget {
   limits: { context: number; output: number };
   /** Whether the model can call tools; without it the agent runs without tools. */
   toolCall: boolean;
+  /** What the model costs, when the catalog knows; the first entry is the base price. */
+  prices?: ModelPrice[];
+}
+
+/** USD per million tokens; an entry with `aboveTokens` applies to requests with more input than that. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  aboveTokens?: number;
 }
 
 export interface CredentialHint {

@@ -20,7 +20,7 @@ describe("bosun (CLI)", () => {
     expect(help.stdout).toContain("Usage: bosun");
     expect(help.stdout).toMatch(/status \[options\]/);
     expect(help.stdout).toMatch(/migrate \[options\]/);
-    expect(help.stdout).toMatch(/run \[options\] <prompt>/);
+    expect(help.stdout).toMatch(/run \[options\] \[prompt\.\.\.\]/);
     expect(help.stdout).toMatch(/sessions \[options\]/);
   });
 

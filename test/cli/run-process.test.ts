@@ -24,6 +24,20 @@ describe("bosun run as a process", () => {
     expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain("a prompt\\nover two lines");
   });
 
+  it("reads the prompt from a pipe when no words are given, and stops parsing flags at --", async () => {
+    const t = makeTempHome();
+    llm.reply().text("Piped.");
+    const child = spawn(process.execPath, [BOSUN_BIN, "run"], { env: devEnv(t) as NodeJS.ProcessEnv, cwd: t.home });
+    child.stdin.end("diff --git a/x b/x\n");
+    expect(await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)))).toBe(0);
+    expect(llm.requests.at(-1)!.prompt).toBe("diff --git a/x b/x\n");
+
+    llm.reply().text("Dashes.");
+    const dashes = spawn(process.execPath, [BOSUN_BIN, "run", "--", "explain", "what", "--json", "does"], { env: devEnv(t) as NodeJS.ProcessEnv, cwd: t.home, stdio: ["ignore", "pipe", "pipe"] });
+    expect(await new Promise<number | null>((resolve) => dashes.on("exit", (c) => resolve(c)))).toBe(0);
+    expect(llm.requests.at(-1)!.prompt).toBe("explain what --json does");
+  });
+
   it("stops a running command at once, saves the session and exits 130", async () => {
     const t = makeTempHome();
     llm.reply().tool("bash", { command: "sleep 60" });

@@ -153,7 +153,15 @@ describe("bosun run with sub-agents", () => {
     expect(code).toBe(0);
     expect(stdout).toBe("Delegating.\nAll 8 modules are fine.\n");
     expect(stderr).not.toMatch(/Warning/i);
-    const known = [/^bosun: session \S+ · scripted\/m1 · full-access mode$/, /^→ agent: 8 tasks$/, /^#\d+ sub-agent /, /^#\d+ → \$ echo inspect_module_\d$/, /^#\d+ {3}✓ exit 0( \(\d+\.\d s\))?$/, /^ {2}✓ 8 sub-agents: 8 completed( \(\d+\.\d s\))?$/];
+    const known = [
+      /^bosun: session \S+ · scripted\/m1 · full-access mode$/,
+      /^→ agent: 8 tasks$/,
+      /^#\d+ sub-agent /,
+      /^#\d+ → \$ echo inspect_module_\d$/,
+      /^#\d+ {3}✓ exit 0( \(\d+\.\d s\))?$/,
+      /^ {2}✓ 8 sub-agents: 8 completed( \(\d+\.\d s\))?$/,
+      /^bosun: 2 turns · 1 tool call · 8 sub-agents · [\d,]+ tokens in \/ [\d,]+ out · \d+\.\d s$/,
+    ];
     for (const line of stderr.trimEnd().split("\n")) expect(known.some((pattern) => pattern.test(line)), line).toBe(true);
   });
 

@@ -16,6 +16,8 @@ const TAIL_CHARS = 8_000;
 const KILL_GRACE_MS = 2_000;
 /** After the shell exits, how long to wait for background children holding its output open. */
 const DRAIN_MS = 2_000;
+/** How many of the output's last lines the user sees under the call's result. */
+export const BASH_TAIL_LINES = 4;
 
 const inputSchema = z
   .object({
@@ -124,6 +126,7 @@ async function runCommand(shell: string, command: string, cwd: string, timeoutMs
     isError: ending.kind !== "exit",
     summary: output.spillPath ? `${summary}, output saved to ${output.spillPath}` : summary,
     ...(output.spillPath ? { spillFile: output.spillPath } : {}),
+    outputTail: output.lastLines(BASH_TAIL_LINES),
   };
 }
 
@@ -181,6 +184,23 @@ class OutputCollector {
     });
     this.head = all.slice(0, HEAD_CHARS);
     this.tail = all.slice(HEAD_CHARS).slice(-TAIL_CHARS);
+  }
+
+  /**
+   * The last `count` lines that are not blank, each whole: a line cut at its start could hold the
+   * end of a secret that redaction, which runs on what is returned, would no longer recognize.
+   */
+  lastLines(count: number): string[] {
+    let text = this.head;
+    if (this.file) {
+      // The kept tail starts wherever the window fell: drop its first, partial, line.
+      const cut = this.tail.indexOf("\n");
+      text = cut < 0 ? "" : this.tail.slice(cut + 1);
+    }
+    return text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .slice(-count);
   }
 
   async finish(): Promise<string> {

@@ -49,6 +49,8 @@ export interface ToolResult {
   summary?: string;
   /** A file holding the full output when `output` was cut short. */
   spillFile?: string;
+  /** The last lines of the output, shown to the user under the call's result line. */
+  outputTail?: string[];
 }
 
 export interface AgentTool<I = any> {

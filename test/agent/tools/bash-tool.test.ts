@@ -78,6 +78,17 @@ describe("bash", () => {
     expect(back.output).toBe(" 15000\t15000\n 15001\t15001\n(showing lines 15000-15001 of 20000; continue with offset=15002)");
   });
 
+  it("gives the user the output's last lines, each whole", async () => {
+    const t = makeToolBench();
+    const short = await t.run(bash, { command: "printf 'a\\n\\nb\\nc\\nd\\ne\\n\\n'" });
+    expect(short.outputTail).toEqual(["b", "c", "d", "e"]);
+    expect((await t.run(bash, { command: "true" })).outputTail).toEqual([]);
+    // Spilled output keeps only a window of its end: the line the window starts inside is not shown.
+    const long = await t.run(bash, { command: "head -c 40000 /dev/zero | tr '\\0' x; echo; echo end" }, { callId: "call_wide" });
+    expect(long.spillFile).toBeDefined();
+    expect(long.outputTail).toEqual(["end"]);
+  });
+
   it("flags dangerous commands", () => {
     const t = makeToolBench();
     expect(bash.danger!({ command: "git push --force origin main" }, t.workdir)).toMatch(/force-pushes/);

@@ -1,0 +1,39 @@
+import type { ApprovalMode } from "../agent/approval-policy.js";
+import type { ToolAccess } from "../agent/tools/tool.js";
+
+/** A tool call refused because it needed approval and bosun had no terminal to ask on. */
+export interface UnapprovedCall {
+  tool: string;
+  access: ToolAccess;
+  dangerous: boolean;
+}
+
+/** The exit code of a run that finished but had tool calls refused for want of approval. */
+export const EXIT_UNAPPROVED = 3;
+
+/**
+ * The closing line of such a run: how many calls, which tools, and each way to allow them that
+ * would work for these calls (auto-edit only helps edits in ask mode, --yes never helps a
+ * dangerous call), ending with the `permissions` rule for exactly the refused tools.
+ */
+export function unapprovedAdvice(calls: UnapprovedCall[], mode: ApprovalMode): string {
+  const plain = calls.filter((call) => !call.dangerous);
+  const ways = ["rerun in a terminal to be asked"];
+  if (mode === "ask" && plain.some((call) => call.access === "edit")) ways.push("with --mode auto-edit (edits)");
+  if (plain.length > 0) ways.push("with --yes (everything but dangerous calls)");
+  const rules: string[] = [...new Set(plain.map((call) => call.tool))].map((tool) => `"${tool}": "allow"`);
+  if (calls.some((call) => call.dangerous)) rules.push('"dangerous": "allow"');
+  ways.push(`set in bosun.json "permissions": { ${rules.join(", ")} }`);
+
+  const counts = new Map<string, number>();
+  for (const call of calls) {
+    const name = call.dangerous ? `${call.tool} (dangerous)` : call.tool;
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const tools = [...counts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(", ");
+  const one = calls.length === 1;
+  return (
+    `${calls.length} tool call${one ? " was" : "s were"} refused (${tools}): ${one ? "it" : "they"} needed approval and bosun is not attached to a terminal; ` +
+    `to allow ${one ? "it" : "them"}: ${ways.join(", or ")}`
+  );
+}

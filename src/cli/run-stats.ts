@@ -1,0 +1,74 @@
+import type { TokenUsage } from "../agent/session-format.js";
+import type { ModelPrice } from "../llm/model-target.js";
+
+/** What a run did, for the closing line and `--json` `stats`. */
+export interface RunStats {
+  /** The top-level agent's model calls and tool calls (sub-agents have their own). */
+  turns: number;
+  toolCalls: number;
+  /** Sub-agent runs, at any depth. */
+  subagents: number;
+  /** Every model call of the run, sub-agents' included. */
+  tokens: { input: number; output: number };
+  /** USD for those tokens; null when the catalog has no price or a call reported no usage. */
+  costUsd: number | null;
+  wallMs: number;
+  /** Tool calls refused because they needed approval and nobody could give it. */
+  unapproved: number;
+}
+
+/** Adds up the usage of model calls as they end, and prices them. */
+export class UsageTally {
+  readonly tokens = { input: 0, output: 0 };
+  private readonly calls: TokenUsage[] = [];
+
+  add(usage: TokenUsage): void {
+    this.tokens.input += usage.inputTokens ?? 0;
+    this.tokens.output += usage.outputTokens ?? 0;
+    this.calls.push(usage);
+  }
+
+  cost(prices: ModelPrice[] | null): number | null {
+    if (!prices || prices.length === 0) return null;
+    let total = 0;
+    for (const call of this.calls) {
+      if (call.inputTokens === undefined || call.outputTokens === undefined) return null;
+      const price = priceFor(prices, call.inputTokens);
+      total += (call.inputTokens * price.input + call.outputTokens * price.output) / 1_000_000;
+    }
+    // Sums of binary fractions drift (0.006500000000000001): no price is finer than 1e-10 dollars a token.
+    return Number(total.toFixed(10));
+  }
+}
+
+/** The entry that applies to a request of `inputTokens`: the highest tier it exceeds, else the base price. */
+export function priceFor(prices: ModelPrice[], inputTokens: number): ModelPrice {
+  let chosen = prices[0]!;
+  for (const price of prices) {
+    if (price.aboveTokens !== undefined && inputTokens > price.aboveTokens && price.aboveTokens >= (chosen.aboveTokens ?? -1)) chosen = price;
+  }
+  return chosen;
+}
+
+/** `4 turns · 3 tool calls · 1,750 tokens in / 72 out · $0.0042 · 12.4 s` */
+export function statsLine(stats: RunStats): string {
+  const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  const parts = [count(stats.turns, "turn", "turns"), count(stats.toolCalls, "tool call", "tool calls")];
+  if (stats.subagents > 0) parts.push(count(stats.subagents, "sub-agent", "sub-agents"));
+  parts.push(`${stats.tokens.input.toLocaleString("en-US")} tokens in / ${stats.tokens.output.toLocaleString("en-US")} out`);
+  if (stats.costUsd !== null) parts.push(formatUsd(stats.costUsd));
+  parts.push(formatDuration(stats.wallMs));
+  return parts.join(" · ");
+}
+
+/** Dollars with enough digits to be worth reading: `$0.0042`, `$1.37`. */
+export function formatUsd(amount: number): string {
+  return `$${amount >= 1 || amount === 0 ? amount.toFixed(2) : amount.toFixed(4)}`;
+}
+
+/** `0.8 s`, `12.4 s`, `3 min 5 s` */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}

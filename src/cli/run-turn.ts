@@ -1,0 +1,111 @@
+import type { AgentRunOutcome, RunStartInfo } from "../agent/agent-run.js";
+import type { ApprovalMode } from "../agent/approval-policy.js";
+import type { Boot } from "../boot/start.js";
+import type { ModelSource } from "../llm/resolve-model.js";
+import type { InputStream, Output } from "./output.js";
+import type { RunRenderer } from "./render-run.js";
+import type { RunStats } from "./run-stats.js";
+
+export interface TurnRunnerOptions {
+  mode: ApprovalMode;
+  maxTurns?: number;
+  json: boolean;
+  /** stdin and stderr are a terminal: approvals and the agent's questions are asked there. */
+  terminal: boolean;
+  stdin: InputStream;
+}
+
+/** One prompt for the agent: a new session, or `sessionId` continued. */
+export interface TurnRequest {
+  prompt: string;
+  sessionId?: string;
+  modelSpec?: string;
+  onStart?(info: RunStartInfo): void;
+}
+
+export interface TurnOutcome extends AgentRunOutcome {
+  /** What the turn showed, with its tool calls and sub-agents for `--json`. */
+  renderer: RunRenderer;
+  stats: RunStats;
+}
+
+/** Runs prompts on bosun's agent loop, one at a time, as `bosun run` shows them. */
+export interface TurnRunner {
+  readonly source: ModelSource;
+  run(request: TurnRequest): Promise<TurnOutcome>;
+  /** Stops listening for Ctrl-C. */
+  close(): void;
+}
+
+/**
+ * What one-shot and interactive runs share: the model source, the terminal prompter, the spinner
+ * and Ctrl-C. The first Ctrl-C during a turn cancels it (the loop stops the model's stream and
+ * every running command, and saves the session); a second one quits at once with 130. Between
+ * turns Ctrl-C is left to whoever reads the terminal (the interactive prompt).
+ */
+export async function createTurnRunner(boot: Boot, output: Output, options: TurnRunnerOptions): Promise<TurnRunner> {
+  const [{ runAgentFromBoot }, { createModelSource }, { createRunRenderer }, { createTerminalPrompter }, { createWaitSpinner }] = await Promise.all([
+    import("../agent/agent-run.js"),
+    import("../llm/resolve-model.js"),
+    import("./render-run.js"),
+    import("./terminal-prompt.js"),
+    import("./spinner.js"),
+  ]);
+  const source = await createModelSource(boot);
+  let current: { controller: AbortController; renderer: RunRenderer } | null = null;
+  let interrupts = 0;
+  const onInterrupt = () => {
+    if (!current) return;
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    current.renderer.onEvent({ type: "notice", message: "cancelling… (press Ctrl-C again to quit at once)" });
+    current.controller.abort();
+  };
+  const prompter = options.terminal ? createTerminalPrompter(options.stdin, output.stderr, onInterrupt) : null;
+  const spinner = await createWaitSpinner(output);
+  process.on("SIGINT", onInterrupt);
+
+  return {
+    source,
+    async run(request) {
+      const turn = new AbortController();
+      const started = Date.now();
+      const renderer = createRunRenderer(output, { json: options.json, spinner });
+      current = { controller: turn, renderer };
+      interrupts = 0;
+      const ui = prompter ? { ...renderer, askUser: prompter.askUser } : renderer;
+      let prices: RunStartInfo["prices"] = null;
+      try {
+        const outcome = await runAgentFromBoot(
+          boot,
+          source,
+          {
+            prompt: request.prompt,
+            cwd: process.cwd(),
+            mode: options.mode,
+            ...(request.modelSpec ? { modelSpec: request.modelSpec } : {}),
+            ...(request.sessionId ? { sessionId: request.sessionId } : {}),
+            ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
+          },
+          {
+            ui,
+            approver: prompter?.approver ?? null,
+            signal: turn.signal,
+            onStart: (info) => {
+              prices = info.prices;
+              request.onStart?.(info);
+            },
+          },
+        );
+        renderer.finish();
+        return { ...outcome, renderer, stats: renderer.stats(outcome.result.turns, Date.now() - started, prices) };
+      } finally {
+        renderer.finish();
+        current = null;
+      }
+    },
+    close() {
+      process.off("SIGINT", onInterrupt);
+    },
+  };
+}
