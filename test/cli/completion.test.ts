@@ -6,6 +6,7 @@ import { APPROVAL_MODES } from "../../src/agent/approval-policy.js";
 import { listInstallRuntimes } from "../../src/runtimes/install-registry.js";
 import { listRuntimes } from "../../src/runtimes/registry.js";
 import { runCli } from "../fixtures/cli.js";
+import { KEYS, spawnInTerminal } from "../fixtures/pty.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 const shellQuote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
@@ -46,8 +47,11 @@ async function helpListing(t: TempHome, path: string[]): Promise<{ commands: str
   };
 }
 
-function hasShell(name: string): boolean {
-  return spawnSync("sh", ["-c", `command -v ${name}`]).status === 0;
+/** zsh and fish come from Debian's packages (.ci/run installs them): a missing one fails, never skips. */
+function shell(name: "zsh" | "fish"): string {
+  const found = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
+  if (found.status !== 0) throw new Error(`${name} is not installed: apt-get install -y ${name} (.ci/run does)`);
+  return found.stdout.trim();
 }
 
 describe("bosun completion", () => {
@@ -107,7 +111,7 @@ describe("bosun completion", () => {
     cases.forEach(([words, expected], i) => expect(results[i]!.sort(), words.join(" ")).toEqual([...expected].sort()));
   });
 
-  it("prints a zsh script: #compdef, a function per command with its flags and values, that a shell parses", async () => {
+  it("prints a zsh script: #compdef, a function per command with its flags and values, that a real zsh parses and completes with", async () => {
     const t = makeTempHome();
     const text = await script(t, "zsh");
     const file = t.write("_bosun", text);
@@ -119,12 +123,24 @@ describe("bosun completion", () => {
     expect(text).toContain("'(- *)--version[output the version number]'");
     expect(text).toContain("        login) _bosun_agents_login ;;");
     expect(text).toMatch(/compdef _bosun bosun\nfi\n$/);
-    // zsh is not on every machine; bash parses this script's syntax (functions, case, arrays, quoting) too.
-    expect(spawnSync("bash", ["-n", file], { encoding: "utf8" }).stderr).toBe("");
-    if (hasShell("zsh")) expect(spawnSync("zsh", ["-n", file], { encoding: "utf8" }).stderr).toBe("");
+    expect(spawnSync(shell("zsh"), ["-n", file], { encoding: "utf8" })).toMatchObject({ status: 0, stderr: "" });
+    // A real interactive zsh with compinit, TAB pressed on its terminal.
+    const zsh = spawnInTerminal([shell("zsh"), "-f", "-i"], { env: { HOME: t.home, PATH: process.env.PATH, TERM: "xterm" }, cwd: t.home, cols: 100 });
+    zsh.type(`autoload -Uz compinit && compinit -u -D; source ${shellQuote(file)}; PS1='ready> '\r`);
+    await zsh.waitFor(/ready> (?!')/, 5000);
+    zsh.type("bosun install --scope \t");
+    await zsh.waitFor(/global {2}local/, 5000);
+    zsh.type(KEYS.ctrlC);
+    await zsh.waitFor(/ready> (?!')/, 5000);
+    zsh.type("bosun agents login \t");
+    await zsh.waitFor("bosun agents login codex", 5000);
+    zsh.type(KEYS.ctrlC);
+    await zsh.waitFor(/ready> (?!')/, 5000);
+    zsh.type("exit 0\r");
+    expect(await zsh.exit).toBe(0);
   });
 
-  it("prints a fish script: complete lines per command and flag, conditioned on the command path", async () => {
+  it("prints a fish script: complete lines per command and flag, conditioned on the command path, that a real fish completes with", async () => {
     const t = makeTempHome();
     const text = await script(t, "fish");
     const file = t.write("bosun.fish", text);
@@ -137,7 +153,17 @@ describe("bosun completion", () => {
     // Every block that opens (function, switch, for, if) is closed.
     const opened = text.match(/^\s*(function|switch|for|if) /gm)!.length;
     expect(text.match(/^\s*end$/gm)!.length).toBe(opened);
-    if (hasShell("fish")) expect(spawnSync("fish", ["--no-execute", file], { encoding: "utf8" }).stderr).toBe("");
+    expect(spawnSync(shell("fish"), ["--no-execute", file], { encoding: "utf8" })).toMatchObject({ status: 0, stderr: "" });
+    // What a real fish offers at a TAB, from the script alone.
+    const offered = (line: string) => {
+      const result = spawnSync(shell("fish"), ["--no-config", "-c", `source ${file}; complete -C ${JSON.stringify(line)}`], { encoding: "utf8", env: { ...t.env, PATH: process.env.PATH } });
+      expect(result.stderr).toBe("");
+      return result.stdout.split("\n").filter(Boolean).map((entry) => entry.split("\t")[0]);
+    };
+    expect(offered("bosun install --scope ")).toEqual(["global", "local"]);
+    expect(offered("bosun agents ")).toEqual(expect.arrayContaining(["login", "disconnect"]));
+    expect(offered("bosun agents login ")).toEqual(["codex"]);
+    expect(offered("bosun completion ")).toEqual(["bash", "fish", "zsh"]);
   });
 
   it("refuses a shell it has no script for, pointing at its own help", async () => {
