@@ -3,6 +3,7 @@ import type { SubagentStatus, ToolStatus } from "../agent/session-format.js";
 import { oneLine } from "../agent/session-list.js";
 import type { PlanItem } from "../agent/tools/tool.js";
 import type { ModelPrice } from "../llm/model-target.js";
+import { formatTokens } from "../llm/token-count.js";
 import { styler, writeLine, type Output } from "./output.js";
 import type { UnapprovedCall } from "./run-refusals.js";
 import { UsageTally, type RunStats } from "./run-stats.js";
@@ -104,7 +105,7 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
       case "compaction":
         return style(
           "dim",
-          `${tag}bosun: context compacted (${event.step === "stub" ? "old tool outputs moved to files" : "earlier turns summarized"}): about ${event.tokensBefore.toLocaleString("en-US")} → ${event.tokensAfter.toLocaleString("en-US")} tokens`,
+          `${tag}bosun: context compacted (${event.step === "stub" ? "old tool outputs moved to files" : "earlier turns summarized"}): about ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens`,
         );
       case "notice":
         return style("yellow", `${tag}bosun: ${event.message}`);

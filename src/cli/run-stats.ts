@@ -1,5 +1,6 @@
 import type { TokenUsage } from "../agent/session-format.js";
 import type { ModelPrice } from "../llm/model-target.js";
+import { formatTokens } from "../llm/token-count.js";
 
 /** What a run did, for the closing line and `--json` `stats`. */
 export interface RunStats {
@@ -50,12 +51,12 @@ export function priceFor(prices: ModelPrice[], inputTokens: number): ModelPrice 
   return chosen;
 }
 
-/** `4 turns · 3 tool calls · 1,750 tokens in / 72 out · $0.0042 · 12.4 s` */
+/** `4 turns · 3 tool calls · 1.75K tokens in / 72 out · $0.0042 · 12.4 s` (token counts as everywhere: `formatTokens`) */
 export function statsLine(stats: RunStats): string {
   const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
   const parts = [count(stats.turns, "turn", "turns"), count(stats.toolCalls, "tool call", "tool calls")];
   if (stats.subagents > 0) parts.push(count(stats.subagents, "sub-agent", "sub-agents"));
-  parts.push(`${stats.tokens.input.toLocaleString("en-US")} tokens in / ${stats.tokens.output.toLocaleString("en-US")} out`);
+  parts.push(`${formatTokens(stats.tokens.input)} tokens in / ${formatTokens(stats.tokens.output)} out`);
   if (stats.costUsd !== null) parts.push(formatUsd(stats.costUsd));
   parts.push(formatDuration(stats.wallMs));
   return parts.join(" · ");

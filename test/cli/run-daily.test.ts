@@ -122,7 +122,7 @@ describe("bosun run: what a run shows and reports", () => {
     const json = JSON.parse(result.stdout);
     // The built-in catalog prices claude-sonnet-5 at $2 in / $10 out per million tokens.
     expect(json.stats).toEqual({ turns: 2, toolCalls: 1, subagents: 0, tokens: { input: 2_500, output: 150 }, costUsd: 0.0065, wallMs: expect.any(Number), unapproved: 0 });
-    expect(result.stderr).toMatch(/^bosun: 2 turns · 1 tool call · 2,500 tokens in \/ 150 out · \$0\.0065 · \d+\.\d s$/m);
+    expect(result.stderr).toMatch(/^bosun: 2 turns · 1 tool call · 2.5K tokens in \/ 150 out · \$0\.0065 · \d+\.\d s$/m);
 
     llm.reply().text("Hi.");
     const unpriced = await runCli(["run", "--json", "hi"], devModel(t), t.home);

@@ -27,7 +27,7 @@ describe("run stats", () => {
 
   it("reads as one line", () => {
     expect(statsLine({ turns: 4, toolCalls: 1, subagents: 2, tokens: { input: 12_345, output: 678 }, costUsd: 0.04213, wallMs: 83_600, unapproved: 0 })).toBe(
-      "4 turns · 1 tool call · 2 sub-agents · 12,345 tokens in / 678 out · $0.0421 · 1 min 24 s",
+      "4 turns · 1 tool call · 2 sub-agents · 12.3K tokens in / 678 out · $0.0421 · 1 min 24 s",
     );
     expect(formatUsd(1.375)).toBe("$1.38");
     expect(formatUsd(0)).toBe("$0.00");

@@ -160,7 +160,7 @@ describe("bosun run with sub-agents", () => {
       /^#\d+ → \$ echo inspect_module_\d$/,
       /^#\d+ {3}✓ exit 0( \(\d+\.\d s\))?$/,
       /^ {2}✓ 8 sub-agents: 8 completed( \(\d+\.\d s\))?$/,
-      /^bosun: 2 turns · 1 tool call · 8 sub-agents · [\d,]+ tokens in \/ [\d,]+ out · \d+\.\d s$/,
+      /^bosun: 2 turns · 1 tool call · 8 sub-agents · [\d.]+K? tokens in \/ [\d.]+K? out · \d+\.\d s$/,
     ];
     for (const line of stderr.trimEnd().split("\n")) expect(known.some((pattern) => pattern.test(line)), line).toBe(true);
   });
