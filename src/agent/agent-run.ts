@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { createFileLog, type Log } from "../boot/log.js";
+import type { Log } from "../boot/log.js";
 import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import { languageModelFor } from "../llm/language-model.js";
@@ -81,7 +81,7 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   const session = resumed ? store.open(resumed.header.id) : store.create({ workdir: request.cwd, model: { providerID: target.providerID, modelID: target.modelID, name: target.name }, bosunVersion: packageVersion() });
   const workdir = resumed && existsSync(resumed.header.workdir) ? resumed.header.workdir : request.cwd;
   const modelName = `${target.providerID}/${target.modelID}`;
-  const log = redactingLog(createFileLog(boot.paths.state), redactor);
+  const log = redactingLog(boot.log, redactor);
   const ui = loggingUi(io.ui, log, session.id);
 
   try {

@@ -10,6 +10,9 @@ export interface Log {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** Told about every line as it is written (`--verbose` shows them on stderr). */
+export type LogEcho = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
+
 const LOGS_FOLDER = "logs";
 
 export function logFilePath(stateDir: string): string {
@@ -20,8 +23,9 @@ export function logFilePath(stateDir: string): string {
  * A log that opens its file on the first line written: a run that has nothing to log creates no
  * file, and start-up does not pay for loading the logging library. The state and logs folders are
  * created private; a log file that is not a regular file (a FIFO would block) is refused.
+ * `echo` sees each line too, after it is written.
  */
-export function createFileLog(stateDir: string): Log {
+export function createFileLog(stateDir: string, echo?: LogEcho): Log {
   type Pino = typeof import("pino");
   let logger: import("pino").Logger | undefined;
   const get = () => {
@@ -33,9 +37,9 @@ export function createFileLog(stateDir: string): Log {
     }
     return logger;
   };
-  return {
-    info: (message, fields) => get().info(fields ?? {}, message),
-    warn: (message, fields) => get().warn(fields ?? {}, message),
-    error: (message, fields) => get().error(fields ?? {}, message),
+  const line = (level: "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
+    get()[level](fields, message);
+    echo?.(level, message, fields);
   };
+  return { info: line("info"), warn: line("warn"), error: line("error") };
 }

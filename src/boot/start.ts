@@ -12,6 +12,7 @@ import { readPluginToggles } from "../plugins/toggles.js";
 import { configSources, loadConfig, type ConfigSource, type LoadedConfig } from "./config.js";
 import type { ConfigWarning } from "./config-warning.js";
 import { DotenvLoader, type DotenvResult } from "./dotenv.js";
+import { createFileLog, type Log } from "./log.js";
 import { packageRoot } from "./package-info.js";
 import { resolvePaths, type BosunPaths, type Env } from "./paths.js";
 import { findProject, type Project } from "./project.js";
@@ -30,6 +31,8 @@ export interface BootOptions {
   lockTimeoutMs?: number;
   /** Told about each migration change as it is applied, before anything reads the config. */
   migrationListener?: MigrationListener;
+  /** bosun's log for this process (default: `<state>/logs/bosun.log`, opened on its first line). */
+  log?: Log;
 }
 
 /** Everything a command needs after bosun has started. */
@@ -47,6 +50,8 @@ export interface Boot {
   warnings: ConfigWarning[];
   plugins: InstalledPlugin[];
   extensions: ExtensionHost;
+  /** The one log of this process: every subsystem writes its lines here. */
+  log: Log;
 }
 
 /**
@@ -99,5 +104,6 @@ export async function startBosun(options: BootOptions = {}): Promise<Boot> {
   extensions.setRoots(rootsFor(plugins));
 
   const warnings = [...projectWarnings, ...(config?.warnings ?? [])];
-  return { env, paths, project, packageRoot: root, dotenv: reloaded, migrations, configSources: sources, config, warnings, plugins, extensions };
+  const log = options.log ?? createFileLog(paths.state);
+  return { env, paths, project, packageRoot: root, dotenv: reloaded, migrations, configSources: sources, config, warnings, plugins, extensions, log };
 }

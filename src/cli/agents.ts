@@ -1,12 +1,11 @@
 import type { Command } from "commander";
 import { displayPath } from "../boot/paths.js";
-import { createFileLog } from "../boot/log.js";
 import type { Boot } from "../boot/start.js";
 import { isUserError, UserError } from "../errors.js";
 import type { DisconnectPlan, Runtime } from "../runtimes/types.js";
 import type { Spinner } from "./spinner.js";
 import { bootForCommand } from "./boot.js";
-import { styler, writeJson, writeLine, type Output } from "./output.js";
+import { styler, notify, writeJson, writeLine, type Output } from "./output.js";
 
 export function registerAgents(program: Command, output: Output): void {
   const agents = program
@@ -67,7 +66,7 @@ async function loginAgent(id: string, options: { json?: boolean }, output: Outpu
   }
   const login = await import("../runtimes/codex-device-login.js");
   login.checkCodexLoginFolder(ctx);
-  const log = createFileLog(boot.paths.state);
+  const { log } = boot;
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
   // `on`, not `once`: while a listener of ours is there, the spinner's exit hook leaves Ctrl-C to us.
@@ -83,7 +82,7 @@ async function loginAgent(id: string, options: { json?: boolean }, output: Outpu
       const style = styler(output);
       writeLine(output.stdout, `To sign ${runtime.title} in, open ${style("bold", start.verificationUrl)}`);
       writeLine(output.stdout, `and enter the code ${style("bold", start.userCode)} (it expires in 15 minutes).`);
-      if (!runtime.status.isInstalled(configOf(runtime), ctx)) writeLine(output.stderr, `bosun: note: ${runtime.title} is not installed here (${runtime.installHint})`);
+      if (!runtime.status.isInstalled(configOf(runtime), ctx)) notify(output, `bosun: note: ${runtime.title} is not installed here (${runtime.installHint})`);
     }
     spinner = await (await import("./spinner.js")).createSpinner(output);
     spinner.show("Waiting for you to finish signing in (Ctrl-C cancels)");
@@ -115,9 +114,9 @@ async function disconnectAgent(id: string, options: { yes?: boolean; json?: bool
     const { askYesNo } = await import("./confirm.js");
     const answer = await askYesNo(output, `Disconnect ${runtime.title}: ${what}?`);
     if (answer === undefined) throw new UserError(`disconnecting ${runtime.title} would ${what}; pass --yes to confirm (stdin is not a terminal)`);
-    if (!answer) return writeLine(output.stderr, "bosun: nothing changed");
+    if (!answer) return notify(output, "bosun: nothing changed");
   }
-  const log = createFileLog(boot.paths.state);
+  const { log } = boot;
   try {
     const outcome = await carryOutDisconnect(runtime, plan, ctx);
     log.info("agent disconnected", { ...outcome });

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { displayPath } from "../boot/paths.js";
 import { UserError } from "../errors.js";
 import { bootForCommand } from "./boot.js";
-import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
+import { columns, styler, notify, writeJson, writeLine, type Output } from "./output.js";
 
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -23,7 +23,7 @@ export function registerAuth(program: Command, output: Output): void {
         await session.location.authStore.set(provider, key);
         const file = displayPath(session.location.authStore.file, session.boot.paths.home);
         writeLine(output.stdout, `Saved the key for ${provider} in ${file} (readable only by you).`);
-        if (!known) writeLine(output.stderr, `bosun: note: ${provider} is not in the catalog (bosun models --all lists its providers); the key is stored anyway`);
+        if (!known) notify(output, `bosun: note: ${provider} is not in the catalog (bosun models --all lists its providers); the key is stored anyway`);
       } finally {
         await session.location.close();
       }

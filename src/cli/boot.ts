@@ -1,9 +1,9 @@
 import { describeWarning } from "../boot/config-warning.js";
-import { createFileLog } from "../boot/log.js";
-import { resolvePaths } from "../boot/paths.js";
+import { createFileLog, type LogEcho } from "../boot/log.js";
+import { displayPath, resolvePaths } from "../boot/paths.js";
 import { startBosun, type Boot, type BootOptions } from "../boot/start.js";
 import type { MigrationListener } from "../migrations/runner.js";
-import { writeLine, type Output } from "./output.js";
+import { detail, notify, writeLine, type Output } from "./output.js";
 
 export interface BootReporting {
   /** Announce startup-migration changes on stderr (they are logged either way). */
@@ -17,26 +17,52 @@ export interface BootReporting {
  * announced on stderr the moment it is applied, with the step's warnings, so a moved file is
  * never a surprise, even when the config read next is refused; a start with nothing to migrate
  * prints and writes nothing. Config warnings (unknown keys, a project config not used) follow,
- * once per start.
+ * once per start. `--quiet` leaves out the announcements (the log keeps them), never a warning;
+ * `--verbose` adds what the start found and read, and shows every line logged from then on.
  */
 export async function bootForCommand(output: Output, options: BootOptions = {}, reporting: BootReporting = {}): Promise<Boot> {
+  const started = performance.now();
   const env = options.env ?? output.env;
-  const say = (line: string) => reporting.announceMigrations !== false && writeLine(output.stderr, line);
-  let log: ReturnType<typeof createFileLog> | undefined;
-  const logFile = () => (log ??= createFileLog(resolvePaths(env, options.cwd ?? process.cwd()).state));
+  const announce = (line: string) => reporting.announceMigrations !== false && notify(output, line);
+  const warn = (line: string) => reporting.announceMigrations !== false && writeLine(output.stderr, line);
+  const log = createFileLog(resolvePaths(env, options.cwd ?? process.cwd()).state, output.verbosity === "verbose" ? echoTo(output) : undefined);
   const migrationListener: MigrationListener = {
     applied(stepId, action) {
-      logFile().info("startup migration applied", { step: stepId, action: action.describe });
-      say(`bosun: ${stepId}: ${action.describe}`);
+      log.info("startup migration applied", { step: stepId, action: action.describe });
+      announce(`bosun: ${stepId}: ${action.describe}`);
     },
     warned(stepId, message) {
-      logFile().warn("startup migration note", { step: stepId, note: message });
-      say(`bosun: ${stepId}: ${message}`);
+      log.warn("startup migration note", { step: stepId, note: message });
+      warn(`bosun: ${stepId}: ${message}`);
     },
   };
-  const boot = await startBosun({ env, migrationListener, ...options });
+  const boot = await startBosun({ env, migrationListener, log, ...options });
+  if (output.verbosity === "verbose") describeStart(boot, output, performance.now() - started);
   if (reporting.printWarnings !== false) {
     for (const warning of boot.warnings) writeLine(output.stderr, `bosun: warning: ${describeWarning(warning)}`);
   }
   return boot;
+}
+
+/** `--verbose`: each log line on stderr as it is written, `bosun: log: message key=value…`. */
+function echoTo(output: Output): LogEcho {
+  return (level, message, fields) => {
+    const pairs = Object.entries(fields).map(([key, value]) => `${key}=${typeof value === "string" && /^\S+$/.test(value) ? value : JSON.stringify(value)}`);
+    detail(output, `bosun: log${level === "info" ? "" : ` (${level})`}: ${[message, ...pairs].join(" ")}`);
+  };
+}
+
+/** `--verbose`: what the start found, read and ran, in the order it did. */
+function describeStart(boot: Boot, output: Output, ms: number): void {
+  const show = (path: string) => displayPath(path, boot.paths.home);
+  const { paths, project, dotenv, migrations, plugins } = boot;
+  detail(output, `bosun: folders: config ${show(paths.config)} · data ${show(paths.data)} · cache ${show(paths.cache)} · state ${show(paths.state)}${paths.bosunHome ? " (BOSUN_HOME)" : ""}`);
+  detail(output, `bosun: project: ${project ? show(project.root) : "none"}`);
+  for (const source of boot.configSources) detail(output, `bosun: config (${source.scope}): ${show(source.file)}${source.exists ? "" : " (not there)"}`);
+  const variables = dotenv.applied.length + dotenv.shadowed.length;
+  detail(output, `bosun: .env: ${show(dotenv.file)}${dotenv.problem ? ` (not used: ${dotenv.problem})` : dotenv.found ? ` (${variables} variable${variables === 1 ? "" : "s"}, ${dotenv.shadowed.length} already set in the environment)` : " (not there)"}`);
+  const changed = migrations.steps.filter((step) => step.actions.length > 0).map((step) => `${step.id} (${step.actions.length})`);
+  detail(output, `bosun: startup migrations: ${migrations.steps.length} steps, ${changed.length ? `changes by ${changed.join(", ")}` : "nothing to do"}`);
+  detail(output, `bosun: plugins: ${plugins.length ? plugins.map((plugin) => `${plugin.name}${plugin.problem ? " (broken)" : plugin.enabled ? "" : " (off)"}`).join(", ") : "none"}`);
+  detail(output, `bosun: started in ${ms.toFixed(0)} ms`);
 }

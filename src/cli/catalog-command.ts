@@ -1,4 +1,4 @@
-import { createFileLog, type Log } from "../boot/log.js";
+import type { Log } from "../boot/log.js";
 import type { Boot } from "../boot/start.js";
 import type { Location } from "../catalog/location.js";
 import type { ModelsDevClient, RefreshOutcome } from "../catalog/models-dev-client.js";
@@ -26,7 +26,7 @@ export interface CatalogForCommand {
 export async function openCatalogForCommand(output: Output, fetch: FetchPolicy, settleMs = 15_000): Promise<CatalogForCommand> {
   const boot = await bootForCommand(output);
   const { modelsDevClientFor, openBootLocation } = await import("../catalog/open.js");
-  const log = createFileLog(boot.paths.state);
+  const log = boot.log;
   const modelsDev = modelsDevClientFor(boot, log);
   let refresh: RefreshOutcome | null = null;
   const wanted = fetch === "always" || (fetch === "if-stale" && !modelsDev.isFresh());

@@ -1,13 +1,12 @@
 import type { Command } from "commander";
 import { displayPath } from "../boot/paths.js";
 import { packageVersion } from "../boot/package-info.js";
-import { createFileLog } from "../boot/log.js";
 import type { Boot } from "../boot/start.js";
 import { UserError } from "../errors.js";
 import type { InstallOutcome, InstallPackOptions } from "../install/install-pack.js";
 import type { InstallScope } from "../runtimes/install-types.js";
 import { bootForCommand } from "./boot.js";
-import { styler, writeJson, writeLine, type Output } from "./output.js";
+import { styler, notify, writeJson, writeLine, type Output } from "./output.js";
 
 interface InstallFlags {
   runtime?: string[];
@@ -123,8 +122,8 @@ async function checkBeforeApplying(preview: InstallOutcome, context: { interacti
   const where = changes.map((root) => displayPath(root.dir, boot.paths.home)).join(", ") || displayPath(preview.result.helper?.path ?? "", boot.paths.home);
   if (!context.interactive) throw new UserError(`bosun ${preview.mode} would change ${where}; pass --yes to do it (stdin is not a terminal), or --dry-run to see the plan`);
   const { installLines } = await import("./render-install.js");
-  for (const line of installLines(report, boot.paths.home, styler(output, "stderr"))) writeLine(output.stderr, line);
-  writeLine(output.stderr);
+  for (const line of installLines(report, boot.paths.home, styler(output, "stderr"))) notify(output, line);
+  notify(output, "");
   const { askYesNo } = await import("./confirm.js");
   const answer = await askYesNo(output, `Apply these changes?`);
   if (!answer) throw new UserError("nothing was changed");
@@ -181,7 +180,7 @@ async function progressBar(output: Output, mode: string): Promise<Progress> {
 }
 
 function logOutcome(boot: Boot, outcome: InstallOutcome): void {
-  const log = createFileLog(boot.paths.state);
+  const { log } = boot;
   for (const { target, roots } of outcome.result.targets) {
     for (const root of roots) {
       if (root.status !== "changed") continue;

@@ -2,6 +2,7 @@ import { packageVersion } from "../boot/package-info.js";
 import { guideUsageErrors, reportError } from "./errors.js";
 import { fastPath } from "./fast-path.js";
 import { processOutput, writeLine, type Output } from "./output.js";
+import { addVerbosityFlags } from "./verbosity.js";
 
 /**
  * bosun's command line. Returns the exit code. `--version` answers before anything else is
@@ -16,6 +17,7 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
   try {
     const fast = await fastPath(argv);
     if (fast) {
+      output.verbosity = fast.verbosity;
       await fast.run(fast.options, output);
       return 0;
     }
@@ -33,6 +35,7 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
         outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`),
       });
     for (const register of await registrations(args[0])) register(program, output);
+    addVerbosityFlags(program, output);
     guideUsageErrors(program);
     await program.parseAsync(args, { from: "user" });
     return 0;
@@ -70,8 +73,10 @@ function registrations(name: string | undefined): Promise<Register[]> {
   return Promise.all(only.map((load) => load())).then((registers) => [...new Set(registers)]);
 }
 
-/** `bosun` alone is `bosun status`, and so is `bosun --json`. */
+/** `bosun` alone is `bosun status`, and so is `bosun` with only status's flags (`--json`, `--quiet`…). */
 function withDefaultCommand(argv: string[]): string[] {
-  if (argv.length === 0 || argv[0] === "--json") return ["status", ...argv];
+  if (argv.every((arg) => STATUS_FLAGS.has(arg))) return ["status", ...argv];
   return argv;
 }
+
+const STATUS_FLAGS = new Set(["--json", "-q", "--quiet", "--verbose"]);

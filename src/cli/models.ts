@@ -49,8 +49,7 @@ export function registerModels(program: Command, output: Output): void {
       const options = command.optsWithGlobals<{ json?: boolean }>();
       const boot = await (await import("./boot.js")).bootForCommand(output);
       const { modelsDevClientFor } = await import("../catalog/open.js");
-      const { createFileLog } = await import("../boot/log.js");
-      const modelsDev = modelsDevClientFor(boot, createFileLog(boot.paths.state));
+      const modelsDev = modelsDevClientFor(boot, boot.log);
       if (modelsDev.fetchDisabled) throw new UserError("downloads are turned off by BOSUN_DISABLE_MODELS_FETCH; unset it to refresh the model list");
       const { withSpinner } = await import("./spinner.js");
       const outcome = await withSpinner(output, `Downloading the model list from ${modelsDev.sourceUrl}`, () => modelsDev.refresh({ force: true }));

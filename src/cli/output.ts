@@ -3,6 +3,13 @@ import { styleText } from "node:util";
 /** Standard input as a command may read it (a secret piped in, or typed at a hidden prompt). */
 export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(raw: boolean): unknown };
 
+/**
+ * How much a command says on stderr besides its errors, warnings and questions, which always
+ * show: `quiet` (`--quiet`) drops progress and notes, `verbose` (`--verbose`) adds what bosun read
+ * and every line it logs.
+ */
+export type Verbosity = "quiet" | "normal" | "verbose";
+
 /** Where a command writes: data on stdout, progress and problems on stderr. */
 export interface Output {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -10,6 +17,8 @@ export interface Output {
   env: Record<string, string | undefined>;
   /** Where questions and secrets are read; `process.stdin` when not given (looked up only when asking). */
   stdin?: InputStream;
+  /** `normal` when not given; set from `--quiet`/`--verbose` before a command runs. */
+  verbosity?: Verbosity;
 }
 
 export function processOutput(): Output {
@@ -18,6 +27,16 @@ export function processOutput(): Output {
 
 export function writeLine(stream: NodeJS.WritableStream, text = ""): void {
   stream.write(text + "\n");
+}
+
+/** A line of progress or a note on stderr: what `--quiet` leaves out. */
+export function notify(output: Output, line: string): void {
+  if (output.verbosity !== "quiet") writeLine(output.stderr, line);
+}
+
+/** A line only `--verbose` shows on stderr (dimmed): what bosun read, decided and logged. */
+export function detail(output: Output, line: string): void {
+  if (output.verbosity === "verbose") writeLine(output.stderr, styler(output, "stderr")("dim", line));
 }
 
 export function writeJson(output: Output, value: unknown): void {

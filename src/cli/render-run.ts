@@ -77,7 +77,9 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
     if (waiting) spinner?.start(waiting.label, waiting.since);
     else spinner?.stop();
   };
-  const err = (line: string) => {
+  // With --quiet, progress lines are left out; notices (something the user should know) are not.
+  const err = (line: string, kind: "progress" | "notice" = "progress") => {
+    if (kind === "progress" && output.verbosity === "quiet") return;
     spinner?.stop();
     endText();
     writeLine(output.stderr, line);
@@ -177,7 +179,7 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
         }
         case "subagent-event": {
           const line = progressLine(event.event, subagentTag(event.agent));
-          if (line !== null) err(line);
+          if (line !== null) err(line, event.event.type === "notice" ? "notice" : "progress");
           return;
         }
         case "subagent-end": {
@@ -194,7 +196,7 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
           break;
       }
       const line = progressLine(event, "");
-      if (line !== null) err(line);
+      if (line !== null) err(line, event.type === "notice" ? "notice" : "progress");
       if (event.type === "retry") wait(`${WAITING} (retry ${event.attempt})`);
     },
     showPlan(items: PlanItem[]) {

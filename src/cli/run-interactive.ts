@@ -3,7 +3,7 @@ import type { ApprovalMode } from "../agent/approval-policy.js";
 import type { Boot } from "../boot/start.js";
 import { describeError, isUserError } from "../errors.js";
 import type { ModelTarget } from "../llm/model-target.js";
-import { columns, styler, writeLine, type InputStream, type Output } from "./output.js";
+import { columns, notify, styler, writeLine, type InputStream, type Output } from "./output.js";
 import { statsLine } from "./run-stats.js";
 import type { TurnRunner } from "./run-turn.js";
 
@@ -75,8 +75,8 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
     opening = `continuing ${sessionId}${title ? ` ("${title}")` : ""}`;
   } else opening = "new session";
   let model = modelName(await runner.source.resolve(modelSpec));
-  say(`bosun: ${opening} · ${model} · ${run.mode} mode${sessionId ? "" : ` · in ${process.cwd()}`}`);
-  say(style("dim", "bosun: type a message and press Enter; /help lists the commands, Ctrl-D leaves"));
+  notify(output, `bosun: ${opening} · ${model} · ${run.mode} mode${sessionId ? "" : ` · in ${process.cwd()}`}`);
+  notify(output, style("dim", "bosun: type a message and press Enter; /help lists the commands, Ctrl-D leaves"));
 
   const history = openPromptHistory(join(boot.paths.state, "prompt-history.jsonl"), (error) =>
     say(style("yellow", `bosun: prompts are not kept in the history: ${describeError(error)}`)),
@@ -98,13 +98,13 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
         ...(sessionId ? { sessionId } : {}),
         ...(modelSpec ? { modelSpec } : {}),
         onStart: (info) => {
-          if (!sessionId) say(style("dim", `bosun: session ${info.sessionId}`));
+          if (!sessionId) notify(output, style("dim", `bosun: session ${info.sessionId}`));
           sessionId = info.sessionId;
         },
       });
       if (result.reason === "aborted") say(style("yellow", "bosun: cancelled; the session is kept"));
       if (result.reason === "turn-limit") say(style("yellow", "bosun: the turn limit (--max-turns) stopped it; send a message to go on"));
-      say(style("dim", `bosun: ${statsLine(stats)}`));
+      notify(output, style("dim", `bosun: ${statsLine(stats)}`));
     } catch (error) {
       reportUserError(error);
     }

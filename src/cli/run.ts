@@ -5,7 +5,7 @@ import type { ProjectScope } from "../boot/project-root.js";
 import type { Boot } from "../boot/start.js";
 import { UserError } from "../errors.js";
 import { bootForCommand } from "./boot.js";
-import { styler, writeJson, writeLine, type InputStream, type Output } from "./output.js";
+import { styler, notify, writeJson, writeLine, type InputStream, type Output } from "./output.js";
 import type { TurnRunner } from "./run-turn.js";
 
 interface RunFlags {
@@ -97,13 +97,13 @@ async function runOnce(runner: TurnRunner, output: Output, run: OneShot): Promis
       ...(run.modelSpec ? { modelSpec: run.modelSpec } : {}),
       onStart: (info) => {
         sessionId = info.sessionId;
-        writeLine(output.stderr, `bosun: ${info.resumed ? "continuing" : "session"} ${info.sessionId} · ${info.model} · ${info.mode} mode${info.workdir !== process.cwd() ? ` · in ${info.workdir}` : ""}`);
+        notify(output, `bosun: ${info.resumed ? "continuing" : "session"} ${info.sessionId} · ${info.model} · ${info.mode} mode${info.workdir !== process.cwd() ? ` · in ${info.workdir}` : ""}`);
         if (!run.terminal && info.mode !== "full-access") {
-          writeLine(output.stderr, `bosun: not attached to a terminal: calls that need approval in ${info.mode} mode will be refused (--yes or --mode change that)`);
+          notify(output, `bosun: not attached to a terminal: calls that need approval in ${info.mode} mode will be refused (--yes or --mode change that)`);
         }
       },
     });
-    writeLine(output.stderr, styler(output, "stderr")("dim", `bosun: ${statsLine(stats)}`));
+    notify(output, styler(output, "stderr")("dim", `bosun: ${statsLine(stats)}`));
     if (run.json) {
       writeJson(output, {
         sessionId: result.sessionId,

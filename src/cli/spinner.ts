@@ -12,11 +12,12 @@ export interface Spinner {
  * pipe, a log, CI or a dumb terminal nothing is drawn, so output that programs read has no
  * animation in it. A terminal without a width (a bare pty) would make ora clear lines forever.
  * The frames are coloured by bosun's own rule (`styler`), not ora's, so FORCE_COLOR and NO_COLOR
- * mean the same for the spinner as for every other line.
+ * mean the same for the spinner as for every other line. `--quiet` draws none.
  */
 export async function createSpinner(output: Output): Promise<Spinner> {
   const width = (output.stderr as { columns?: number }).columns ?? 0;
-  if (!output.stderr.isTTY || !(width > 0) || output.env.TERM === "dumb" || output.env.CI) return { show() {}, stop() {} };
+  const drawn = output.stderr.isTTY && width > 0 && output.env.TERM !== "dumb" && !output.env.CI && output.verbosity !== "quiet";
+  if (!drawn) return { show() {}, stop() {} };
   const { default: ora } = await import("ora");
   // Drawn or not was decided above (from the command's env); ora would look at process.env again.
   const spinner = ora({ stream: output.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, color: false });

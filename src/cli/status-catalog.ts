@@ -33,8 +33,8 @@ export async function catalogStatus(boot: Boot): Promise<SubsystemStatus> {
   const cache = new SummaryCache<CatalogSummary>(boot.paths.cache, boot.env);
   let summary = runsPluginCode ? undefined : cache.read(files, extra);
   if (!summary) {
-    const [{ summarizeCatalog }, { createFileLog }] = await Promise.all([import("../catalog/summary.js"), import("../boot/log.js")]);
-    summary = await summarizeCatalog(boot, createFileLog(boot.paths.state), STATUS_SETTLE_MS);
+    const { summarizeCatalog } = await import("../catalog/summary.js");
+    summary = await summarizeCatalog(boot, boot.log, STATUS_SETTLE_MS);
     if (!runsPluginCode) cache.write({ files, envNames: summary.envNames, extra }, summary);
   }
   return statusOf(summary);

@@ -1,5 +1,4 @@
 import type { Boot } from "../boot/start.js";
-import { createFileLog } from "../boot/log.js";
 import type { CatalogModel } from "../catalog/projection.js";
 import type { CatalogReader } from "../catalog/reader.js";
 import type { AuthStore } from "../catalog/auth-store.js";
@@ -18,7 +17,7 @@ export const UNKNOWN_LIMITS = { context: 32_768, output: 4_096 };
  */
 export async function createCatalogModelSource(boot: Boot): Promise<ModelSource> {
   const { modelsDevClientFor, openBootLocation } = await import("../catalog/open.js");
-  const log = createFileLog(boot.paths.state);
+  const log = boot.log;
   const modelsDev = modelsDevClientFor(boot, log);
   const location = await openBootLocation(boot, modelsDev, log);
   await location.settled(15_000);

@@ -6,14 +6,18 @@ import { runCli } from "../fixtures/cli.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 describe("the fast path for frequent read commands", () => {
-  it("takes exactly bosun, --json, status [--json] and agents [--json]", async () => {
-    expect(await fastPath([])).toEqual({ run: runStatus, options: {} });
-    expect(await fastPath(["--json"])).toEqual({ run: runStatus, options: { json: true } });
-    expect(await fastPath(["status"])).toEqual({ run: runStatus, options: {} });
-    expect(await fastPath(["status", "--json"])).toEqual({ run: runStatus, options: { json: true } });
-    expect(await fastPath(["agents"])).toEqual({ run: listAgents, options: {} });
-    expect(await fastPath(["agents", "--json"])).toEqual({ run: listAgents, options: { json: true } });
-    for (const argv of [["status", "--nope"], ["--json", "--json"], ["agents", "login", "codex"], ["agents", "--help"], ["migrate"], ["constructor"], ["--help"]]) {
+  it("takes exactly bosun, status and agents, each with any of --json, --quiet and --verbose", async () => {
+    const normal = "normal";
+    expect(await fastPath([])).toEqual({ run: runStatus, options: {}, verbosity: normal });
+    expect(await fastPath(["--json"])).toEqual({ run: runStatus, options: { json: true }, verbosity: normal });
+    expect(await fastPath(["-q"])).toEqual({ run: runStatus, options: {}, verbosity: "quiet" });
+    expect(await fastPath(["status"])).toEqual({ run: runStatus, options: {}, verbosity: normal });
+    expect(await fastPath(["status", "--json"])).toEqual({ run: runStatus, options: { json: true }, verbosity: normal });
+    expect(await fastPath(["status", "--verbose", "--json"])).toEqual({ run: runStatus, options: { json: true }, verbosity: "verbose" });
+    expect(await fastPath(["agents"])).toEqual({ run: listAgents, options: {}, verbosity: normal });
+    expect(await fastPath(["agents", "--json", "--quiet"])).toEqual({ run: listAgents, options: { json: true }, verbosity: "quiet" });
+    // Anything else goes through commander, which also reports --quiet with --verbose.
+    for (const argv of [["status", "--nope"], ["--json", "--json"], ["agents", "login", "codex"], ["agents", "--help"], ["migrate"], ["constructor"], ["--help"], ["-q", "--verbose"], ["-q", "--quiet"]]) {
       expect(await fastPath(argv), argv.join(" ")).toBeUndefined();
     }
   });
