@@ -6,8 +6,8 @@ import { findProject, lookUpProject, type FolderFacts } from "../../src/boot/pro
 import { currentFileUser, type FileUser } from "../../src/fs/file-trust.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
-/** A user whose primary group is `gid`, a group of their own unless `privateGroup` is false. */
-const user = (uid: number, gid: number, privateGroup = true): FileUser => ({ uid, gid, groupIsPrivate: () => privateGroup });
+/** A user whose primary group `gid` is a group of their own. */
+const user = (uid: number, gid: number): FileUser => ({ uid, gid, groupIsPrivate: () => true });
 
 describe("findProject", () => {
   it("finds the nearest folder with bosun.json from a subfolder", () => {
@@ -151,9 +151,9 @@ describe("findProject's limits", () => {
 });
 
 describe("the one walk: bosun project, git root, and the project root of sessions and instructions", () => {
-  const walk = (cwd: string, folders: Record<string, Partial<FolderFacts>>, who = user(7, 7)) =>
-    lookUpProject(cwd, ["/home/me"], who, (dir) => (dir in folders ? { device: 1, shared: false, hasGit: false, markers: [], ...folders[dir] } : undefined));
-  const marker = (path: string, mode = 0o100644, uid = 7, gid = 7) => ({ path, uid, gid, mode });
+  const walk = (cwd: string, folders: Record<string, Partial<FolderFacts>>) =>
+    lookUpProject(cwd, ["/home/me"], user(7, 7), (dir) => (dir in folders ? { device: 1, shared: false, hasGit: false, markers: [], ...folders[dir] } : undefined));
+  const marker = (path: string, mode = 0o100644) => ({ path, uid: 7, gid: 7, mode });
 
   it("goes on past the bosun project to the repository root, which is the project root", () => {
     const folders = { "/": {}, "/srv": {}, "/srv/repo": { hasGit: true }, "/srv/repo/pkg": { markers: [marker("/srv/repo/pkg/.bosun", 0o40755)] }, "/srv/repo/pkg/src": {} };
