@@ -85,7 +85,7 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   const ui = loggingUi(io.ui, log, session.id);
 
   try {
-    const instructions = await loadInstructions({ workdir, configDir: boot.paths.config, bosunProjectRoot: boot.project?.root ?? null }, instructionLimits(target.limits.context));
+    const instructions = loadInstructions({ workdir, configDir: boot.paths.config, home: boot.paths.home }, instructionLimits(target.limits.context));
     const approval = new ApprovalGate({
       mode: request.mode,
       rules: config.permissions ?? {},

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { basename, dirname, resolve } from "node:path";
-import { isInsideWorkdir, isScratchPath, isWithin } from "./tools/paths.js";
+import { isInside } from "../fs/path-inside.js";
+import { isInsideWorkdir, isScratchPath } from "./tools/paths.js";
 
 /**
  * Whether a shell command is dangerous enough to ask the user even in full-access mode, and why.
@@ -136,7 +137,7 @@ class Detector {
     for (const target of targets) {
       const path = this.resolveWord(target, cwd);
       if (path === null) return `deletes a path bosun cannot resolve (${target.value})`;
-      if (path === this.workdir || isWithin(path, this.workdir)) return `deletes the working directory or a folder above it (${target.value})`;
+      if (isInside(this.workdir, path)) return `deletes the working directory or a folder above it (${target.value})`;
       if (!isInsideWorkdir(this.workdir, path) && !isScratchPath(path)) {
         return recursive ? `is a recursive delete outside the working directory (${target.value})` : `deletes outside the working directory (${target.value})`;
       }

@@ -1,7 +1,10 @@
-import { constants, type Stats } from "node:fs";
-import { lstat, open, realpath, stat } from "node:fs/promises";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import { isMissingPathError } from "../fs/stat.js";
+import { realpathSync, type Stats } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { findProject } from "../boot/project.js";
+import { currentFileUser, untrustedBecause, type FileUser } from "../fs/file-trust.js";
+import { isInside } from "../fs/path-inside.js";
+import { describeNonRegular, readFileStart, UnusableFileError } from "../fs/regular-file.js";
+import { lstatOrUndefined, realPathOrSelf, statOrUndefined } from "../fs/stat.js";
 import { assembleInstructions, type InstructionLimits, type InstructionScope, type InstructionSource, type ProjectInstructions } from "./instructions.js";
 
 /** The names looked for in each folder, in order: the first that can be read is the folder's file. */
@@ -12,8 +15,10 @@ export interface InstructionSearch {
   workdir: string;
   /** bosun's config folder: its `AGENTS.md` is the user's own file, for every project. */
   configDir: string;
-  /** The bosun project root (`bosun.json` or `.bosun/`), when the working folder is in one. */
-  bosunProjectRoot: string | null;
+  /** The home folder: the project root is always below it (see `findProject`). */
+  home: string;
+  /** Who the files must belong to; default: the user bosun runs as. */
+  user?: FileUser | null;
 }
 
 /** A file that was found but not used, and why (it is reported, never fatal). */
@@ -26,8 +31,8 @@ export interface FoundInstructions {
   /** The files to use, in prompt order: the user's, then the project's from the root down. */
   sources: InstructionSource[];
   skipped: SkippedInstructionFile[];
-  /** The project root the walk started at. */
-  root: string;
+  /** The project root the files were read from; null when the working folder is no place for a project (home, a shared folder). */
+  root: string | null;
 }
 
 /** The instructions of a run, with the files that were passed over. */
@@ -36,30 +41,33 @@ export interface LoadedInstructions extends ProjectInstructions {
 }
 
 /** Finds and reads the instruction files for `search`, and assembles the system prompt section. */
-export async function loadInstructions(search: InstructionSearch, limits: InstructionLimits): Promise<LoadedInstructions> {
-  const found = await findInstructionFiles(search, limits.fileBytes);
+export function loadInstructions(search: InstructionSearch, limits: InstructionLimits): LoadedInstructions {
+  const found = findInstructionFiles(search, limits.fileBytes);
   return { ...assembleInstructions(found.sources, limits), skipped: found.skipped };
 }
 
 /**
  * The instruction files for a working folder: `<config>/AGENTS.md`, then in every folder from
- * the project root down to the working folder its `AGENTS.md`, or its `CLAUDE.md` when it has no
- * `AGENTS.md` it can use. Reading is careful: only regular files (a folder, named pipe or device
- * of that name is passed over, never opened for reading), a project file's symlink only when it
- * leads to a file inside the project, at most `maxBytes` of each, a file read twice (through a
- * symlink) only once.
+ * the project root (see `findProject`: the git root, else the bosun project's, else the working
+ * folder; none in the home folder or a shared one) down to the working folder its `AGENTS.md`,
+ * or its `CLAUDE.md` when it has no `AGENTS.md` it can use. Reading is careful: only regular
+ * files that only the user could have written (a folder, named pipe or device of that name is
+ * passed over, never opened for reading), a project file's symlink only when it leads to a file
+ * inside the project, at most `maxBytes` of each, a file read twice (through a symlink) only once.
  */
-export async function findInstructionFiles(search: InstructionSearch, maxBytes: number): Promise<FoundInstructions> {
-  const workdir = await realOrResolved(search.workdir);
-  const root = await projectRoot(workdir, search.bosunProjectRoot);
+export function findInstructionFiles(search: InstructionSearch, maxBytes: number): FoundInstructions {
+  const workdir = realPathOrSelf(resolve(search.workdir));
+  const user = search.user === undefined ? currentFileUser() : search.user;
+  const { root } = findProject(workdir, search.home, user);
   const sources: InstructionSource[] = [];
   const skipped: SkippedInstructionFile[] = [];
   const seen = new Set<string>();
 
-  const readFolder = async (folder: string, scope: InstructionScope, names: readonly string[]) => {
+  const readFolder = (folder: string, within: string | null, names: readonly string[]) => {
+    const scope: InstructionScope = within === null ? "user" : "project";
     for (const name of names) {
       const file = join(folder, name);
-      const outcome = await readInstructionFile(file, scope === "project" ? root : null, maxBytes);
+      const outcome = readInstructionFile(file, within, maxBytes, user);
       if (outcome.kind === "missing") continue;
       if (outcome.kind === "skipped") {
         skipped.push({ file, reason: outcome.reason });
@@ -71,43 +79,15 @@ export async function findInstructionFiles(search: InstructionSearch, maxBytes: 
     }
   };
 
-  await readFolder(search.configDir, "user", ["AGENTS.md"]);
-  for (const folder of foldersDown(root, workdir)) await readFolder(folder, "project", INSTRUCTION_FILE_NAMES);
+  readFolder(search.configDir, null, ["AGENTS.md"]);
+  if (root !== null) for (const folder of foldersDown(root, workdir)) readFolder(folder, root, INSTRUCTION_FILE_NAMES);
   return { sources, skipped, root };
-}
-
-/**
- * Where the walk starts: the root of the git repository holding the working folder (the nearest
- * folder above it with a `.git`, not looking past a file-system boundary, as git does), else the
- * bosun project root when the working folder is inside it, else the working folder alone. A
- * folder without either never picks up instructions from the folders above it (such as `/tmp`).
- */
-export async function projectRoot(workdir: string, bosunProjectRoot: string | null): Promise<string> {
-  let dir = workdir;
-  let device = (await statOrNull(dir))?.dev;
-  for (;;) {
-    if (await hasEntry(join(dir, ".git"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    const parentDevice = (await statOrNull(parent))?.dev;
-    if (parentDevice === undefined || parentDevice !== device) break;
-    device = parentDevice;
-    dir = parent;
-  }
-  if (bosunProjectRoot) {
-    const bosunRoot = await realOrResolved(bosunProjectRoot);
-    if (isInside(workdir, bosunRoot)) return bosunRoot;
-  }
-  return workdir;
 }
 
 /** `root`, then each folder below it on the way to `workdir` (which is `root` or inside it). */
 function foldersDown(root: string, workdir: string): string[] {
-  const folders = [root];
-  const rest = relative(root, workdir);
-  if (rest === "" || rest.startsWith("..")) return folders;
-  let dir = root;
-  for (const part of rest.split(sep)) folders.push((dir = join(dir, part)));
+  const folders = [workdir];
+  for (let dir = workdir; dir !== root && dirname(dir) !== dir; ) folders.unshift((dir = dirname(dir)));
   return folders;
 }
 
@@ -116,54 +96,44 @@ type ReadOutcome = { kind: "missing" } | { kind: "skipped"; reason: string } | {
 /**
  * Reads one candidate file. `within` (the project root) is where a symlink may lead; null for
  * the user's own file, whose symlinks are followed anywhere. The kind of file is checked before
- * opening (so a named pipe is never opened) and again on the open handle (in case it was swapped).
+ * opening (so a named pipe is never opened), and the open file again: its kind (in case it was
+ * swapped) and who could have written it.
  */
-async function readInstructionFile(file: string, within: string | null, maxBytes: number): Promise<ReadOutcome> {
-  let link: Stats | null;
+function readInstructionFile(file: string, within: string | null, maxBytes: number, user: FileUser | null): ReadOutcome {
+  const skip = (reason: string): ReadOutcome => ({ kind: "skipped", reason });
+  let target: Stats | undefined;
   try {
-    link = await lstatOrNull(file);
+    target = lstatOrUndefined(file);
   } catch (error) {
-    return { kind: "skipped", reason: `cannot be read (${errorCode(error)})` };
+    return skip(`cannot be read (${errorCode(error)})`);
   }
-  if (!link) return { kind: "missing" };
+  if (!target) return { kind: "missing" };
   let real = file;
-  if (link.isSymbolicLink()) {
+  if (target.isSymbolicLink()) {
     try {
-      real = await realpath(file);
+      real = realpathSync(file);
     } catch {
-      return { kind: "skipped", reason: "is a symlink that leads nowhere" };
+      return skip("is a symlink that leads nowhere");
     }
-    if (within !== null && !isInside(real, within)) return { kind: "skipped", reason: `is a symlink to ${real}, outside the project` };
+    if (within !== null && !isInside(real, within)) return skip(`is a symlink to ${real}, outside the project`);
+    target = statOrUndefined(real);
+    if (!target) return skip("is a symlink that leads nowhere");
   }
-  const target = link.isSymbolicLink() ? await statOrNull(real) : link;
-  if (!target) return { kind: "skipped", reason: "is a symlink that leads nowhere" };
-  if (!target.isFile()) return { kind: "skipped", reason: `is ${kindOf(target)}, not a regular file` };
+  if (!target.isFile()) return skip(describeNonRegular(target));
 
-  let handle;
+  let start: ReturnType<typeof readFileStart>;
   try {
-    handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    // `real` has no symlink in it: one there now was swapped in, and is refused.
+    start = readFileStart(real, maxBytes, { followSymlinks: false });
   } catch (error) {
-    return { kind: "skipped", reason: `cannot be read (${errorCode(error)})` };
+    return skip(error instanceof UnusableFileError ? error.problem : `cannot be read (${errorCode(error)})`);
   }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return { kind: "skipped", reason: `is ${kindOf(info)}, not a regular file` };
-    const buffer = Buffer.alloc(Math.min(info.size, maxBytes));
-    let length = 0;
-    while (length < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    const complete = length >= info.size;
-    const text = decodeInstructionText(buffer.subarray(0, length), complete);
-    if (text === null) return { kind: "skipped", reason: "looks binary (it has NUL bytes), not like text" };
-    return { kind: "read", real, read: { text, bytes: info.size, complete } };
-  } catch (error) {
-    return { kind: "skipped", reason: `cannot be read (${errorCode(error)})` };
-  } finally {
-    await handle.close();
-  }
+  const untrusted = untrustedBecause(start.info, user);
+  if (untrusted) return skip(untrusted);
+  const complete = start.data.length >= start.info.size;
+  const text = decodeInstructionText(start.data, complete);
+  if (text === null) return skip("looks binary (it has NUL bytes), not like text");
+  return { kind: "read", real, read: { text, bytes: start.info.size, complete } };
 }
 
 /**
@@ -180,53 +150,6 @@ export function decodeInstructionText(bytes: Buffer, complete = true): string | 
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: !complete });
   } catch {
     return bytes.toString("latin1");
-  }
-}
-
-function kindOf(info: Stats): string {
-  if (info.isDirectory()) return "a folder";
-  if (info.isFIFO()) return "a named pipe";
-  if (info.isSocket()) return "a socket";
-  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
-  return "a special file";
-}
-
-function isInside(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
-}
-
-async function realOrResolved(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    return resolve(path);
-  }
-}
-
-async function lstatOrNull(path: string): Promise<Stats | null> {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    if (isMissingPathError(error)) return null;
-    throw error;
-  }
-}
-
-/** Whether anything (a folder, a file, a symlink) is at `path`; false when it cannot be looked at. */
-async function hasEntry(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function statOrNull(path: string): Promise<Stats | null> {
-  try {
-    return await stat(path);
-  } catch {
-    return null;
   }
 }
 

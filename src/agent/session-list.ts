@@ -1,6 +1,7 @@
 import { readdirSync, statSync, type Stats } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { join, relative } from "node:path";
 import type { BosunPaths } from "../boot/paths.js";
+import { isInside } from "../fs/path-inside.js";
 import { readFileStart } from "../fs/regular-file.js";
 import { isMissingPathError } from "../fs/stat.js";
 import type { SessionEvent, SessionHeader } from "./session-format.js";
@@ -94,12 +95,6 @@ export function projectSessions(dir: string, scope: { root: string; nested: bool
     if (summary && (scope.nested ? isInside(summary.workdir, scope.root) : relative(scope.root, summary.workdir) === "")) found.push(summary);
   }
   return found;
-}
-
-/** Whether `path` is `folder` itself or somewhere below it. */
-export function isInside(path: string, folder: string): boolean {
-  const rest = relative(folder, path);
-  return rest === "" || (rest !== ".." && !rest.startsWith(`..${sep}`) && !isAbsolute(rest));
 }
 
 export function oneLine(text: string, max = TITLE_CHARS): string {

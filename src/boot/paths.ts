@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
+import { isInside } from "../fs/path-inside.js";
 
 /** Where bosun keeps its files. Every path is absolute. */
 export interface BosunPaths {
@@ -66,15 +67,10 @@ export type FolderName = keyof typeof FOLDER_VARIABLES;
  * a path inside one, or a parent of one): empty when `path` has nothing to do with them.
  */
 export function variablesMoving(path: string, paths: BosunPaths): string[] {
-  const related = (root: string) => isWithin(path, root) || isWithin(root, path);
+  const related = (root: string) => isInside(path, root) || isInside(root, path);
   if (paths.bosunHome) return related(paths.bosunHome) ? ["BOSUN_HOME"] : [];
   const names = (Object.keys(FOLDER_VARIABLES) as FolderName[]).filter((name) => related(paths[name]));
   return names.length > 0 ? [...names.map((name) => FOLDER_VARIABLES[name]), "BOSUN_HOME"] : [];
-}
-
-function isWithin(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
 }
 
 /** `~` and `~/x` relative to `home`; anything else unchanged. */

@@ -1,27 +1,19 @@
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { Project } from "./project.js";
+import { findProject } from "./project.js";
 
 /** Where "this project" is when bosun looks for earlier work here (`bosun run --continue`, `/sessions`). */
 export interface ProjectScope {
   root: string;
-  /** Work in folders below `root` counts too; not when `root` is the home folder itself. */
+  /** Work in folders below `root` counts too; not when `root` is the home folder, one above it, or a shared folder. */
   nested: boolean;
 }
 
 /**
- * The bosun project (see `findProject`) when there is one, else the root of the git repository
- * around `cwd`, else `cwd` itself. The home folder is never a project root found by climbing (with
- * a dotfiles repository in it, every folder below would be one project), and in the home folder
- * itself only work done there counts.
+ * The project root of `cwd` (see `findProject`): its git repository's root, else its bosun
+ * project's, else `cwd` itself, the same root the instruction files are read from. Where `cwd`
+ * is no place for a project (the home folder: with a dotfiles repository in it, every folder
+ * below would be one project), only work done in `cwd` itself counts.
  */
-export function projectScope(cwd: string, home: string, project: Project | null): ProjectScope {
-  if (project) return { root: project.root, nested: true };
-  for (let dir = cwd; dir !== home; ) {
-    if (existsSync(join(dir, ".git"))) return { root: dir, nested: true };
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return { root: cwd, nested: cwd !== home };
+export function projectScope(cwd: string, home: string): ProjectScope {
+  const { root } = findProject(cwd, home);
+  return root === null ? { root: cwd, nested: false } : { root, nested: true };
 }

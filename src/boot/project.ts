@@ -1,6 +1,7 @@
-import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { statOrUndefined } from "../fs/stat.js";
+import { currentFileUser, untrustedBecause, type FileOwnership, type FileUser } from "../fs/file-trust.js";
+import { isInside } from "../fs/path-inside.js";
+import { lstatOrUndefined, realPathOrSelf, statOrUndefined } from "../fs/stat.js";
 import type { ConfigWarning } from "./config-warning.js";
 
 /** The project bosun is working in: the nearest folder with a `bosun.json` or a `.bosun/` folder. */
@@ -10,25 +11,37 @@ export interface Project {
   dotDir: string;
 }
 
-/** The project found, and the project config that was not used because it is not safe. */
+/** Why the walk up from the working folder went no higher. */
+export interface WalkStop {
+  /**
+   * `git`: `folder` has a `.git` (it is the repository root); `top`: `folder` is the top of the
+   * file system. Otherwise `folder` is the first one not entered: `home` (the home folder or one
+   * above it), `shared` (others may write in it), `device` (another file system), `unreadable`.
+   */
+  reason: "git" | "top" | "home" | "shared" | "device" | "unreadable";
+  folder: string;
+}
+
+/** What the walk up from the working folder found. */
 export interface ProjectLookup {
+  /** The bosun project: the nearest folder with project config, when that config may be used. */
   project: Project | null;
+  /** The root of the git repository around the working folder. */
+  gitRoot: string | null;
+  /**
+   * Where this project's sessions and instruction files are: the git root, else the bosun
+   * project's root, else the working folder itself. Null when the working folder is no place for
+   * a project: the home folder or one above it, or a folder others may write in.
+   */
+  root: string | null;
+  stop: WalkStop;
+  /** Project config found but not used, and why. */
   warnings: ConfigWarning[];
 }
 
 /** One of `bosun.json`, `.bosun/` and `.bosun/bosun.json` that exists, with its owner, group and mode. */
-export interface ProjectMarker {
+export interface ProjectMarker extends FileOwnership {
   path: string;
-  uid: number;
-  gid: number;
-  mode: number;
-}
-
-/** Who bosun runs as: the project config must be theirs. */
-export interface ProjectUser {
-  uid: number;
-  /** The user's own (primary) group: a file only that group can write is still the user's. */
-  gid: number;
 }
 
 /** What the walk needs to know about one folder. */
@@ -42,56 +55,58 @@ export interface FolderFacts {
 }
 
 /**
- * Walks up from `cwd` to the nearest project marker (see `lookUpProject`), reading the folders
- * from disk. `user` is who the project config must belong to (null where there are no uids).
+ * Walks up from `cwd` (see `lookUpProject`), reading the folders from disk. `user` is who the
+ * project config must belong to (null where there are no uids).
  */
-export function findProject(cwd: string, home: string, user: ProjectUser | null = currentUser()): ProjectLookup {
-  return lookUpProject(cwd, [home, realPath(home)], user, folderFacts);
+export function findProject(cwd: string, home: string, user: FileUser | null = currentFileUser()): ProjectLookup {
+  return lookUpProject(cwd, [home, realPathOrSelf(home)], user, folderFacts);
 }
 
 /**
- * The walk, with the file system passed in as `facts`. It stops, as git does, at a repository root
- * (a folder with `.git`) and where the file system changes, and it never reaches the home folder
- * or above it, nor a folder others may write in: a project may be a subfolder of home, but `~/.bosun` is the legacy user-data
- * folder and a `.bosun/` in a shared folder such as `/tmp` must not apply to everything below.
- * A project config owned by another user, writable by others, or writable by a group other than
- * the user's own is not used (anyone who can write it could change what bosun runs); it is
- * reported instead. Files that only the user's own group can write are the norm where every user
- * has a group of their own and the umask is 002 (Debian's and Ubuntu's default).
+ * The one walk that decides where the project is, with the file system passed in as `facts`.
+ * It goes up from `cwd` to the repository root (a folder with `.git`), as git does, and no
+ * further than where the file system changes; it never reaches the home folder or a folder above
+ * it, nor a folder others may write in: a project may be a subfolder of home, but `~/.bosun` is
+ * the legacy user-data folder and `~/.git` is a dotfiles repository, and a `.bosun/`, `.git` or
+ * `AGENTS.md` in a shared folder such as `/tmp` must not apply to everything below it.
+ *
+ * The nearest folder with project config on the way is the bosun project, unless that config
+ * belongs to another user or others can write it (see `untrustedBecause`): anyone who can
+ * change it could change what bosun runs. It is then reported, and there is no bosun project.
  */
-export function lookUpProject(cwd: string, homes: string[], user: ProjectUser | null, facts: (dir: string) => FolderFacts | undefined): ProjectLookup {
+export function lookUpProject(cwd: string, homes: string[], user: FileUser | null, facts: (dir: string) => FolderFacts | undefined): ProjectLookup {
+  const notEntered = (dir: string, found: FolderFacts | undefined): WalkStop["reason"] | null => {
+    if (found === undefined) return "unreadable";
+    if (homes.some((home) => isInside(home, dir))) return "home";
+    return found.shared ? "shared" : null;
+  };
   let dir = cwd;
   let here = facts(dir);
-  while (here && !here.shared && !homes.some((home) => isSameOrAncestor(dir, home))) {
-    if (here.markers.length > 0) {
-      const warnings = here.markers.flatMap((marker) => unsafeMarkerWarning(marker, user));
-      return warnings.length > 0 ? { project: null, warnings } : { project: { root: dir, dotDir: join(dir, ".bosun") }, warnings: [] };
+  const refused = notEntered(dir, here);
+  if (refused !== null || here === undefined) return { project: null, gitRoot: null, root: null, stop: { reason: refused ?? "unreadable", folder: dir }, warnings: [] };
+
+  let project: Project | null = null;
+  let warnings: ConfigWarning[] | null = null;
+  const found = (gitRoot: string | null, stop: WalkStop): ProjectLookup => ({ project, gitRoot, root: gitRoot ?? project?.root ?? cwd, stop, warnings: warnings ?? [] });
+  for (;;) {
+    if (warnings === null && here.markers.length > 0) {
+      warnings = here.markers.flatMap((marker) => unsafeMarkerWarning(marker, user));
+      if (warnings.length === 0) project = { root: dir, dotDir: join(dir, ".bosun") };
     }
+    if (here.hasGit) return found(dir, { reason: "git", folder: dir });
     const parent = dirname(dir);
-    if (here.hasGit || parent === dir) break;
+    if (parent === dir) return found(null, { reason: "top", folder: dir });
     const above = facts(parent);
-    if (above?.device !== here.device) break;
+    const stop = above !== undefined && above.device !== here.device ? "device" : notEntered(parent, above);
+    if (stop !== null || above === undefined) return found(null, { reason: stop ?? "unreadable", folder: parent });
     dir = parent;
     here = above;
   }
-  return { project: null, warnings: [] };
 }
 
-function unsafeMarkerWarning(marker: ProjectMarker, user: ProjectUser | null): ConfigWarning[] {
-  let problem: string | null = null;
-  const groupWritable = (marker.mode & 0o020) !== 0 && marker.gid !== user?.gid;
-  const othersWritable = (marker.mode & 0o002) !== 0;
-  if (user !== null && marker.uid !== user.uid) {
-    problem = `it belongs to user ${marker.uid}, not to you (user ${user.uid}); chown it to yourself if you trust it`;
-  } else if (groupWritable || othersWritable) {
-    const who = (groupWritable ? [`group ${marker.gid}`] : []).concat(othersWritable ? ["others"] : []).join(" and ");
-    problem = `it is writable by ${who} (mode ${(marker.mode & 0o777).toString(8).padStart(4, "0")}); chmod go-w it if you trust it`;
-  }
-  return problem ? [{ kind: "ignored-project", file: marker.path, line: null, key: null, message: `project config not used: ${problem}`, suggestion: null }] : [];
-}
-
-function isSameOrAncestor(dir: string, path: string): boolean {
-  return dir === path || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
+function unsafeMarkerWarning(marker: ProjectMarker, user: FileUser | null): ConfigWarning[] {
+  const problem = untrustedBecause(marker, user);
+  return problem ? [{ kind: "ignored-project", file: marker.path, line: null, key: null, message: `project config not used: it ${problem}`, suggestion: null }] : [];
 }
 
 function folderFacts(dir: string): FolderFacts | undefined {
@@ -106,17 +121,14 @@ function folderFacts(dir: string): FolderFacts | undefined {
   };
   mark(join(dir, "bosun.json"), "file");
   if (mark(join(dir, ".bosun"), "dir")) mark(join(dir, ".bosun", "bosun.json"), "file");
-  return { device: info.dev, shared: (info.mode & 0o002) !== 0, hasGit: statOrUndefined(join(dir, ".git")) !== undefined, markers };
+  return { device: info.dev, shared: (info.mode & 0o002) !== 0, hasGit: hasEntry(join(dir, ".git")), markers };
 }
 
-function currentUser(): ProjectUser | null {
-  return process.getuid && process.getgid ? { uid: process.getuid(), gid: process.getgid() } : null;
-}
-
-function realPath(path: string): string {
+/** A `.git` folder, a worktree's `.git` file, or a symlink: git takes each for a repository root. */
+function hasEntry(path: string): boolean {
   try {
-    return realpathSync(path);
+    return lstatOrUndefined(path) !== undefined;
   } catch {
-    return path;
+    return false;
   }
 }

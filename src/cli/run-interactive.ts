@@ -61,7 +61,7 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
     import("./prompt-input.js"),
   ]);
   const sessions = sessionsDir(boot.paths);
-  const scope = projectScope(process.cwd(), boot.paths.home, boot.project);
+  const scope = projectScope(process.cwd(), boot.paths.home);
   const modelName = (target: ModelTarget) => `${target.providerID}/${target.modelID}`;
 
   let sessionId: string | undefined;

@@ -168,7 +168,7 @@ async function readAll(stdin: InputStream): Promise<string> {
 /** `--continue`: the session of this project (see `projectScope`) that was active last. */
 async function latestSessionOfProject(boot: Boot): Promise<string> {
   const [{ projectSessions, sessionsDir }, { projectScope }] = await Promise.all([import("../agent/session-list.js"), import("../boot/project-root.js")]);
-  const scope = projectScope(process.cwd(), boot.paths.home, boot.project);
+  const scope = projectScope(process.cwd(), boot.paths.home);
   const latest = projectSessions(sessionsDir(boot.paths), scope, 1)[0];
   if (!latest) throw new NoSessionToContinueError(scope);
   return latest.id;

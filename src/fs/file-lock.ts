@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { UserError } from "../errors.js";
-import { describeNonRegular, readRegularFile, UnusableFileError } from "./regular-file.js";
+import { nonRegularKind, NotRegularFileError, readRegularFile } from "./regular-file.js";
 import { isMissingPathError } from "./stat.js";
 
 /** What a lock file says about its holder. */
@@ -118,7 +118,7 @@ interface LockState {
 function inspectLock(file: string): LockState | "gone" {
   try {
     const info = lstatSync(file);
-    if (!info.isFile()) throw new UnusableFileError(file, describeNonRegular(info));
+    if (!info.isFile()) throw new NotRegularFileError(file, nonRegularKind(info));
     let holder: LockHolder | null = null;
     try {
       holder = parseHolder(readLockText(file));

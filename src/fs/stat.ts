@@ -1,4 +1,4 @@
-import { lstatSync, statSync, type Stats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
 
 /** `stat` that answers `undefined` for a path that is missing or cannot be inspected. */
 export function statOrUndefined(path: string): Stats | undefined {
@@ -23,4 +23,13 @@ export function lstatOrUndefined(path: string): Stats | undefined {
 export function isMissingPathError(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** The path with its symlinks resolved, or the path as given when it cannot be (it is missing, a link leads nowhere). */
+export function realPathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

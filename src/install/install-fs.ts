@@ -1,6 +1,7 @@
-import { constants, type Stats } from "node:fs";
 import type * as nodeFs from "node:fs";
 import { dirname } from "node:path";
+import { readRegularFile } from "../fs/regular-file.js";
+import { isMissingPathError } from "../fs/stat.js";
 
 /**
  * The file-system calls the installer makes, all synchronous. Tests wrap them: to fail the k-th
@@ -52,45 +53,18 @@ export function makeDirs(fs: InstallFs, dir: string, created: string[], mode?: n
   }
 }
 
-/** A folder or a special file (a FIFO, socket or device) where bosun expects a file. */
-export class NotAFileError extends Error {
-  override name = "NotAFileError";
-  constructor(
-    readonly path: string,
-    /** `folder`, `FIFO`, `socket` or `device`. */
-    readonly kind: string,
-  ) {
-    super(`${path} is a ${kind}, not a file`);
-  }
-}
-
 /**
- * A file's text, or null when nothing is there. Opened without blocking, so a FIFO is refused
- * rather than waited on forever; anything but a regular file throws NotAFileError.
+ * A file's text, or null when nothing is there. Read through `fs` without blocking, so a FIFO is
+ * refused rather than waited on forever; anything but a regular file throws NotRegularFileError
+ * (its `kind` says what is there).
  */
 export function readFileText(fs: InstallFs, path: string): string | null {
-  let fd: number;
   try {
-    fd = fs.openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    return readRegularFile(path, Number.POSITIVE_INFINITY, { fs }).toString("utf8");
   } catch (error) {
-    const code = errorCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") return null;
-    // A socket cannot be opened at all.
-    if (code === "ENXIO") throw new NotAFileError(path, "socket");
+    if (isMissingPathError(error)) return null;
     throw error;
   }
-  try {
-    const info = fs.fstatSync(fd);
-    if (!info.isFile()) throw new NotAFileError(path, nonFileKind(info));
-    return fs.readFileSync(fd, "utf8");
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** What a path that is not a regular file is, in words. */
-export function nonFileKind(info: Stats): string {
-  return info.isDirectory() ? "folder" : info.isSymbolicLink() ? "symlink" : info.isFIFO() ? "FIFO" : info.isSocket() ? "socket" : "device";
 }
 
 /** A file's text, or null when it is absent, not a regular file, or unreadable. */

@@ -1,5 +1,6 @@
 import { UserError } from "../errors.js";
-import { errorCode, NotAFileError, readFileText, type InstallFs } from "./install-fs.js";
+import { NotRegularFileError } from "../fs/regular-file.js";
+import { errorCode, readFileText, type InstallFs } from "./install-fs.js";
 import { isRecord } from "./manifest.js";
 
 export const STATE_SCHEMA_VERSION = 1;
@@ -48,7 +49,7 @@ export function readInstallState(fs: InstallFs, path: string): { state: InstallS
   try {
     text = readFileText(fs, path);
   } catch (error) {
-    if (error instanceof NotAFileError) throw new InstallStateError(path, `is a ${error.kind}, not a regular file`);
+    if (error instanceof NotRegularFileError) throw new InstallStateError(path, `is a ${error.kind}, not a regular file`);
     throw new InstallStateError(path, `cannot be read (${errorCode(error) ?? String(error)})`);
   }
   return text === null ? { state: emptyInstallState(), text: null } : { state: parseInstallState(path, text), text };

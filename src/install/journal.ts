@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { NotRegularFileError } from "../fs/regular-file.js";
 import { InstallFileError } from "./install-errors.js";
-import { errorCode, NotAFileError, readFileText, type InstallFs } from "./install-fs.js";
+import { errorCode, readFileText, type InstallFs } from "./install-fs.js";
 import { isRecord } from "./manifest.js";
 import { JOURNAL_DIR, statePath, stateRel, type InstallRoot } from "./root.js";
 import { normalizeRelPath } from "./safe-path.js";
@@ -309,7 +310,7 @@ export function listJournals(fs: InstallFs, root: InstallRoot): FoundJournal[] {
     try {
       text = readFileText(fs, file);
     } catch (error) {
-      if (error instanceof NotAFileError) throw new InstallFileError(file, `is a ${error.kind}, not one of bosun's journals`, `move it out of ${JOURNAL_DIR}/, then run again`);
+      if (error instanceof NotRegularFileError) throw new InstallFileError(file, `is a ${error.kind}, not one of bosun's journals`, `move it out of ${JOURNAL_DIR}/, then run again`);
       throw error;
     }
     // Gone since it was listed: a run that finished meanwhile pruned it.

@@ -1,4 +1,5 @@
-import { errorCode, NotAFileError, readFileText, type InstallFs } from "./install-fs.js";
+import { NotRegularFileError } from "../fs/regular-file.js";
+import { errorCode, readFileText, type InstallFs } from "./install-fs.js";
 import { normalizeRelPath } from "./safe-path.js";
 
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -102,7 +103,7 @@ export function readManifest(fs: InstallFs, path: string): ReadManifest {
     text = readFileText(fs, path);
   } catch (error) {
     const unread = { manifest: emptyManifest(), found: true, text: null, newer: false };
-    if (error instanceof NotAFileError) return { ...unread, problems: [`is a ${error.kind}, not a file; treated as owning nothing`], notAFile: error.kind };
+    if (error instanceof NotRegularFileError) return { ...unread, problems: [`is a ${error.kind}, not a file; treated as owning nothing`], notAFile: error.kind };
     return { ...unread, problems: [`cannot be read (${errorCode(error) ?? "error"}); treated as owning nothing`] };
   }
   return text === null ? { manifest: emptyManifest(), found: false, text: null, problems: [], newer: false } : parseManifest(text);

@@ -1,5 +1,5 @@
-import { constants } from "node:fs";
 import { join } from "node:path";
+import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
 import { ABSENT, inspectPath, type Inspection } from "./classify.js";
 import { parseConfig } from "./config/json-hooks.js";
 import { parseToml } from "./config/toml-block.js";
@@ -67,18 +67,11 @@ export class TreeView {
     if (looked.kind === "absent") return { exists: false, text: null, error: null };
     if (looked.kind !== "file") return { exists: true, text: null, error: `is a ${looked.kind === "symlink" ? "symlink" : looked.kind === "dir" ? "folder" : "special file"}, not a regular file` };
     const from = planned?.kind === "moved" ? planned.from : rel;
-    // Opened without following a symlink or blocking: a link or a FIFO swapped in since it was looked at is refused.
-    let fd: number | undefined;
+    // Read without following a symlink or blocking: a link or a FIFO swapped in since it was looked at is refused.
     try {
-      fd = this.fs.openSync(join(this.dir, from), constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
-      const info = this.fs.fstatSync(fd);
-      if (!info.isFile()) return { exists: true, text: null, error: "is not a regular file" };
-      if (info.size > MAX_CONFIG_BYTES) return { exists: true, text: null, error: `is larger than ${MAX_CONFIG_BYTES} bytes` };
-      return { exists: true, text: this.fs.readFileSync(fd, "utf8"), error: null };
+      return { exists: true, text: readRegularFile(join(this.dir, from), MAX_CONFIG_BYTES, { fs: this.fs, followSymlinks: false }).toString("utf8"), error: null };
     } catch (error) {
-      return { exists: true, text: null, error: `cannot be read (${errorCode(error) ?? String(error)})` };
-    } finally {
-      if (fd !== undefined) this.fs.closeSync(fd);
+      return { exists: true, text: null, error: error instanceof UnusableFileError ? error.problem : `cannot be read (${errorCode(error) ?? String(error)})` };
     }
   }
 

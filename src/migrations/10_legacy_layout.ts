@@ -1,8 +1,9 @@
-import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { isPlainObject, MAX_CONFIG_BYTES } from "../boot/config.js";
 import { ConfigError } from "../boot/config-error.js";
 import { parseJsonc, type JsoncDocument } from "../boot/jsonc.js";
 import { displayPath, type BosunPaths } from "../boot/paths.js";
+import { isInside } from "../fs/path-inside.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
 import { translateLegacySettings, type SettingsTranslation } from "./legacy-settings-translate.js";
 import { exists, freeBackupName, lstatIfExists, moveEntry, removeDirIfEmpty, sameFileContent, TEMP_SUFFIX, writeNewFile } from "./move.js";
@@ -60,7 +61,7 @@ export function planLegacyLayout(ctx: MigrationContext): StepPlan {
     plan.notes.push(warn(`${show(legacy)} is not a folder; left alone`));
     return plan;
   }
-  const overlap = [paths.config, paths.data, paths.cache, paths.state].find((dir) => within(dir, legacy) || within(legacy, dir));
+  const overlap = [paths.config, paths.data, paths.cache, paths.state].find((dir) => isInside(dir, legacy) || isInside(legacy, dir));
   if (overlap) {
     plan.notes.push(warn(`${show(legacy)} overlaps ${show(overlap)}; the legacy layout is not migrated`));
     return plan;
@@ -241,9 +242,4 @@ function action(kind: string, describe: string, apply: () => void): MigrationAct
 
 function warn(message: string): MigrationNote {
   return { level: "warn", message };
-}
-
-function within(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
 }

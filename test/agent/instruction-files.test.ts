@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { decodeInstructionText, findInstructionFiles, loadInstructions, projectRoot } from "../../src/agent/instruction-files.js";
+import { decodeInstructionText, findInstructionFiles, loadInstructions } from "../../src/agent/instruction-files.js";
+import { currentFileUser } from "../../src/fs/file-trust.js";
 import { makeFifo } from "../fixtures/temp-home.js";
 
 const made: string[] = [];
@@ -31,13 +32,13 @@ function tree() {
   return { root, repo, config, write, folder };
 }
 
-const found = async (workdir: string, configDir: string, bosunProjectRoot: string | null = null, maxBytes = 32_768) => {
-  const result = await findInstructionFiles({ workdir, configDir, bosunProjectRoot }, maxBytes);
+const found = (workdir: string, configDir: string, maxBytes = 32_768) => {
+  const result = findInstructionFiles({ workdir, configDir, home: join(dirname(configDir), "home") }, maxBytes);
   return { ...result, files: result.sources.map((s) => s.file), texts: result.sources.map((s) => s.text) };
 };
 
 describe("finding instruction files", () => {
-  it("reads the user's file, then from the git root down to the working folder, AGENTS.md before CLAUDE.md, nothing above the repository", async () => {
+  it("reads the user's file, then from the git root down to the working folder, AGENTS.md before CLAUDE.md, nothing above the repository", () => {
     const t = tree();
     t.folder("outside/repo/.git");
     t.write("outside/AGENTS.md", "above the repository\n");
@@ -50,14 +51,14 @@ describe("finding instruction files", () => {
     t.write("outside/repo/pkg/web/src/other/AGENTS.md", "a sibling folder: not on the way\n");
     const workdir = t.folder("outside/repo/pkg/web/src");
 
-    const result = await found(workdir, t.config);
+    const result = found(workdir, t.config);
     expect(result.root).toBe(t.repo);
     expect(result.files).toEqual([user, top, pkg, web]);
     expect(result.sources.map((s) => s.scope)).toEqual(["user", "project", "project", "project"]);
     expect(result.texts).toEqual(["my own rules\n", "repo rules\n", "pkg rules for claude\n", "web rules\n"]);
     expect(result.skipped).toEqual([]);
 
-    const loaded = await loadInstructions({ workdir, configDir: t.config, bosunProjectRoot: null }, { fileBytes: 1000, totalBytes: 1000 });
+    const loaded = loadInstructions({ workdir, configDir: t.config, home: join(t.root, "home") }, { fileBytes: 1000, totalBytes: 1000 });
     expect(loaded.files.map((f) => [f.file, f.bytes, f.truncated])).toEqual([
       [user, 13, false],
       [top, 11, false],
@@ -68,27 +69,25 @@ describe("finding instruction files", () => {
     expect(loaded.prompt.indexOf("pkg rules")).toBeLessThan(loaded.prompt.indexOf("web rules"));
   });
 
-  it("takes a .git file (a worktree) as the repository root too", async () => {
+  it("takes a .git file (a worktree) as the repository root too", () => {
     const t = tree();
     t.write("outside/repo/.git", "gitdir: /elsewhere/.git/worktrees/repo\n");
     const top = t.write("outside/repo/AGENTS.md", "worktree rules\n");
-    expect((await found(t.folder("outside/repo/a/b"), t.config)).files).toEqual([top]);
+    expect((found(t.folder("outside/repo/a/b"), t.config)).files).toEqual([top]);
   });
 
-  it("without git: from the bosun project root when the folder is inside it, else the working folder alone", async () => {
+  it("without git: from the bosun project root when the folder is inside one, else the working folder alone", () => {
     const t = tree();
-    t.write("outside/AGENTS.md", "a shared folder's file: never read below it\n");
+    t.write("outside/AGENTS.md", "a folder above: never read below it\n");
     const top = t.write("outside/repo/AGENTS.md", "project rules\n");
     const here = t.write("outside/repo/sub/AGENTS.md", "sub rules\n");
     const workdir = join(t.repo, "sub");
-    expect(await projectRoot(workdir, t.repo)).toBe(t.repo);
-    expect((await found(workdir, t.config, t.repo)).files).toEqual([top, here]);
-    expect((await found(workdir, t.config)).files).toEqual([here]);
-    // A bosun project root that does not hold the working folder is not used.
-    expect((await found(workdir, t.config, join(t.root, "config"))).files).toEqual([here]);
+    expect(found(workdir, t.config)).toMatchObject({ root: workdir, files: [here] });
+    t.write("outside/repo/bosun.json", "{}");
+    expect(found(workdir, t.config)).toMatchObject({ root: t.repo, files: [top, here] });
   });
 
-  it("passes over a named pipe, a folder, a broken symlink and one leading out of the project, without hanging, and falls back to CLAUDE.md", async () => {
+  it("passes over a named pipe, a folder, a broken symlink and one leading out of the project, without hanging, and falls back to CLAUDE.md", () => {
     const t = tree();
     t.folder("outside/repo/.git");
     makeFifo(join(t.repo, "AGENTS.md"));
@@ -101,18 +100,35 @@ describe("finding instruction files", () => {
     symlinkSync(join(t.root, "no-such-file.md"), join(t.config, "AGENTS.md"));
     const workdir = t.folder("outside/repo/a/b");
 
-    const result = await found(workdir, t.config);
+    const result = found(workdir, t.config);
     expect(result.files).toEqual([rootClaude, join(workdir, "AGENTS.md")]);
     expect(result.texts).toEqual(["root claude rules\n", "shared rules\n"]);
     expect(result.skipped).toEqual([
       { file: join(t.config, "AGENTS.md"), reason: "is a symlink that leads nowhere" },
-      { file: join(t.repo, "AGENTS.md"), reason: "is a named pipe, not a regular file" },
+      { file: join(t.repo, "AGENTS.md"), reason: "is a FIFO (named pipe), not a regular file" },
       { file: join(t.repo, "a", "AGENTS.md"), reason: "is a folder, not a regular file" },
       { file: join(t.repo, "a", "CLAUDE.md"), reason: `is a symlink to ${secret}, outside the project` },
     ]);
   });
 
-  it("follows the user's own file's symlink anywhere, and reads a file reached twice only once", async () => {
+  it("reads only files that nobody but the user could have written: a group file only when the group is the user's own alone", () => {
+    const t = tree();
+    t.folder("outside/repo/.git");
+    const groupWritable = t.write("outside/repo/AGENTS.md", "group rules\n");
+    chmodSync(groupWritable, 0o664);
+    const accounts = (group: string) => ({ passwd: t.write("accounts/passwd", "root:x:0:0:root:/root:/bin/sh\n"), group: t.write("accounts/group", group) });
+    const search = (group: string) => findInstructionFiles({ workdir: t.repo, configDir: t.config, home: join(t.root, "home"), user: currentFileUser(accounts(group)) }, 1000);
+    expect(search("root:x:0:\n").sources.map((s) => s.text)).toEqual(["group rules\n"]);
+    expect(search("root:x:0:alice\n")).toMatchObject({
+      sources: [],
+      skipped: [{ file: groupWritable, reason: "is writable by your group 0, which is not yours alone (mode 0664); chmod go-w it if you trust it" }],
+    });
+    // The user's own file too: it goes into every project's prompt.
+    chmodSync(t.write("config/AGENTS.md", "mine\n"), 0o646);
+    expect(search("root:x:0:\n").skipped).toEqual([{ file: join(t.config, "AGENTS.md"), reason: "is writable by others (mode 0646); chmod go-w it if you trust it" }]);
+  });
+
+  it("follows the user's own file's symlink anywhere, and reads a file reached twice only once", () => {
     const t = tree();
     t.folder("outside/repo/.git");
     const dotfile = t.write("dotfiles/AGENTS.md", "from my dotfiles\n");
@@ -121,12 +137,12 @@ describe("finding instruction files", () => {
     mkdirSync(join(t.repo, "pkg"));
     symlinkSync("../AGENTS.md", join(t.repo, "pkg", "AGENTS.md"));
     t.write("outside/repo/pkg/CLAUDE.md", "not read: the folder has an AGENTS.md\n");
-    const result = await found(join(t.repo, "pkg"), t.config);
+    const result = found(join(t.repo, "pkg"), t.config);
     expect(result.files).toEqual([join(t.config, "AGENTS.md"), top]);
     expect(result.texts).toEqual(["from my dotfiles\n", "repo rules\n"]);
   });
 
-  it("reads text in any encoding an editor writes, passes over binary files, and reads no more than the cap", async () => {
+  it("reads text in any encoding an editor writes, passes over binary files, and reads no more than the cap", () => {
     const t = tree();
     t.folder("outside/repo/.git");
     t.write("outside/repo/AGENTS.md", Buffer.from("Caf\xe9: use tabs\n", "latin1"));
@@ -136,7 +152,7 @@ describe("finding instruction files", () => {
     // A sparse 5 GiB file: reading it whole would fail (larger than any Buffer) or take minutes.
     const huge = t.write("outside/repo/a/b/c/d/AGENTS.md", "first line\nsecond line\nthird line\nfourth line\n");
     truncateSync(huge, 5 * 1024 ** 3);
-    const result = await found(t.folder("outside/repo/a/b/c/d"), t.config, null, 40);
+    const result = found(t.folder("outside/repo/a/b/c/d"), t.config, 40);
     expect(result.texts).toEqual(["Café: use tabs\n", "UTF-16 rules ✓\n", "BOM rules ✓\n", "first line\nsecond line\nthird line\nfourth"]);
     expect(result.skipped).toEqual([{ file: join(t.repo, "a", "b", "c", "AGENTS.md"), reason: "looks binary (it has NUL bytes), not like text" }]);
     const big = result.sources.at(-1)!;

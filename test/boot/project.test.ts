@@ -1,9 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findProject, lookUpProject, type FolderFacts } from "../../src/boot/project.js";
+import { currentFileUser, type FileUser } from "../../src/fs/file-trust.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
+
+/** A user whose primary group `gid` is a group of their own. */
+const user = (uid: number, gid: number): FileUser => ({ uid, gid, groupIsPrivate: () => true });
 
 describe("findProject", () => {
   it("finds the nearest folder with bosun.json from a subfolder", () => {
@@ -11,7 +15,13 @@ describe("findProject", () => {
     t.write("home/work/app/bosun.json", "{}");
     const deep = join(t.home, "work/app/src/lib");
     mkdirSync(deep, { recursive: true });
-    expect(findProject(deep, t.home)).toEqual({ project: { root: join(t.home, "work/app"), dotDir: join(t.home, "work/app/.bosun") }, warnings: [] });
+    expect(findProject(deep, t.home)).toEqual({
+      project: { root: join(t.home, "work/app"), dotDir: join(t.home, "work/app/.bosun") },
+      gitRoot: null,
+      root: join(t.home, "work/app"),
+      stop: { reason: "home", folder: t.home },
+      warnings: [],
+    });
   });
 
   it("accepts a .bosun folder as the marker", () => {
@@ -43,7 +53,7 @@ describe("findProject's limits", () => {
     mkdirSync(join(t.root, ".bosun"));
     t.write("home/bosun.json", "{}");
     mkdirSync(join(t.home, "work/app"), { recursive: true });
-    expect(findProject(join(t.home, "work/app"), t.home)).toEqual({ project: null, warnings: [] });
+    expect(findProject(join(t.home, "work/app"), t.home)).toMatchObject({ project: null, warnings: [] });
     expect(findProject(t.home, t.home).project).toBeNull();
     expect(findProject(t.root, t.home).project).toBeNull();
   });
@@ -61,7 +71,7 @@ describe("findProject's limits", () => {
     mkdirSync(join(shared, ".bosun/extensions"), { recursive: true });
     mkdirSync(join(shared, "someone/app"), { recursive: true });
     chownSync(join(shared, ".bosun"), 65534, 65534);
-    expect(findProject(join(shared, "someone/app"), t.home, { uid: 0, gid: 0 })).toEqual({
+    expect(findProject(join(shared, "someone/app"), t.home, user(0, 0))).toMatchObject({
       project: null,
       warnings: [
         {
@@ -102,8 +112,8 @@ describe("findProject's limits", () => {
     mkdirSync(join(drop, ".bosun"), { recursive: true });
     mkdirSync(join(drop, "someone/app"), { recursive: true });
     chmodSync(drop, 0o1777);
-    expect(findProject(join(drop, "someone/app"), t.home)).toEqual({ project: null, warnings: [] });
-    expect(findProject(drop, t.home)).toEqual({ project: null, warnings: [] });
+    expect(findProject(join(drop, "someone/app"), t.home)).toMatchObject({ project: null, warnings: [] });
+    expect(findProject(drop, t.home)).toMatchObject({ project: null, warnings: [] });
     chmodSync(drop, 0o755);
     expect(findProject(join(drop, "someone/app"), t.home).project?.root).toBe(drop);
   });
@@ -116,10 +126,10 @@ describe("findProject's limits", () => {
       "/": { device: 1, shared: false, hasGit: false, markers: [] },
     };
     const facts = (dir: string) => folders[dir];
-    expect(lookUpProject("/srv/disk/app", ["/home/me"], { uid: 7, gid: 7 }, facts).project).toBeNull();
+    expect(lookUpProject("/srv/disk/app", ["/home/me"], user(7, 7), facts).project).toBeNull();
     folders["/srv/disk"]!.device = 1;
     folders["/srv/disk/app"]!.device = 1;
-    expect(lookUpProject("/srv/disk/app", ["/home/me"], { uid: 7, gid: 7 }, facts).project?.root).toBe("/srv");
+    expect(lookUpProject("/srv/disk/app", ["/home/me"], user(7, 7), facts).project?.root).toBe("/srv");
   });
 
   it("stops where the file system changes (a real tmpfs mount)", () => {
@@ -133,9 +143,84 @@ describe("findProject's limits", () => {
     try {
       mkdirSync(join(disk, "app"));
       expect(statSync(join(disk, "app")).dev).not.toBe(statSync(join(t.home, "work")).dev);
-      expect(findProject(join(disk, "app"), t.home)).toEqual({ project: null, warnings: [] });
+      expect(findProject(join(disk, "app"), t.home)).toMatchObject({ project: null, warnings: [] });
     } finally {
       execFileSync("umount", [disk]);
     }
+  });
+});
+
+describe("the one walk: bosun project, git root, and the project root of sessions and instructions", () => {
+  const walk = (cwd: string, folders: Record<string, Partial<FolderFacts>>) =>
+    lookUpProject(cwd, ["/home/me"], user(7, 7), (dir) => (dir in folders ? { device: 1, shared: false, hasGit: false, markers: [], ...folders[dir] } : undefined));
+  const marker = (path: string, mode = 0o100644) => ({ path, uid: 7, gid: 7, mode });
+
+  it("goes on past the bosun project to the repository root, which is the project root", () => {
+    const folders = { "/": {}, "/srv": {}, "/srv/repo": { hasGit: true }, "/srv/repo/pkg": { markers: [marker("/srv/repo/pkg/.bosun", 0o40755)] }, "/srv/repo/pkg/src": {} };
+    expect(walk("/srv/repo/pkg/src", folders)).toEqual({
+      project: { root: "/srv/repo/pkg", dotDir: "/srv/repo/pkg/.bosun" },
+      gitRoot: "/srv/repo",
+      root: "/srv/repo",
+      stop: { reason: "git", folder: "/srv/repo" },
+      warnings: [],
+    });
+    // A marker above the repository root is not this project's.
+    expect(walk("/srv/repo", { ...folders, "/srv": { markers: [marker("/srv/bosun.json")] } })).toMatchObject({ project: null, root: "/srv/repo" });
+  });
+
+  it("without git: the bosun project, else the folder; never the home folder, a folder above it, or a shared one", () => {
+    expect(walk("/home/me/notes/a", { "/home/me": { hasGit: true, markers: [marker("/home/me/bosun.json")] }, "/home/me/notes": {}, "/home/me/notes/a": {} })).toEqual({
+      project: null,
+      gitRoot: null,
+      root: "/home/me/notes/a",
+      stop: { reason: "home", folder: "/home/me" },
+      warnings: [],
+    });
+    expect(walk("/home/me", { "/home/me": { hasGit: true } })).toMatchObject({ gitRoot: null, root: null, stop: { reason: "home", folder: "/home/me" } });
+    expect(walk("/", { "/": { hasGit: true } })).toMatchObject({ root: null, stop: { reason: "home", folder: "/" } });
+    const drop = { "/drop": { shared: true, hasGit: true, markers: [marker("/drop/bosun.json")] }, "/drop/app": { markers: [marker("/drop/app/.bosun", 0o40755)] }, "/drop/app/src": {} };
+    expect(walk("/drop/app/src", drop)).toMatchObject({ project: { root: "/drop/app" }, gitRoot: null, root: "/drop/app", stop: { reason: "shared", folder: "/drop" } });
+    expect(walk("/drop", drop)).toMatchObject({ project: null, root: null, stop: { reason: "shared", folder: "/drop" } });
+    expect(walk("/srv/disk/app", { "/srv": { hasGit: true }, "/srv/disk": { device: 2 }, "/srv/disk/app": { device: 2 } })).toMatchObject({ gitRoot: null, root: "/srv/disk/app", stop: { reason: "device", folder: "/srv" } });
+    expect(walk("/gone/app", { "/gone/app": {} })).toMatchObject({ root: "/gone/app", stop: { reason: "unreadable", folder: "/gone" } });
+  });
+
+  it("keeps the repository root as the project root when the bosun project's config is not used", () => {
+    const folders = { "/srv": {}, "/srv/repo": { hasGit: true }, "/srv/repo/pkg": { markers: [marker("/srv/repo/pkg/bosun.json", 0o100666)] } };
+    const lookup = walk("/srv/repo/pkg", folders);
+    expect(lookup).toMatchObject({ project: null, gitRoot: "/srv/repo", root: "/srv/repo" });
+    expect(lookup.warnings.map((w) => w.file)).toEqual(["/srv/repo/pkg/bosun.json"]);
+  });
+
+  it("stops at a home folder reached through a symlink", () => {
+    const t = makeTempHome();
+    const real = join(t.root, "real-home");
+    mkdirSync(join(real, ".git"), { recursive: true });
+    mkdirSync(join(real, "notes"));
+    symlinkSync(real, join(t.root, "linked-home"));
+    expect(findProject(join(real, "notes"), join(t.root, "linked-home"))).toMatchObject({ gitRoot: null, root: join(real, "notes"), stop: { reason: "home", folder: real } });
+  });
+});
+
+describe("a project config only the user's group can write", () => {
+  it("is the user's when the group is theirs alone (root's group 0 in this system's /etc/group), refused when others are in it", () => {
+    const t = makeTempHome();
+    const file = t.write("home/app/bosun.json", "{}");
+    chmodSync(file, 0o664);
+    expect(statSync(file).gid).toBe(process.getgid!());
+    expect(findProject(join(t.home, "app"), t.home, currentFileUser()).project?.root).toBe(join(t.home, "app"));
+
+    const accounts = (passwd: string, group: string) => ({ passwd: t.write("etc/passwd", passwd), group: t.write("etc/group", group) });
+    const root = "root:x:0:0:root:/root:/bin/bash\n";
+    const refused = [expect.objectContaining({ file, message: "project config not used: it is writable by your group 0, which is not yours alone (mode 0664); chmod go-w it if you trust it" })];
+    // Another member listed, another user with it as primary group, a name not the user's.
+    for (const [passwd, group] of [
+      [root, "root:x:0:alice\n"],
+      [root + "alice:x:1000:0::/home/alice:/bin/sh\n", "root:x:0:\n"],
+      [root, "wheel:x:0:\n"],
+    ] as const) {
+      expect(findProject(join(t.home, "app"), t.home, currentFileUser(accounts(passwd, group)))).toMatchObject({ project: null, warnings: refused });
+    }
+    expect(findProject(join(t.home, "app"), t.home, currentFileUser(accounts(root, "root:x:0:root\n"))).project?.root).toBe(join(t.home, "app"));
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../fixtures/cli.js";
@@ -90,6 +90,40 @@ describe("bosun run --continue", () => {
     });
     const both = await runCli(["run", "-c", "--session", "abc", "x"], devModel(t), t.home);
     expect(both).toEqual({ code: 1, stdout: "", stderr: "bosun: --continue and --session both choose the session to continue; give one of them\n" });
+    expect(llm.requests).toHaveLength(1);
+  });
+});
+
+describe("bosun run --continue: which project", () => {
+  it("is the git repository, also from a package with its own .bosun/ inside it, as for the instruction files", async () => {
+    const t = makeTempHome();
+    const repo = join(t.home, "repo");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    mkdirSync(join(repo, "pkg", ".bosun"), { recursive: true });
+    const rules = t.write(join(repo, "AGENTS.md"), "REPO rules.\n");
+    llm.reply().text("Noted: blue.");
+    const first = sessionIdIn((await runCli(["run", "my colour is blue"], devModel(t), repo)).stderr);
+    llm.reply().text("Blue.");
+    const continued = await runCli(["run", "--json", "-c", "my colour?"], devModel(t), join(repo, "pkg"));
+    expect(continued.code).toBe(0);
+    expect(JSON.parse(continued.stdout)).toMatchObject({ sessionId: first, instructions: [{ file: rules }] });
+  });
+
+  it("never climbs past a home folder reached through a symlink into a dotfiles repository", async () => {
+    const t = makeTempHome();
+    const realHome = join(t.root, "real-home");
+    mkdirSync(join(realHome, ".git"), { recursive: true });
+    mkdirSync(join(realHome, "notes"));
+    mkdirSync(join(realHome, "other"));
+    const env = { ...devModel(t), HOME: join(t.root, "linked-home") };
+    symlinkSync(realHome, env.HOME);
+    llm.reply().text("Elsewhere.");
+    expect((await runCli(["run", "in another folder"], env, join(realHome, "other"))).code).toBe(0);
+    // Scripted, so that a wrongly continued session ends instead of waiting for a reply.
+    llm.reply().text("Continued the wrong session.");
+    const none = await runCli(["run", "-c", "again"], env, join(realHome, "notes"));
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`bosun: no session to continue in ${join(realHome, "notes")} (nor in a folder below it)`);
     expect(llm.requests).toHaveLength(1);
   });
 });

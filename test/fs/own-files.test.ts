@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { asFolderError, FolderError, inspectFolder } from "../../src/fs/folder-error.js";
 import { ensurePrivateDir, ensurePrivateDirs } from "../../src/fs/private-dir.js";
-import { openRegularFileForWriting, readFileStart, readRegularFile, UnusableFileError } from "../../src/fs/regular-file.js";
+import { openRegularFileForWriting, readFileStart, readRegularFile, UnusableFileError, type RegularFileFs } from "../../src/fs/regular-file.js";
 import { makeFifo, makeTempHome } from "../fixtures/temp-home.js";
 
 describe("readRegularFile and readFileStart", () => {
@@ -14,13 +15,57 @@ describe("readRegularFile and readFileStart", () => {
     expect(readRegularFile(join(t.root, "link.txt"), 5).toString()).toBe("hello");
     expect(readFileStart(file, 3).data.toString()).toBe("hel");
     expect(() => readRegularFile(file, 4)).toThrow(new UnusableFileError(file, "is larger than 4 bytes", "too-large"));
+    expect(() => readRegularFile(file, 4)).toThrow(`${file} is larger than 4 bytes: move it away`);
     const fifo = join(t.root, "pipe");
     makeFifo(fifo);
     expect(() => readRegularFile(fifo, 10)).toThrow(`${fifo} is a FIFO (named pipe), not a regular file: move it away`);
     expect(() => readFileStart(fifo, 10)).toThrow(UnusableFileError);
-    expect(() => readRegularFile(t.root, 10)).toThrow(`${t.root} is a folder, not a file: move it away`);
+    expect(() => readRegularFile(t.root, 10)).toThrow(`${t.root} is a folder, not a regular file: move it away`);
     // Missing stays the usual error, for callers that treat it as "absent".
     expect(() => readRegularFile(join(t.root, "none"), 10)).toThrow(expect.objectContaining({ code: "ENOENT" }));
+  });
+});
+
+describe("a socket where a file should be", () => {
+  it("is named a socket by the readers and the writer (open() says ENXIO, as for a FIFO nobody reads)", async () => {
+    const t = makeTempHome();
+    const socket = join(t.root, "agent.sock");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      const refused = `${socket} is a socket, not a regular file: move it away`;
+      expect(() => readRegularFile(socket, 10)).toThrow(refused);
+      expect(() => readFileStart(socket, 10)).toThrow(refused);
+      expect(() => openRegularFileForWriting(socket)).toThrow(refused);
+      expect(() => openRegularFileForWriting(socket, { append: true })).toThrow(expect.objectContaining({ kind: "socket", reason: "not-regular" }));
+      // Through a symlink: the readers follow it to the socket.
+      symlinkSync(socket, join(t.root, "link.sock"));
+      expect(() => readRegularFile(join(t.root, "link.sock"), 10)).toThrow(`${join(t.root, "link.sock")} is a socket, not a regular file: move it away`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("the readers' file-system calls", () => {
+  it("go through the fs passed in (the installer's, for fault injection), and refuse a symlink when asked not to follow one", () => {
+    const t = makeTempHome();
+    const file = t.write("a.txt", "hello");
+    const calls: string[] = [];
+    const fs: RegularFileFs = {
+      openSync: (...args: Parameters<typeof openSync>) => (calls.push("open"), openSync(...args)),
+      fstatSync: ((fd: number) => (calls.push("fstat"), fstatSync(fd))) as RegularFileFs["fstatSync"],
+      readSync: ((...args: Parameters<typeof readSync>) => (calls.push("read"), readSync(...args))) as RegularFileFs["readSync"],
+      closeSync: (fd: number) => (calls.push("close"), closeSync(fd)),
+      statSync,
+      lstatSync,
+    };
+    expect(readRegularFile(file, 10, { fs }).toString()).toBe("hello");
+    expect(calls).toEqual(["open", "fstat", "read", "read", "close"]);
+    const failing: RegularFileFs = { ...fs, readSync: () => { throw Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" }); } };
+    expect(() => readRegularFile(file, 10, { fs: failing })).toThrow(expect.objectContaining({ code: "EIO" }));
+    symlinkSync(file, join(t.root, "link.txt"));
+    expect(() => readRegularFile(join(t.root, "link.txt"), 10, { followSymlinks: false })).toThrow(`${join(t.root, "link.txt")} is a symlink, not a regular file: move it away`);
   });
 });
 
@@ -40,7 +85,7 @@ describe("openRegularFileForWriting", () => {
     expect(() => openRegularFileForWriting(fifo)).toThrow(`${fifo} is a FIFO (named pipe), not a regular file: move it away`);
     symlinkSync(file, join(t.root, "link"));
     expect(() => openRegularFileForWriting(join(t.root, "link"))).toThrow("is a symlink, not a regular file");
-    expect(() => openRegularFileForWriting(t.root)).toThrow("is a folder, not a file");
+    expect(() => openRegularFileForWriting(t.root)).toThrow(`${t.root} is a folder, not a regular file: move it away`);
     expect(() => openRegularFileForWriting(join(file, "below"))).toThrow(new FolderError(file, "file"));
   });
 });

@@ -42,7 +42,7 @@ describe("a journal bosun cannot read", () => {
   it("a FIFO named like a journal is not waited on (the real bin, with a timeout)", async () => {
     const { t, root } = await installed();
     makeFifo(join(root, "bosun-journal", `${RUN}.jsonl`));
-    await refusedEverywhere(t, /bosun-journal\/.*\.jsonl: is a FIFO, not one of bosun's journals; move it out of bosun-journal\//, async (...args) => runBin(...args));
+    await refusedEverywhere(t, /bosun-journal\/.*\.jsonl: is a FIFO \(named pipe\), not one of bosun's journals; move it out of bosun-journal\//, async (...args) => runBin(...args));
   });
 
   it("bosun-journal that is a file", async () => {
@@ -124,8 +124,8 @@ describe("a manifest or install state that is not a file, a runtime folder that 
   });
 
   it.each([
-    ["bosun-manifest.json", /bosun-manifest\.json: is a FIFO, not bosun's manifest; move it out of the way, then run again/],
-    ["bosun-install-state.json", /bosun-install-state\.json: is a FIFO, not a regular file; fix the file or move it away/],
+    ["bosun-manifest.json", /bosun-manifest\.json: is a FIFO \(named pipe\), not bosun's manifest; move it out of the way, then run again/],
+    ["bosun-install-state.json", /bosun-install-state\.json: is a FIFO \(named pipe\), not a regular file; fix the file or move it away/],
   ])("%s that is a FIFO: refused, never waited on (the real bin, with a timeout); install --status reports it", async (name, message) => {
     const { t, root } = await installed();
     rmSync(join(root, name));
@@ -146,12 +146,12 @@ describe("a manifest or install state that is not a file, a runtime folder that 
   });
 
   it("bosun-install.lock that is a FIFO or a folder: refused at once, never waited on (the real bin, with a timeout)", async () => {
-    for (const kind of ["FIFO", "folder"]) {
+    for (const kind of ["FIFO (named pipe)", "folder"]) {
       const t = makeTempHome();
       const lock = join(t.home, ".claude/bosun-install.lock");
       mkdirSync(join(t.home, ".claude"));
-      if (kind === "FIFO") makeFifo(lock);
-      else mkdirSync(lock);
+      if (kind === "folder") mkdirSync(lock);
+      else makeFifo(lock);
       const before = snapshotTree(t.root);
       const result = runBin(["install", ...G, "--yes"], t.env, t.home);
       expect([result.code, result.stderr]).toEqual([1, `bosun: ${lock}: is a ${kind}, not bosun's lock; move it out of the way, then run again\n`]);

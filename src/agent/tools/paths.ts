@@ -1,6 +1,8 @@
 import { realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { isInside } from "../../fs/path-inside.js";
+import { realPathOrSelf } from "../../fs/stat.js";
 
 /** A tool's path argument as an absolute path: `~` is the home folder, relative is under the workdir. */
 export function resolveToolPath(workdir: string, path: string, home: string = homedir()): string {
@@ -16,24 +18,18 @@ export function showPath(workdir: string, absolute: string): string {
   return rel.startsWith("..") || isAbsolute(rel) ? absolute : rel;
 }
 
-/** Whether `path` is `dir` or below it, lexically. */
-export function isWithin(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel));
-}
-
 /**
  * Whether an absolute path stays inside the workdir, both lexically and after following symlinks
  * of its nearest existing ancestor (a link inside the workdir may point anywhere).
  */
 export function isInsideWorkdir(workdir: string, absolute: string): boolean {
-  if (!isWithin(workdir, absolute)) return false;
-  const realWorkdir = realOrSelf(workdir);
+  if (!isInside(absolute, workdir)) return false;
+  const realWorkdir = realPathOrSelf(workdir);
   let probe = absolute;
   for (;;) {
     try {
       const real = realpathSync(probe);
-      return isWithin(realWorkdir, join(real, relative(probe, absolute)));
+      return isInside(join(real, relative(probe, absolute)), realWorkdir);
     } catch {
       const parent = dirname(probe);
       if (parent === probe) return false;
@@ -44,13 +40,5 @@ export function isInsideWorkdir(workdir: string, absolute: string): boolean {
 
 /** Scratch locations where writing is routine: the system temp folder and /tmp. */
 export function isScratchPath(absolute: string): boolean {
-  return [tmpdir(), "/tmp", "/var/tmp"].some((dir) => isWithin(dir, absolute));
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
+  return [tmpdir(), "/tmp", "/var/tmp"].some((dir) => isInside(absolute, dir));
 }

@@ -1,5 +1,6 @@
 import { basename, dirname } from "node:path";
 import { z } from "zod";
+import { editDistance } from "../../boot/suggest.js";
 import { localFileOperations, looksBinary, type FileOperations } from "./file-operations.js";
 import { resolveToolPath, showPath } from "./paths.js";
 import { ToolError, type AgentTool } from "./tool.js";
@@ -89,17 +90,4 @@ async function suggestSiblings(files: FileOperations, path: string): Promise<str
     })
     .slice(0, 3);
   return similar.length > 0 ? `; did you mean ${similar.map((name) => JSON.stringify(name)).join(", ")}?` : "";
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

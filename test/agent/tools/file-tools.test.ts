@@ -38,6 +38,8 @@ describe("read", () => {
     t.write("bin.dat", Buffer.from([1, 2, 0, 3]));
     t.write("dir/x", "");
     await expect(t.run(read, { path: "confg.json" })).rejects.toThrow('confg.json does not exist; did you mean "config.json"?');
+    // Two letters swapped twice are two edits, as in every suggestion bosun makes.
+    await expect(t.run(read, { path: "ocnfgi.json" })).rejects.toThrow('ocnfgi.json does not exist; did you mean "config.json"?');
     await expect(t.run(read, { path: "dir" })).rejects.toThrow("dir is a directory; use glob to list its files");
     await expect(t.run(read, { path: "bin.dat" })).rejects.toThrow("bin.dat is a binary file (4 bytes); read shows text only");
     await expect(t.run(read, { path: "config.json", offset: 5 })).rejects.toThrow("config.json has 1 lines; offset 5 is past the end");
