@@ -2,6 +2,7 @@ import { APICallError } from "ai";
 import { UserError } from "../errors.js";
 import { ModelEndpointError, type ModelEndpoint } from "../llm/model-endpoint.js";
 import { classifyNetworkFailure, errorChain, isRetryableStatus, type NetworkFailure } from "../net/network-failure.js";
+import { shownUrl } from "../net/shown-url.js";
 
 /** What the loop needs to know about a failed model call. */
 export interface ModelErrorInfo {
@@ -82,10 +83,12 @@ export function classifyModelError(error: unknown): ModelErrorInfo {
 
 /**
  * One line for a connection that failed: where (the provider and its URL, else the request's
- * URL) and why, once; for a server that cannot be reached, also where its URL was set.
+ * URL, either without credentials or query) and why, once; for a server that cannot be reached,
+ * also where its URL was set.
  */
 function describeNetworkFailure(failure: NetworkFailure, endpoint: ModelEndpoint | undefined, requestUrl: string | undefined): string {
-  const url = endpoint?.url ?? requestUrl;
+  const given = endpoint?.url ?? requestUrl;
+  const url = given === undefined ? undefined : shownUrl(given);
   const where = endpoint ? `provider ${endpoint.providerID}${url ? ` at ${url}` : ""}` : (url ?? "the provider");
   if (!failure.permanent) return `${where}: ${failure.reason}`;
   return `cannot reach ${where}${endpoint?.origin ? ` (${endpoint.origin})` : ""}: ${failure.reason}`;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ModelCallError } from "../../src/agent/model-errors.js";
 import { parseJsonc } from "../../src/boot/jsonc.js";
+import { logFilePath } from "../../src/boot/log.js";
 import { baseURLOrigin } from "../../src/llm/base-url-origin.js";
 import type { ModelTarget } from "../../src/llm/model-target.js";
 import { runBin, runCli } from "../fixtures/cli.js";
@@ -86,6 +87,24 @@ describe("bosun run with a local server that is not running", () => {
     expect(lines[0]).toMatch(/^bosun: session \S+ · local\/qwen3 · full-access mode$/);
     const session = /session (\S+)/.exec(lines[0]!)![1];
     expect(lines[1]).toBe(`bosun: the model call failed: cannot reach provider local at ${url} (set in ${config}:3): connection refused (ECONNREFUSED): is the server running? (session ${session} is saved)`);
+  });
+
+  it("never shows the user name and password of a base URL: not on stderr, in the session file or in the log", async () => {
+    const t = makeTempHome();
+    const config = configPointingAt(t, "http://bob:hunter2@127.0.0.1:9/v1?token=tok-5678");
+    const result = await runCli(["run", "--yes", "--verbose", "hello"], { ...t.env, BOSUN_DISABLE_MODELS_FETCH: "1" }, t.home);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `bosun: the model call failed: cannot reach provider local at http://127.0.0.1:9/v1 (set in ${config}:3): a URL with a user name or password cannot be used`,
+    );
+    const sessions = join(t.paths.data, "sessions");
+    const written = [readFileSync(logFilePath(t.paths.state), "utf8"), ...readdirSync(sessions).map((name) => readFileSync(join(sessions, name), "utf8"))];
+    expect(written.join("\n")).toContain("cannot reach provider local at http://127.0.0.1:9/v1");
+    for (const text of [result.stderr, ...written]) {
+      expect(text).not.toContain("hunter2");
+      expect(text).not.toContain("bob");
+      expect(text).not.toContain("tok-5678");
+    }
   });
 
   it("names bosun's usual address of a known local server, and models.dev for a URL that comes from there", async () => {
