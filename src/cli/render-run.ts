@@ -206,17 +206,7 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
   };
 }
 
-/**
- * A line of a command's output as one terminal line: what a carriage return left visible, without
- * colours or other control sequences (they would restyle or move the terminal), cut to `width`.
- */
+/** A line of a command's output (plain text: the tool took its control sequences out before redacting it), cut to `width`. */
 export function displayLine(line: string, width: number): string {
-  const visible = line.split("\r").filter((part) => part !== "").at(-1) ?? "";
-  const plain = visible
-    // eslint-disable-next-line no-control-regex
-    .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g, "")
-    .replace(/\t/g, "  ")
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]/g, "");
-  return plain.length > width ? `${plain.slice(0, width - 1)}…` : plain;
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }

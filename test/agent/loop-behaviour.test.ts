@@ -7,6 +7,8 @@ import { replaySession, type SessionEvent } from "../../src/agent/session-format
 import type { ProviderPackage } from "../../src/llm/model-target.js";
 import { languageModelFor, makeWorkspace, recordingUi, runScripted, scriptedTarget, type RecordingUi } from "../fixtures/agent-harness.js";
 import type { RecordedRequest } from "../fixtures/llm-server.js";
+import { runCli } from "../fixtures/cli.js";
+import { makeTempHome } from "../fixtures/temp-home.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 
 const llm = useLlmServer();
@@ -183,6 +185,58 @@ describe("secrets", () => {
     expect(spilled).toHaveLength(1);
     expect(spilled[0]).toContain("[redacted:DEPLOY_TOKEN]");
     expect(spilled[0]).not.toContain(deployToken);
+  });
+});
+
+describe("secrets broken up by control sequences", () => {
+  it("are still redacted in the requests, the session file, spill files and the last lines the user sees", async () => {
+    const key = "sk-verysecret-4242";
+    const token = "dpl_9f8e7d6c5b4a";
+    // A bold middle (the reviewer's case), grep --color highlighting the part it searched for, and a
+    // NUL inside; then enough output to spill, and the same again at its end.
+    // (`sec''ret`: the command itself, which the session file holds, never spells the secret out.)
+    const tricks = "printf 'key=sk-very\\033[1msec''ret-4242\\033[0m\\n'; grep --color=always dpl_9f .env; printf 'nul=sk-very\\000sec''ret-4242\\n'";
+    llm.reply().tool("bash", { command: `${tricks}; seq 1 9000; ${tricks}` });
+    llm.reply().text("Done.");
+    const secrets = [
+      { name: "API_KEY", value: key },
+      { name: "DEPLOY_TOKEN", value: token },
+    ];
+    const { ws, ui, run } = await scripted("show the keys", { secrets, files: { ".env": `TOKEN=${token}\n` } });
+    const { session } = await run;
+    const plain = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").replace(/\u0000/g, "");
+    const result = llm.requests[1]!.body.messages as { role: string; content: string }[];
+    const seen = [
+      String(result.find((m) => m.role === "tool")!.content),
+      readFileSync(join(ws.sessions, `${session.id}.jsonl`), "utf8"),
+      ...readdirSync(join(ws.sessions, session.id)).map((name) => readFileSync(join(ws.sessions, session.id, name), "utf8")),
+    ];
+    expect(seen).toHaveLength(3);
+    for (const text of seen) {
+      // What a terminal (or a reader that drops control characters) would show of it.
+      const shown = plain(text.replace(/\\u001b/g, "\u001b").replace(/\\u0000/g, ""));
+      expect(shown.includes("secret-4242")).toBe(false);
+      expect(shown.includes("8e7d6c5b4a")).toBe(false);
+      expect(text.match(/key=\[redacted:API_KEY\]/g)).toHaveLength(2);
+      expect(text.match(/nul=\[redacted:API_KEY\]/g)).toHaveLength(2);
+    }
+    // grep's colour codes stay around what replaced the part it highlighted.
+    expect(plain(seen[0]!).match(/^TOKEN=\[redacted:DEPLOY_TOKEN\]$/gm)).toHaveLength(2);
+    const end = ui.events.find((event) => event.type === "tool-end");
+    expect(end?.type === "tool-end" && end.outputTail).toEqual(["9000", "key=[redacted:API_KEY]", "TOKEN=[redacted:DEPLOY_TOKEN]", "nul=[redacted:API_KEY]"]);
+  });
+});
+
+describe("bosun run's last lines of a command", () => {
+  it("show a secret that colour codes break up redacted, never reassembled", async () => {
+    const t = makeTempHome();
+    const env = { ...t.env, BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m1", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 50_000, output: 2_000 }), MY_API_KEY: "sk-verysecret-4242" };
+    llm.reply().tool("bash", { command: "printf 'key=sk-very\\033[1msec''ret-4242\\033[0m\\n'" });
+    llm.reply().text("Done.");
+    const result = await runCli(["run", "--yes", "print the key"], env, t.home);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("  ✓ exit 0\n    key=[redacted:MY_API_KEY]\n");
+    expect(result.stderr).not.toContain("secret-4242");
   });
 });
 
