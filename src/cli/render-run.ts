@@ -116,9 +116,9 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
     }
   };
   const subagentTag = (agent: SubagentRef) => `${"  ".repeat(agent.depth - 1)}${style("cyan", `#${agent.seq}`)} `;
-  /** Usage and refusals, from the top-level agent and from every sub-agent. */
+  /** Usage (replies and compaction summaries) and refusals, from the top-level agent and from every sub-agent. */
   const account = (event: AgentEvent) => {
-    if (event.type === "reply-end") usage.add(event.usage);
+    if (event.type === "reply-end" || event.type === "summary-end") usage.add(event.usage);
     else if (event.type === "tool-end" && event.unapproved) unapproved.push({ tool: event.tool, ...event.unapproved });
     else if (event.type === "subagent-event") account(event.event);
   };

@@ -298,6 +298,25 @@ describe("compaction", () => {
     expect(estimateTextTokens(JSON.stringify(last.body.messages))).toBeLessThanOrEqual(limits.context * 0.8);
   });
 
+  it("counts the summary calls in bosun run's closing line and --json stats", async () => {
+    const t = makeTempHome();
+    const env = { ...t.env, BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m1", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, ...limits }) };
+    // The replies report no usage (the context is then estimated, and fills up twice); the two summaries do.
+    const summarizer = llm.on("You summarize the earlier part of a coding session");
+    summarizer.reply().text("The user asked for essays; two were written.").usage({ input: 1_234, output: 56 });
+    summarizer.reply().text("The user asked for essays; three were written.").usage({ input: 766, output: 44 });
+    for (let i = 0; i < 3; i++) llm.reply().text(big(`essay ${i}`)).tool("glob", { pattern: `essay-${i}.md` });
+    llm.reply().text("All written.");
+    const result = await runCli(["run", "--yes", "--json", "write the essays"], env, t.home);
+    expect(result.code, result.stderr).toBe(0);
+    expect(llm.requests.filter((r) => r.text.includes("You summarize the earlier part"))).toHaveLength(2);
+    expect(llm.pending()).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(json.stats.tokens).toEqual({ input: 2_000, output: 100 });
+    expect(result.stderr).toMatch(/^bosun: 4 turns · 3 tool calls · 2K tokens in \/ 100 out · \d+\.\d s$/m);
+  });
+
   it("compacts and retries when the provider says the context is too long", async () => {
     llm.reply().tool("read", { path: "one.txt" });
     llm.reply().httpError(400, "This model's maximum context length is 6000 tokens");
