@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { QuestionTurns } from "../../src/agent/question-turns.js";
@@ -10,6 +9,7 @@ import { createTerminalPrompter } from "../../src/cli/terminal-prompt.js";
 import { Capture } from "../fixtures/cli.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
+import { latch, promptTerminal, until } from "./prompt-terminal.js";
 
 const llm = useLlmServer();
 
@@ -17,33 +17,9 @@ const agent = { id: "s1", seq: 1, depth: 1, task: 1, tasks: 2 };
 const subagentEvent = (event: AgentEvent): AgentEvent => ({ type: "subagent-event", agent, event });
 const toolEnd = (callId: string): AgentEvent => subagentEvent({ type: "tool-end", callId, tool: "bash", status: "ok", summary: "exit 0", ms: 5 });
 
-/** A terminal as the prompter sees it: stdin a PassThrough marked as a TTY, what was shown kept (escape codes taken out). */
-function terminal() {
-  const input = Object.assign(new PassThrough(), { isTTY: true });
-  const output = new Capture();
-  output.isTTY = true;
-  const shown = () => output.text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
-  return { input, output, shown };
-}
-
-/** Waits (up to 10 s) until `condition` holds. */
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-function latch(): { promise: Promise<void>; open(): void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
 describe("question turns", () => {
   it("hold what the agents report while the agent's own question is open too, but never streamed text", async () => {
-    const term = terminal();
+    const term = promptTerminal();
     const prompter = createTerminalPrompter(term.input, term.output, () => {});
     const delivered: AgentEvent[] = [];
     const ui = prompter.turns.holding({ onEvent: (event) => delivered.push(event) });
@@ -96,7 +72,7 @@ describe("bosun run on a terminal, while a question is open", () => {
     llm.onPrompt("list gamma").reply().text("gamma listed");
     llm.onPrompt("tidy up").reply().text("Tidied.");
 
-    const term = terminal();
+    const term = promptTerminal();
     const stdout = new Capture();
     const previous = process.cwd();
     process.chdir(t.home);

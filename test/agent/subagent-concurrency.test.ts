@@ -1,7 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { Approver } from "../../src/agent/approval.js";
 import type { QuestionTurns } from "../../src/agent/question-turns.js";
@@ -14,6 +13,7 @@ import { createTerminalPrompter } from "../../src/cli/terminal-prompt.js";
 import { languageModelFor, makeWorkspace, recordingUi, requestToolResults, runScripted, scriptedTarget, type RecordingUi } from "../fixtures/agent-harness.js";
 import { Capture } from "../fixtures/cli.js";
 import { ReplyBuilder } from "../fixtures/llm-server.js";
+import { latch, promptTerminal, until } from "./prompt-terminal.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 
 const llm = useLlmServer();
@@ -40,38 +40,12 @@ async function runTree(
   return { ...run, ui, events: run.store.read(run.session.id).events };
 }
 
-/** A terminal as the prompter sees it: stdin a PassThrough marked as a TTY, what was shown kept (escape codes taken out). */
-function terminal() {
-  const input = Object.assign(new PassThrough(), { isTTY: true });
-  const output = new Capture();
-  output.isTTY = true;
-  const shown = () => output.text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
-  const prompted = (count: number) => until(() => (shown().match(/allow \[o\]nce/g)?.length ?? 0) >= count);
-  return { input, output, shown, prompted };
-}
-
-/** A promise the test settles when it chooses (`open`). */
-function latch(): { promise: Promise<void>; open(): void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
-/** Waits (up to 10 s) until `condition` holds. */
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 const numbered = (name: string, count: number) => Array.from({ length: count }, (_, i) => `${name} ${String(i + 1).padStart(2, "0")}`);
 const outputOf = (prompt: string, turn = 1) => requestToolResults(llm.requests.filter((r) => r.prompt.includes(prompt))[turn]!)[0]!;
 
 describe("sub-agent concurrency", () => {
   it("with a terminal attached and full-access, runs a batch in parallel up to the concurrency: every first request is at the server at once", async () => {
-    const term = terminal();
+    const term = promptTerminal();
     const prompter = createTerminalPrompter(term.input, term.output, () => {});
     const tasks = numbered("parallel job", 4);
     llm.onPrompt("run parallel jobs").reply().tool("agent", { tasks });
@@ -91,7 +65,7 @@ describe("sub-agent concurrency", () => {
   it("serializes approval questions: one on the terminal at a time, the others keep working, their progress waits, each answer reaches its sub-agent", async () => {
     const ws = makeWorkspace();
     for (const name of ["alpha", "beta"]) mkdirSync(join(ws.workdir, `${name}-build`));
-    const term = terminal();
+    const term = promptTerminal();
     const prompter = createTerminalPrompter(term.input, term.output, () => {});
     // The order is the test's: alpha asks first; beta and gamma get their first replies only once alpha's question is open.
     const alphaAsks = latch();
