@@ -11,6 +11,7 @@ import { interceptEvents, type AgentEvent, type AgentUi } from "./events.js";
 import { loadInstructions } from "./instruction-files.js";
 import { instructionLimits } from "./instructions.js";
 import { runAgent, type AgentRunResult } from "./loop.js";
+import { QuestionTurns } from "./question-turns.js";
 import type { ParsedSession } from "./session-format.js";
 import { collectSecrets, Redactor } from "./secrets.js";
 import { FileSessionStore } from "./session-store.js";
@@ -33,6 +34,12 @@ export interface AgentRunRequest {
 export interface AgentRunIo {
   ui: AgentUi;
   approver: Approver | null;
+  /**
+   * The turns the approver's questions take, when the host asks other questions too (the
+   * terminal prompter's, which `ask_user` shares); a run of its own otherwise. While one is open,
+   * what the agents report waits before it reaches `ui` (the log has it at once).
+   */
+  questions?: QuestionTurns;
   signal: AbortSignal;
   /** Called once the session is open, before the first model call. */
   onStart?(info: RunStartInfo): void;
@@ -59,7 +66,7 @@ export interface AgentRunOutcome {
  * otherwise), gather the secrets to redact, open or create the session, read the project's
  * instruction files, build the approval gate from the mode and `bosun.json` `permissions`, and
  * run the loop with bosun's tools and the extension points of this boot. Log lines go through
- * the same redactor.
+ * the same redactor, and are written as things happen, also while a question holds the UI back.
  */
 export async function runAgentFromBoot(boot: Boot, source: ModelSource, request: AgentRunRequest, io: AgentRunIo): Promise<AgentRunOutcome> {
   const config = boot.config?.value ?? {};
@@ -82,7 +89,8 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   const workdir = resumed && existsSync(resumed.header.workdir) ? resumed.header.workdir : request.cwd;
   const modelName = `${target.providerID}/${target.modelID}`;
   const log = redactingLog(boot.log, redactor);
-  const ui = loggingUi(io.ui, log, session.id);
+  const questions = io.questions ?? new QuestionTurns();
+  const ui = loggingUi(questions.holding(io.ui), log, session.id);
 
   try {
     const instructions = loadInstructions({ workdir, configDir: boot.paths.config, home: boot.paths.home }, instructionLimits(target.limits.context));
@@ -90,6 +98,7 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
       mode: request.mode,
       rules: config.permissions ?? {},
       approver: io.approver,
+      questions,
       grants: session.state.grants,
       onGrant: (key) => session.append({ type: "grant", key }),
     });

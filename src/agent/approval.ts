@@ -17,7 +17,8 @@ export interface ApprovalRequest extends ApprovalQuestion {
 /** Whoever can approve: a terminal prompt, or a host's callback. It is asked one question at a time. */
 export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
 
-export type ApprovalOutcome = { allowed: true } | { allowed: false; message: string };
+/** `noApprover`: refused only because the call had to ask and nobody can be asked (what makes `bosun run` exit 3). */
+export type ApprovalOutcome = { allowed: true } | { allowed: false; message: string; noApprover?: true };
 
 export interface ApprovalGateOptions {
   mode: ApprovalMode;
@@ -61,7 +62,7 @@ export class ApprovalGate {
     const decision = this.decide(request);
     if (decision.action !== "ask") return this.outcome(decision);
     const approver = this.approver;
-    if (!approver) return { allowed: false, message: noApproverMessage(request, this.mode) };
+    if (!approver) return { allowed: false, message: noApproverMessage(request, this.mode), noApprover: true };
     return this.questions.take(signal, async () => {
       const now = this.decide(request);
       if (now.action !== "ask") return this.outcome(now);

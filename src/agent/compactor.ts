@@ -105,6 +105,7 @@ export class Compactor {
         signal,
         (attempt, delayMs, info, hadPartialReply) => ui.onEvent({ type: "retry", attempt, delayMs, reason: info.message, hadPartialReply }),
       );
+      ui.onEvent({ type: "summary-end", usage: step.usage });
       summary = step.text.trim() || summary;
     }
     return summary || "(the earlier conversation could not be summarized)";

@@ -22,6 +22,8 @@ export type AgentEvent =
     }
   | { type: "retry"; attempt: number; delayMs: number; reason: string; hadPartialReply: boolean }
   | { type: "compaction"; step: "stub" | "summarize"; tokensBefore: number; tokensAfter: number }
+  /** One model call of a compaction summary ended (`usage` as the provider reported it; it counts in the run's tokens). */
+  | { type: "summary-end"; usage: TokenUsage }
   | { type: "notice"; message: string }
   /** A sub-agent starts (a new task, or a continued session). */
   | { type: "subagent-start"; agent: SubagentRef; prompt: string; continued: boolean }

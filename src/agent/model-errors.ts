@@ -2,6 +2,7 @@ import { APICallError } from "ai";
 import { UserError } from "../errors.js";
 import { ModelEndpointError, type ModelEndpoint } from "../llm/model-endpoint.js";
 import { classifyNetworkFailure, errorChain, isRetryableStatus, type NetworkFailure } from "../net/network-failure.js";
+import { shownUrl } from "../net/shown-url.js";
 
 /** What the loop needs to know about a failed model call. */
 export interface ModelErrorInfo {
@@ -48,8 +49,8 @@ const OVERFLOW = /context[_ ]length|context window|maximum context|too many toke
  * Sorts a failed model call: a transient failure (a rate limit or server error, a dropped
  * connection, no answer in time) is retried within the run's budget, a context overflow triggers
  * compaction, anything else ends the run with its message. A server that cannot be reached at
- * all (refused, unknown host, a URL fetch cannot use) ends it at once, naming the provider, its
- * URL and where that URL was set.
+ * all (refused, unknown host, a URL fetch cannot use, a certificate this machine does not trust)
+ * ends it at once, naming the provider, its URL and where that URL was set.
  */
 export function classifyModelError(error: unknown): ModelErrorInfo {
   if (error instanceof ModelStalledError) return { transient: true, contextOverflow: false, message: error.message };
@@ -82,13 +83,16 @@ export function classifyModelError(error: unknown): ModelErrorInfo {
 
 /**
  * One line for a connection that failed: where (the provider and its URL, else the request's
- * URL) and why, once; for a server that cannot be reached, also where its URL was set.
+ * URL, either without credentials or query) and why, once; for a server that cannot be reached,
+ * also where its URL was set.
  */
 function describeNetworkFailure(failure: NetworkFailure, endpoint: ModelEndpoint | undefined, requestUrl: string | undefined): string {
-  const url = endpoint?.url ?? requestUrl;
+  const given = endpoint?.url ?? requestUrl;
+  const url = given === undefined ? undefined : shownUrl(given);
   const where = endpoint ? `provider ${endpoint.providerID}${url ? ` at ${url}` : ""}` : (url ?? "the provider");
   if (!failure.permanent) return `${where}: ${failure.reason}`;
-  return `cannot reach ${where}${endpoint?.origin ? ` (${endpoint.origin})` : ""}: ${failure.reason}`;
+  const lead = failure.kind === "tls" ? "cannot connect securely to" : "cannot reach";
+  return `${lead} ${where}${endpoint?.origin ? ` (${endpoint.origin})` : ""}: ${failure.reason}`;
 }
 
 function providerMessage(body: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { interceptEvents, type AgentUi } from "./events.js";
+import { interceptEvents, type AgentEvent, type AgentUi } from "./events.js";
 import { AgentAbortedError } from "./model-errors.js";
 
 interface Waiter {
@@ -6,11 +6,14 @@ interface Waiter {
 }
 
 /**
- * One question to the user at a time. Parallel sub-agents share one approver: each question
- * waits for its turn (in the order they were asked), and the agents that have nothing to ask keep
- * working meanwhile. What they report while a question is open is held back (`holding`) and
- * delivered, in order, once it is answered, so nothing is written into the middle of a question.
- * Waiting and asking end at once when the signal aborts (Ctrl-C), whatever the approver does.
+ * One question to the user at a time, for whoever asks them: the approval gate of every agent of
+ * a tree and the agent's own `ask_user` questions share one `QuestionTurns`, owned by the host that
+ * shows them (the terminal prompter). Each question waits for its turn (in the order they were
+ * asked), and the agents that have nothing to ask keep working meanwhile. What they report while
+ * a question is open is held back (`holding`) and delivered, in order, once it is answered, so
+ * nothing is written into the middle of a question; streamed text is not held (the host does not
+ * show a sub-agent's, and no agent streams while its own question is open). Waiting and asking
+ * end at once when the signal aborts (Ctrl-C), whatever the approver does.
  */
 export class QuestionTurns {
   private asking = false;
@@ -38,9 +41,12 @@ export class QuestionTurns {
     else deliver();
   }
 
-  /** The UI with its events held back while a question is open. */
+  /** The UI with its events, other than streamed text, held back while a question is open. */
   holding(ui: AgentUi): AgentUi {
-    return interceptEvents(ui, (event, forward) => this.deliver(() => forward(event)));
+    return interceptEvents(ui, (event, forward) => {
+      if (isStreamedText(event)) forward(event);
+      else this.deliver(() => forward(event));
+    });
   }
 
   private turn(signal: AbortSignal): Promise<void> {
@@ -65,17 +71,29 @@ export class QuestionTurns {
     });
   }
 
-  /** What was held back comes first, then the next question. */
+  /**
+   * What was held back comes first, then the next question. A delivery that throws stops neither
+   * the others nor the next question (its agent would wait forever): the first such error is
+   * thrown once the turn has been given on.
+   */
   private next(): void {
     const held = this.held;
     this.held = [];
     this.asking = false;
-    for (const deliver of held) deliver();
+    let failure: { error: unknown } | null = null;
+    for (const deliver of held) {
+      try {
+        deliver();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
     const waiter = this.queue.shift();
     if (waiter) {
       this.asking = true;
       waiter.start();
     }
+    if (failure) throw failure.error;
   }
 }
 
@@ -87,4 +105,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     else signal.addEventListener("abort", onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/** A piece of an agent's streamed reply, the top-level agent's or a sub-agent's. */
+function isStreamedText(event: AgentEvent): boolean {
+  return event.type === "text" || (event.type === "subagent-event" && event.event.type === "text");
 }

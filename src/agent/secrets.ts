@@ -1,5 +1,6 @@
 import type { Env } from "../boot/paths.js";
 import { redactSecrets, type Secret } from "./redact.js";
+import { hasControls, openSequenceStart, plainView } from "./terminal-text.js";
 
 /**
  * Environment variable names that hold credentials by convention. Their values are redacted even
@@ -86,31 +87,37 @@ export class Redactor {
 
 /**
  * Redacts a text that arrives in chunks (a command's output on its way to a spill file). A secret
- * may be split across two chunks, so the end of each chunk that could be the start of a secret is
- * held back until the next chunk shows whether it is one.
+ * may be split across two chunks, so the end of each chunk that could be the start of a secret
+ * (ignoring control sequences, as `redactSecrets` does) is held back until the next chunk shows
+ * whether it is one, and so is an escape sequence the chunk ends inside of.
  */
 export function createStreamRedactor(redactor: Redactor): { push(chunk: string): string; end(): string } {
   const values = redactor.secrets.map((secret) => secret.value);
   let pending = "";
-  const heldBack = (text: string): number => {
+  /** Where the part of `text` that may continue into the next chunk starts. */
+  const heldFrom = (text: string): number => {
+    const { plain, at } = hasControls(text) ? plainView(text) : { plain: text, at: null };
     let keep = 0;
     for (const value of values) {
-      for (let k = Math.min(value.length - 1, text.length); k > keep; k--) {
-        if (text.endsWith(value.slice(0, k))) {
+      for (let k = Math.min(value.length - 1, plain.length); k > keep; k--) {
+        if (plain.endsWith(value.slice(0, k))) {
           keep = k;
           break;
         }
       }
     }
-    return keep;
+    const prefixStart = keep === 0 ? text.length : at ? at[plain.length - keep]! : text.length - keep;
+    const open = openSequenceStart(text);
+    // An escape sequence that never ends (a stray ESC before a long run of text) is not waited for.
+    return open >= 0 && text.length - open <= MAX_OPEN_SEQUENCE ? Math.min(open, prefixStart) : prefixStart;
   };
   return {
     push(chunk) {
       if (values.length === 0) return chunk;
       pending += chunk;
-      const keep = heldBack(pending);
-      const ready = pending.slice(0, pending.length - keep);
-      pending = pending.slice(pending.length - keep);
+      const cut = heldFrom(pending);
+      const ready = pending.slice(0, cut);
+      pending = pending.slice(cut);
       return redactor.text(ready);
     },
     end() {
@@ -120,3 +127,6 @@ export function createStreamRedactor(redactor: Redactor): { push(chunk: string):
     },
   };
 }
+
+/** The longest escape sequence held back waiting for its end (OSC hyperlinks carry a URL). */
+const MAX_OPEN_SEQUENCE = 4_096;

@@ -67,18 +67,16 @@ interface RunEnd {
  */
 export function withSubagents(options: AgentOptions, setup: SubagentSetup = {}): AgentOptions {
   const settings = subagentSettings(setup.settings);
-  // While one agent's approval question is open, what the others report waits until it is answered.
-  const ui = options.approval.questions.holding(options.ui);
   const tree: SubagentTree = {
     settings,
     slots: new TreeSlots(settings.treeConcurrency),
     sessions: setup.sessions ?? processSubagentSessions(),
-    ui,
+    ui: options.ui,
     root: options.session,
     systemPrompt: options.systemPrompt,
     seq: 0,
   };
-  return equip({ ...options, ui, retries: options.retries ?? new RetryBudget() }, tree, null);
+  return equip({ ...options, retries: options.retries ?? new RetryBudget() }, tree, null);
 }
 
 /** The options with an `agent` tool bound to this agent, or none at the depth limit. */

@@ -1,7 +1,6 @@
 import type { ToolResultPart } from "ai";
 import { describeError } from "../errors.js";
-import type { ApprovalGate } from "./approval.js";
-import { decideApproval } from "./approval-policy.js";
+import type { ApprovalGate, ApprovalOutcome } from "./approval.js";
 import type { AgentUi } from "./events.js";
 import type { AgentHooks, AgentInfo, ToolBeforeCall } from "./hooks.js";
 import type { StepToolCall } from "./model-step.js";
@@ -87,16 +86,14 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
 
   const preview = tool.preview ? deps.redactor.text(tool.preview(input)) : undefined;
   const question = { tool: tool.name, access: tool.access, danger, description };
-  const approval = await deps.approval.check({ ...question, callId: call.toolCallId, ...(preview ? { preview } : {}) }, deps.signal).catch((error: unknown) => {
+  const approval: ApprovalOutcome = await deps.approval.check({ ...question, callId: call.toolCallId, ...(preview ? { preview } : {}) }, deps.signal).catch((error: unknown) => {
     if (deps.signal.aborted) return { allowed: false as const, message: "Not run: the user cancelled the run." };
     return { allowed: false as const, message: `Not run: asking for approval failed (${describeError(error)}).` };
   });
   if (!approval.allowed) {
     if (deps.signal.aborted) return finish("aborted", approval.message, "cancelled", true);
-    // Without an approver the gate refuses every ask; the rules alone tell those apart from a deny rule.
-    const unapproved = deps.approval.approver === null && decideApproval(question, deps.approval.mode, deps.approval.rules, new Set()).action === "ask";
     return finish("denied", approval.message, `denied: ${approval.message.replace(/^Not run: /, "").split(". ")[0]}`, true, undefined, {
-      ...(unapproved ? { unapproved: { access: tool.access, dangerous: danger !== null } } : {}),
+      ...(approval.noApprover ? { unapproved: { access: tool.access, dangerous: danger !== null } } : {}),
     });
   }
 

@@ -116,9 +116,9 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
     }
   };
   const subagentTag = (agent: SubagentRef) => `${"  ".repeat(agent.depth - 1)}${style("cyan", `#${agent.seq}`)} `;
-  /** Usage and refusals, from the top-level agent and from every sub-agent. */
+  /** Usage (replies and compaction summaries) and refusals, from the top-level agent and from every sub-agent. */
   const account = (event: AgentEvent) => {
-    if (event.type === "reply-end") usage.add(event.usage);
+    if (event.type === "reply-end" || event.type === "summary-end") usage.add(event.usage);
     else if (event.type === "tool-end" && event.unapproved) unapproved.push({ tool: event.tool, ...event.unapproved });
     else if (event.type === "subagent-event") account(event.event);
   };
@@ -206,17 +206,7 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
   };
 }
 
-/**
- * A line of a command's output as one terminal line: what a carriage return left visible, without
- * colours or other control sequences (they would restyle or move the terminal), cut to `width`.
- */
+/** A line of a command's output (plain text: the tool took its control sequences out before redacting it), cut to `width`. */
 export function displayLine(line: string, width: number): string {
-  const visible = line.split("\r").filter((part) => part !== "").at(-1) ?? "";
-  const plain = visible
-    // eslint-disable-next-line no-control-regex
-    .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g, "")
-    .replace(/\t/g, "  ")
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]/g, "");
-  return plain.length > width ? `${plain.slice(0, width - 1)}…` : plain;
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }

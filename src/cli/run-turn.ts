@@ -90,6 +90,7 @@ export async function createTurnRunner(boot: Boot, output: Output, options: Turn
           {
             ui,
             approver: prompter?.approver ?? null,
+            ...(prompter ? { questions: prompter.turns } : {}),
             signal: turn.signal,
             onStart: (info) => {
               prices = info.prices;

@@ -17,7 +17,9 @@ export type NetworkFailureKind =
   /** An open connection was dropped (reset, closed by the other side, cut mid-answer). */
   | "reset"
   /** No answer in time. */
-  | "timeout";
+  | "timeout"
+  /** The secure connection failed: a certificate this machine does not trust, or no TLS at all there. */
+  | "tls";
 
 export interface NetworkFailure {
   kind: NetworkFailureKind;
@@ -27,7 +29,7 @@ export interface NetworkFailure {
   reason: string;
 }
 
-const PERMANENT: ReadonlySet<NetworkFailureKind> = new Set(["refused", "unresolved", "bad-address", "unreachable"]);
+const PERMANENT: ReadonlySet<NetworkFailureKind> = new Set(["refused", "unresolved", "bad-address", "unreachable", "tls"]);
 
 const KIND_OF_CODE: Record<string, NetworkFailureKind> = {
   ECONNREFUSED: "refused",
@@ -51,7 +53,16 @@ const KIND_OF_CODE: Record<string, NetworkFailureKind> = {
   UND_ERR_CONNECT_TIMEOUT: "timeout",
   UND_ERR_HEADERS_TIMEOUT: "timeout",
   UND_ERR_BODY_TIMEOUT: "timeout",
+  EPROTO: "tls",
 };
+
+/**
+ * OpenSSL's certificate verdicts (`DEPTH_ZERO_SELF_SIGNED_CERT`, `CERT_HAS_EXPIRED`…) and Node's
+ * TLS and SSL errors (`ERR_TLS_CERT_ALTNAME_INVALID`, `ERR_SSL_WRONG_VERSION_NUMBER`…).
+ */
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|INVALID_CA$|INVALID_PURPOSE$|PATH_LENGTH_EXCEEDED$)/;
+/** The certificate is signed by no authority this machine trusts. */
+const UNTRUSTED_ISSUER = new Set(["SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_GET_ISSUER_CERT", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "CERT_UNTRUSTED"]);
 
 // undici reports these without a code: only the message says what happened.
 const KIND_OF_MESSAGE: [RegExp, NetworkFailureKind, string][] = [
@@ -68,7 +79,7 @@ export function classifyNetworkFailure(error: unknown): NetworkFailure | undefin
   // A system code is the most precise account; undici's bare messages come next.
   for (const node of chain) {
     const code = typeof node.code === "string" ? node.code : undefined;
-    const kind = code ? KIND_OF_CODE[code] : undefined;
+    const kind = code ? (KIND_OF_CODE[code] ?? (TLS_CODE.test(code) ? "tls" : undefined)) : undefined;
     if (kind) return failure(kind, describeCode(kind, code!, node));
   }
   for (const node of chain) {
@@ -94,6 +105,8 @@ interface ErrorNode {
   code?: unknown;
   message?: unknown;
   hostname?: unknown;
+  /** Node's TLS errors say here what did not match (`Host: x. is not in the cert's altnames: …`). */
+  reason?: unknown;
 }
 
 /** The error, its causes and the errors it aggregates (`errors`, `lastError`), outermost first, each once. */
@@ -131,5 +144,22 @@ function describeCode(kind: NetworkFailureKind, code: string, node: ErrorNode): 
       return `the connection dropped (${code})`;
     case "timeout":
       return `no answer in time (${code})`;
+    case "tls":
+      return describeTls(code, node);
   }
+}
+
+const TRUST_HINT = "to trust it, run bosun with NODE_EXTRA_CA_CERTS set to";
+
+function describeTls(code: string, node: ErrorNode): string {
+  if (code === "DEPTH_ZERO_SELF_SIGNED_CERT") return `the server's certificate is self-signed (${code}); ${TRUST_HINT} that certificate's PEM file`;
+  if (UNTRUSTED_ISSUER.has(code)) return `the server's certificate is signed by an authority this machine does not trust (${code}); ${TRUST_HINT} the authority's PEM file`;
+  if (code === "CERT_HAS_EXPIRED") return `the server's certificate has expired (${code})`;
+  if (code === "CERT_NOT_YET_VALID") return `the server's certificate is not valid yet (${code}): is this machine's clock right?`;
+  if (code === "ERR_TLS_CERT_ALTNAME_INVALID" || code === "HOSTNAME_MISMATCH") {
+    return `the server's certificate is for another name (${code}${typeof node.reason === "string" ? `: ${node.reason}` : ""}); use a host name it was issued for`;
+  }
+  const message = typeof node.message === "string" ? node.message : "";
+  if (/wrong version number|packet length too long|http request/i.test(message)) return `the server does not speak TLS there (${code}): for a plain http server, use an http:// URL`;
+  return `the secure connection failed (${code})`;
 }

@@ -49,17 +49,27 @@ describe("the approval gate", () => {
   const request = (tool: string, danger: string | null = null): ApprovalRequest & { access: ToolAccess } => ({ ...q(tool, tool === "write" ? "edit" : "execute", danger), callId: "c1" });
   const signal = new AbortController().signal;
 
-  it("with no approver, refuses asks with a message the model can act on", async () => {
+  it("with no approver, refuses asks with a message the model can act on, and says that nobody could approve", async () => {
     const gate = new ApprovalGate({ mode: "ask", rules: {}, approver: null });
     const outcome = await gate.check(request("bash"), signal);
     expect(outcome).toEqual({
       allowed: false,
       message:
         "Not run: bash needs the user's approval in ask mode, and nobody can approve in this session (bosun is not attached to a terminal). Do not retry it. Tell the user what you wanted to do; they can rerun with --yes or --mode, or set permissions.bash to allow in bosun.json.",
+      noApprover: true,
     });
     const dangerous = await new ApprovalGate({ mode: "full-access", rules: {}, approver: null }).check(request("bash", "force-pushes with git"), signal);
-    expect(dangerous.allowed).toBe(false);
-    expect(!dangerous.allowed && dangerous.message).toMatch(/^Not run: this call force-pushes with git, which always needs the user's approval \(even with --yes\)/);
+    expect(dangerous).toMatchObject({ allowed: false, noApprover: true, message: expect.stringMatching(/^Not run: this call force-pushes with git, which always needs the user's approval \(even with --yes\)/) });
+    // A sub-agent's gate (dangerous calls ask even where the parent allows them) says so too.
+    const child = new ApprovalGate({ mode: "full-access", rules: { dangerous: "allow" }, approver: null }).forSubAgent("sub-agent #1");
+    expect(await child.check(request("bash", "force-pushes with git"), signal)).toMatchObject({ allowed: false, noApprover: true });
+  });
+
+  it("does not say that nobody could approve when a rule or the user refused", async () => {
+    const denied = await new ApprovalGate({ mode: "ask", rules: { bash: "deny" }, approver: null }).check(request("bash"), signal);
+    expect(denied).toEqual({ allowed: false, message: "Not run: permissions.bash is deny in bosun.json. Do not retry it; find another way or tell the user what you need." });
+    const declined = await new ApprovalGate({ mode: "ask", rules: {}, approver: async () => "deny" }).check(request("bash"), signal);
+    expect(declined).toEqual({ allowed: false, message: expect.stringMatching(/^Not run: the user declined this call/) });
   });
 
   it("asks the approver; always-for-this-session is remembered and reported once", async () => {

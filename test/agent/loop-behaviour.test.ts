@@ -7,6 +7,8 @@ import { replaySession, type SessionEvent } from "../../src/agent/session-format
 import type { ProviderPackage } from "../../src/llm/model-target.js";
 import { languageModelFor, makeWorkspace, recordingUi, runScripted, scriptedTarget, type RecordingUi } from "../fixtures/agent-harness.js";
 import type { RecordedRequest } from "../fixtures/llm-server.js";
+import { runCli } from "../fixtures/cli.js";
+import { makeTempHome } from "../fixtures/temp-home.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 
 const llm = useLlmServer();
@@ -186,6 +188,58 @@ describe("secrets", () => {
   });
 });
 
+describe("secrets broken up by control sequences", () => {
+  it("are still redacted in the requests, the session file, spill files and the last lines the user sees", async () => {
+    const key = "sk-verysecret-4242";
+    const token = "dpl_9f8e7d6c5b4a";
+    // A bold middle (the reviewer's case), grep --color highlighting the part it searched for, and a
+    // NUL inside; then enough output to spill, and the same again at its end.
+    // (`sec''ret`: the command itself, which the session file holds, never spells the secret out.)
+    const tricks = "printf 'key=sk-very\\033[1msec''ret-4242\\033[0m\\n'; grep --color=always dpl_9f .env; printf 'nul=sk-very\\000sec''ret-4242\\n'";
+    llm.reply().tool("bash", { command: `${tricks}; seq 1 9000; ${tricks}` });
+    llm.reply().text("Done.");
+    const secrets = [
+      { name: "API_KEY", value: key },
+      { name: "DEPLOY_TOKEN", value: token },
+    ];
+    const { ws, ui, run } = await scripted("show the keys", { secrets, files: { ".env": `TOKEN=${token}\n` } });
+    const { session } = await run;
+    const plain = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").replace(/\u0000/g, "");
+    const result = llm.requests[1]!.body.messages as { role: string; content: string }[];
+    const seen = [
+      String(result.find((m) => m.role === "tool")!.content),
+      readFileSync(join(ws.sessions, `${session.id}.jsonl`), "utf8"),
+      ...readdirSync(join(ws.sessions, session.id)).map((name) => readFileSync(join(ws.sessions, session.id, name), "utf8")),
+    ];
+    expect(seen).toHaveLength(3);
+    for (const text of seen) {
+      // What a terminal (or a reader that drops control characters) would show of it.
+      const shown = plain(text.replace(/\\u001b/g, "\u001b").replace(/\\u0000/g, ""));
+      expect(shown.includes("secret-4242")).toBe(false);
+      expect(shown.includes("8e7d6c5b4a")).toBe(false);
+      expect(text.match(/key=\[redacted:API_KEY\]/g)).toHaveLength(2);
+      expect(text.match(/nul=\[redacted:API_KEY\]/g)).toHaveLength(2);
+    }
+    // grep's colour codes stay around what replaced the part it highlighted.
+    expect(plain(seen[0]!).match(/^TOKEN=\[redacted:DEPLOY_TOKEN\]$/gm)).toHaveLength(2);
+    const end = ui.events.find((event) => event.type === "tool-end");
+    expect(end?.type === "tool-end" && end.outputTail).toEqual(["9000", "key=[redacted:API_KEY]", "TOKEN=[redacted:DEPLOY_TOKEN]", "nul=[redacted:API_KEY]"]);
+  });
+});
+
+describe("bosun run's last lines of a command", () => {
+  it("show a secret that colour codes break up redacted, never reassembled", async () => {
+    const t = makeTempHome();
+    const env = { ...t.env, BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m1", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 50_000, output: 2_000 }), MY_API_KEY: "sk-verysecret-4242" };
+    llm.reply().tool("bash", { command: "printf 'key=sk-very\\033[1msec''ret-4242\\033[0m\\n'" });
+    llm.reply().text("Done.");
+    const result = await runCli(["run", "--yes", "print the key"], env, t.home);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("  ✓ exit 0\n    key=[redacted:MY_API_KEY]\n");
+    expect(result.stderr).not.toContain("secret-4242");
+  });
+});
+
 describe("compaction", () => {
   const limits = { context: 8_000, output: 500 };
   const big = (tag: string) => `${tag}: ${"lorem ipsum dolor sit amet\n".repeat(300)}`;
@@ -242,6 +296,25 @@ describe("compaction", () => {
     const last = llm.requests.at(-1)!;
     expect(JSON.stringify(last.body.messages)).toContain("[Summary of the earlier part of this conversation");
     expect(estimateTextTokens(JSON.stringify(last.body.messages))).toBeLessThanOrEqual(limits.context * 0.8);
+  });
+
+  it("counts the summary calls in bosun run's closing line and --json stats", async () => {
+    const t = makeTempHome();
+    const env = { ...t.env, BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m1", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, ...limits }) };
+    // The replies report no usage (the context is then estimated, and fills up twice); the two summaries do.
+    const summarizer = llm.on("You summarize the earlier part of a coding session");
+    summarizer.reply().text("The user asked for essays; two were written.").usage({ input: 1_234, output: 56 });
+    summarizer.reply().text("The user asked for essays; three were written.").usage({ input: 766, output: 44 });
+    for (let i = 0; i < 3; i++) llm.reply().text(big(`essay ${i}`)).tool("glob", { pattern: `essay-${i}.md` });
+    llm.reply().text("All written.");
+    const result = await runCli(["run", "--yes", "--json", "write the essays"], env, t.home);
+    expect(result.code, result.stderr).toBe(0);
+    expect(llm.requests.filter((r) => r.text.includes("You summarize the earlier part"))).toHaveLength(2);
+    expect(llm.pending()).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(json.stats.tokens).toEqual({ input: 2_000, output: 100 });
+    expect(result.stderr).toMatch(/^bosun: 4 turns · 3 tool calls · 2K tokens in \/ 100 out · \d+\.\d s$/m);
   });
 
   it("compacts and retries when the provider says the context is too long", async () => {

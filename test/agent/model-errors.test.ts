@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { classifyModelError } from "../../src/agent/model-errors.js";
 import { ModelEndpointError } from "../../src/llm/model-endpoint.js";
 import { classifyNetworkFailure, isRetryableStatus } from "../../src/net/network-failure.js";
+import { shownUrl } from "../../src/net/shown-url.js";
 
 /** A system error as Node reports it (what undici puts under its `TypeError: fetch failed`). */
 function systemError(code: string, message: string, extra: Record<string, unknown> = {}): Error {
@@ -54,5 +55,32 @@ describe("classifying failed model calls", () => {
     expect(retried).toEqual([408, 425, 429, 500, 502, 503, 504, 529]);
     const overloaded = new APICallError({ message: "Overloaded", url: "https://api.example/v1/messages", requestBodyValues: {}, statusCode: 529, responseBody: '{"error":{"message":"Overloaded"}}' });
     expect(classifyModelError(new ModelEndpointError({ providerID: "p" }, overloaded))).toEqual({ transient: true, contextOverflow: false, message: "529: Overloaded" });
+  });
+
+  it("shows a provider's URL without user name, password, query or fragment, in every line that names it", () => {
+    const reset = () => Object.assign(new TypeError("fetch failed"), { cause: systemError("ECONNRESET", "read ECONNRESET") });
+    const endpoint = { providerID: "proxy", url: "https://bob:hunter2@proxy.example:8443/v1?token=tok-1234#frag" };
+    expect(classifyModelError(new ModelEndpointError(endpoint, reset())).message).toBe("provider proxy at https://proxy.example:8443/v1: the connection dropped (ECONNRESET)");
+    const call = new APICallError({ message: "Cannot connect to API", url: "http://gpu.lan:8080/v1/chat/completions?key=AIza-secret", requestBodyValues: {}, cause: reset() });
+    expect(classifyModelError(call).message).toBe("http://gpu.lan:8080/v1/chat/completions: the connection dropped (ECONNRESET)");
+    const refused = new ModelEndpointError({ providerID: "p", url: "http://me:pw@127.0.0.1:99999/v1?t=1" }, Object.assign(new TypeError("fetch failed"), { cause: systemError("ERR_INVALID_URL", "Invalid URL") }));
+    expect(classifyModelError(refused).message).toBe("cannot reach provider p at http://127.0.0.1:99999/v1: not a valid URL (ERR_INVALID_URL)");
+  });
+
+  it("cuts credentials out of URLs that parse and of ones that do not, and leaves the rest as written", () => {
+    const cases: [string, string][] = [
+      ["http://127.0.0.1:11434/v1", "http://127.0.0.1:11434/v1"],
+      ["https://api.example", "https://api.example"],
+      ["https://api.example/", "https://api.example/"],
+      ["http://bob@host:8080/v1", "http://host:8080/v1"],
+      ["http://bob:p%40ss@host/v1", "http://host/v1"],
+      ["https://host/v1?api-version=2024&key=k#x", "https://host/v1"],
+      ["http://[::1]:8080/v1?token=t", "http://[::1]:8080/v1"],
+      // Not URLs fetch can use (a port out of range, a password with a raw @ and ?): still cut.
+      ["http://bob:hunter2@127.0.0.1:99999/v1?token=t", "http://127.0.0.1:99999/v1"],
+      ["http://bob:se?cr@et@host:99999/v1", "http://host:99999/v1"],
+      ["gpu.lan:8080/v1?key=k", "gpu.lan:8080/v1"],
+    ];
+    for (const [url, shown] of cases) expect(shownUrl(url), url).toBe(shown);
   });
 });

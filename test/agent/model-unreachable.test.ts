@@ -1,12 +1,19 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelCallError } from "../../src/agent/model-errors.js";
 import { parseJsonc } from "../../src/boot/jsonc.js";
+import { logFilePath } from "../../src/boot/log.js";
 import { baseURLOrigin } from "../../src/llm/base-url-origin.js";
 import type { ModelTarget } from "../../src/llm/model-target.js";
-import { runBin, runCli } from "../fixtures/cli.js";
+import { classifyNetworkFailure } from "../../src/net/network-failure.js";
+import { runBin, runBinAsync, runCli } from "../fixtures/cli.js";
 import { languageModelFor, makeWorkspace, recordingUi, runScripted, scriptedTarget } from "../fixtures/agent-harness.js";
+import { startLlmServer, type LlmServer } from "../fixtures/llm-server.js";
 import { closedPortUrl } from "../fixtures/models-server.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
@@ -88,6 +95,24 @@ describe("bosun run with a local server that is not running", () => {
     expect(lines[1]).toBe(`bosun: the model call failed: cannot reach provider local at ${url} (set in ${config}:3): connection refused (ECONNREFUSED): is the server running? (session ${session} is saved)`);
   });
 
+  it("never shows the user name and password of a base URL: not on stderr, in the session file or in the log", async () => {
+    const t = makeTempHome();
+    const config = configPointingAt(t, "http://bob:hunter2@127.0.0.1:9/v1?token=tok-5678");
+    const result = await runCli(["run", "--yes", "--verbose", "hello"], { ...t.env, BOSUN_DISABLE_MODELS_FETCH: "1" }, t.home);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `bosun: the model call failed: cannot reach provider local at http://127.0.0.1:9/v1 (set in ${config}:3): a URL with a user name or password cannot be used`,
+    );
+    const sessions = join(t.paths.data, "sessions");
+    const written = [readFileSync(logFilePath(t.paths.state), "utf8"), ...readdirSync(sessions).map((name) => readFileSync(join(sessions, name), "utf8"))];
+    expect(written.join("\n")).toContain("cannot reach provider local at http://127.0.0.1:9/v1");
+    for (const text of [result.stderr, ...written]) {
+      expect(text).not.toContain("hunter2");
+      expect(text).not.toContain("bob");
+      expect(text).not.toContain("tok-5678");
+    }
+  });
+
   it("names bosun's usual address of a known local server, and models.dev for a URL that comes from there", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.config, "bosun.json"), JSON.stringify({ providers: { ollama: { models: { qwen3: {} } } } }));
@@ -133,5 +158,96 @@ describe("where a base URL was set", () => {
     );
     // The project's file sets another URL than the one in use: a plugin changed it afterwards.
     expect(baseURLOrigin({ ...model, url: "http://elsewhere/v1" }, { configLayers: layers, modelsDev: snapshot("cache", "http://listed/v1") })).toBe("set by a plugin");
+  });
+});
+
+/** A key and a self-signed certificate for `names` (openssl, made here, for one day). */
+function selfSigned(dir: string, label: string, names: string): { key: string; cert: string; certFile: string } {
+  const keyFile = join(dir, `${label}.key`);
+  const certFile = join(dir, `${label}.pem`);
+  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", `/CN=${label}`, "-addext", `subjectAltName=${names}`], { stdio: "ignore" });
+  return { key: readFileSync(keyFile, "utf8"), cert: readFileSync(certFile, "utf8"), certFile };
+}
+
+describe("a model server whose TLS bosun cannot use", () => {
+  let dir: string;
+  let local: ReturnType<typeof selfSigned>;
+  let secure: LlmServer;
+  let otherName: Server;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "bosun-tls-"));
+    local = selfSigned(dir, "local", "DNS:localhost,IP:127.0.0.1");
+    secure = await startLlmServer({ tls: local });
+    // A certificate for another host name, trusted below: only the name is wrong.
+    otherName = createServer(selfSigned(dir, "other", "DNS:other.example"), (_req, res) => res.end("ok"));
+    await new Promise<void>((resolve) => otherName.listen(0, "127.0.0.1", resolve));
+  });
+  afterAll(async () => {
+    await secure.close();
+    await new Promise((resolve) => otherName.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("stops at once on a self-signed certificate, naming the provider, the URL, the config and NODE_EXTRA_CA_CERTS; trusted that way, the run works", async () => {
+    const t = makeTempHome();
+    const config = configPointingAt(t, `${secure.url}/v1`);
+    const env = { ...t.env, BOSUN_DISABLE_MODELS_FETCH: "1" };
+    const refused = await runBinAsync(["run", "--yes", "hello"], env, { cwd: t.home });
+    expect(refused.code, refused.stderr).toBe(1);
+    const lines = refused.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    const session = /session (\S+)/.exec(lines[0]!)![1];
+    expect(lines[1]).toBe(
+      `bosun: the model call failed: cannot connect securely to provider local at ${secure.url}/v1 (set in ${config}:3): the server's certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT); ` +
+        `to trust it, run bosun with NODE_EXTRA_CA_CERTS set to that certificate's PEM file (session ${session} is saved)`,
+    );
+    expect(secure.requests).toHaveLength(0);
+
+    secure.reply().text("Hello over TLS.");
+    const trusted = await runBinAsync(["run", "--yes", "hello"], { ...env, NODE_EXTRA_CA_CERTS: local.certFile }, { cwd: t.home });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toBe("Hello over TLS.\n");
+    expect(secure.requests).toHaveLength(1);
+  });
+
+  it("names a certificate issued for another host, and an https URL for a server without TLS, without retrying either", async () => {
+    const t = makeTempHome();
+    const url = `https://localhost:${(otherName.address() as AddressInfo).port}/v1`;
+    configPointingAt(t, url);
+    const wrongName = await runBinAsync(["run", "--yes", "hello"], { ...t.env, BOSUN_DISABLE_MODELS_FETCH: "1", NODE_EXTRA_CA_CERTS: join(dir, "other.pem") }, { cwd: t.home });
+    expect(wrongName.code).toBe(1);
+    expect(wrongName.stderr).toContain(
+      `cannot connect securely to provider local at ${url} (set in ${join(t.paths.config, "bosun.json")}:3): the server's certificate is for another name ` +
+        "(ERR_TLS_CERT_ALTNAME_INVALID: Host: localhost. is not in the cert's altnames: DNS:other.example); use a host name it was issued for",
+    );
+    expect(wrongName.stderr).not.toContain("retrying");
+
+    const noTls = llm.openaiURL.replace("http://", "https://");
+    const { error, retries } = await run(scriptedTarget(llm, "@ai-sdk/openai-compatible", { baseURL: noTls }));
+    expect(retries).toEqual([]);
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as Error).message).toBe(
+      `the model call failed: cannot connect securely to provider scripted at ${noTls}: the server does not speak TLS there (ERR_SSL_WRONG_VERSION_NUMBER): for a plain http server, use an http:// URL`,
+    );
+  });
+
+  it("sorts every certificate verdict and TLS error as permanent", () => {
+    const tlsError = (code: string, message = "x") => Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(message), { code }) });
+    const cases: [string, RegExp][] = [
+      ["SELF_SIGNED_CERT_IN_CHAIN", /signed by an authority this machine does not trust \(SELF_SIGNED_CERT_IN_CHAIN\); to trust it, run bosun with NODE_EXTRA_CA_CERTS/],
+      ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", /does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/],
+      ["UNABLE_TO_GET_ISSUER_CERT_LOCALLY", /does not trust \(UNABLE_TO_GET_ISSUER_CERT_LOCALLY\)/],
+      ["CERT_HAS_EXPIRED", /^the server's certificate has expired \(CERT_HAS_EXPIRED\)$/],
+      ["CERT_NOT_YET_VALID", /not valid yet \(CERT_NOT_YET_VALID\): is this machine's clock right\?$/],
+      ["CERT_REVOKED", /^the secure connection failed \(CERT_REVOKED\)$/],
+      ["EPROTO", /^the secure connection failed \(EPROTO\)$/],
+      ["ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE", /^the secure connection failed \(ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE\)$/],
+    ];
+    for (const [code, reason] of cases) {
+      const failure = classifyNetworkFailure(tlsError(code));
+      expect(failure, code).toMatchObject({ kind: "tls", permanent: true });
+      expect(failure!.reason, code).toMatch(reason);
+    }
   });
 });

@@ -18,6 +18,32 @@ describe("redactSecrets", () => {
   });
 });
 
+describe("redactSecrets across control sequences", () => {
+  const secrets = [{ name: "K", value: "sk-verysecret-4242" }];
+
+  it("finds a secret that colour codes, hyperlinks or control characters break up, and replaces the whole stretch", () => {
+    expect(redactSecrets("key=sk-very\u001b[1msecret-4242\u001b[0m!", secrets)).toBe("key=[redacted:K]\u001b[0m!");
+    expect(redactSecrets("\u001b[01;31m\u001b[Ksk-very\u001b[m\u001b[Ksecret-4242 and sk-verysecret-4242", secrets)).toBe("\u001b[01;31m\u001b[K[redacted:K] and [redacted:K]");
+    expect(redactSecrets("a \u001b]8;;http://x\u0007sk-very\u001b]8;;\u0007secret-4242 b", secrets)).toBe("a \u001b]8;;http://x\u0007[redacted:K] b");
+    expect(redactSecrets("sk-\u0000very\rsecret\u007f-4242", secrets)).toBe("[redacted:K]");
+    // A newline or a tab is not hidden on a terminal: the text is not one secret.
+    expect(redactSecrets("sk-very\nsecret-4242 \u001b[1m", secrets)).toBe("sk-very\nsecret-4242 \u001b[1m");
+  });
+
+  it("holds back a chunk's end that could begin a secret behind control codes, or ends inside an escape sequence", () => {
+    const redactor = new Redactor(secrets);
+    const streamed = (chunks: string[]) => {
+      const stream = createStreamRedactor(redactor);
+      return chunks.map((chunk) => stream.push(chunk)).join("") + stream.end();
+    };
+    expect(streamed(["key=sk-very\u001b[1m", "secret-4242\n"])).toBe("key=[redacted:K]\n");
+    expect(streamed(["key=sk-very\u001b[", "1msecret-4242\n"])).toBe("key=[redacted:K]\n");
+    expect(streamed(["key=sk-very\u001b", "[1msecret-4242\n"])).toBe("key=[redacted:K]\n");
+    expect(streamed(["key=sk-\u001b[1mve", "ry\u001b[0msec", "ret-4242\n"])).toBe("key=[redacted:K]\n");
+    expect(streamed(["plain \u001b[1mtext\u001b[0m", " stays"])).toBe("plain \u001b[1mtext\u001b[0m stays");
+  });
+});
+
 describe("collectSecrets", () => {
   it("takes provider credential vars, configured vars, key-like names and stored credentials", async () => {
     const env = { OPENAI_API_KEY: "sk-openai-1", DB_URL: "postgres://u:p@h/db", GITHUB_TOKEN: "ghp_abc123", HOME: "/home/x", TOKENIZERS_PARALLELISM: "false" };

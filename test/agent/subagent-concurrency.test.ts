@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { Approver } from "../../src/agent/approval.js";
+import type { QuestionTurns } from "../../src/agent/question-turns.js";
 import { Redactor } from "../../src/agent/secrets.js";
 import { FileSessionStore } from "../../src/agent/session-store.js";
 import { SubagentSessionCache } from "../../src/agent/subagent-sessions.js";
@@ -13,11 +13,15 @@ import { createTerminalPrompter } from "../../src/cli/terminal-prompt.js";
 import { languageModelFor, makeWorkspace, recordingUi, requestToolResults, runScripted, scriptedTarget, type RecordingUi } from "../fixtures/agent-harness.js";
 import { Capture } from "../fixtures/cli.js";
 import { ReplyBuilder } from "../fixtures/llm-server.js";
+import { latch, promptTerminal, until } from "./prompt-terminal.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 
 const llm = useLlmServer();
 
-async function runTree(prompt: string, options: { settings?: Partial<SubagentSettings>; approver?: Approver; mode?: "ask" | "full-access"; signal?: AbortSignal; ui?: RecordingUi } = {}) {
+async function runTree(
+  prompt: string,
+  options: { settings?: Partial<SubagentSettings>; approver?: Approver; questions?: QuestionTurns; mode?: "ask" | "full-access"; signal?: AbortSignal; ui?: RecordingUi } = {},
+) {
   const ws = makeWorkspace();
   const target = scriptedTarget(llm);
   const ui = options.ui ?? recordingUi();
@@ -29,29 +33,11 @@ async function runTree(prompt: string, options: { settings?: Partial<SubagentSet
     ui,
     mode: options.mode ?? "full-access",
     approver: options.approver ?? null,
+    ...(options.questions ? { questions: options.questions } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     subagents: { settings: options.settings ?? {}, sessions: new SubagentSessionCache() },
   });
   return { ...run, ui, events: run.store.read(run.session.id).events };
-}
-
-/** A terminal as the prompter sees it: stdin a PassThrough marked as a TTY, what was shown kept (escape codes taken out). */
-function terminal() {
-  const input = Object.assign(new PassThrough(), { isTTY: true });
-  const output = new Capture();
-  output.isTTY = true;
-  const shown = () => output.text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "");
-  const prompted = (count: number) => until(() => (shown().match(/allow \[o\]nce/g)?.length ?? 0) >= count);
-  return { input, output, shown, prompted };
-}
-
-/** Waits (up to 10 s) until `condition` holds. */
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const numbered = (name: string, count: number) => Array.from({ length: count }, (_, i) => `${name} ${String(i + 1).padStart(2, "0")}`);
@@ -59,7 +45,7 @@ const outputOf = (prompt: string, turn = 1) => requestToolResults(llm.requests.f
 
 describe("sub-agent concurrency", () => {
   it("with a terminal attached and full-access, runs a batch in parallel up to the concurrency: every first request is at the server at once", async () => {
-    const term = terminal();
+    const term = promptTerminal();
     const prompter = createTerminalPrompter(term.input, term.output, () => {});
     const tasks = numbered("parallel job", 4);
     llm.onPrompt("run parallel jobs").reply().tool("agent", { tasks });
@@ -68,7 +54,7 @@ describe("sub-agent concurrency", () => {
       llm.onPrompt(task).reply().text(`${task} ok`);
     }
     llm.onPrompt("run parallel jobs").reply().text("all ok");
-    const { ui, result } = await runTree("run parallel jobs", { approver: prompter.approver, mode: "full-access", settings: { concurrency: 4 } });
+    const { ui, result } = await runTree("run parallel jobs", { approver: prompter.approver, questions: prompter.turns, mode: "full-access", settings: { concurrency: 4 } });
     expect(result.text).toBe("all ok");
     expect(llm.maxConcurrent).toBe(4);
     expect(outputOf("run parallel jobs")).toMatch(/^4 sub-agents ran \(4 at a time\): 4 completed\./);
@@ -79,15 +65,15 @@ describe("sub-agent concurrency", () => {
   it("serializes approval questions: one on the terminal at a time, the others keep working, their progress waits, each answer reaches its sub-agent", async () => {
     const ws = makeWorkspace();
     for (const name of ["alpha", "beta"]) mkdirSync(join(ws.workdir, `${name}-build`));
-    const term = terminal();
+    const term = promptTerminal();
     const prompter = createTerminalPrompter(term.input, term.output, () => {});
-    const tasks = ["clean alpha", "clean beta", "count gamma"];
-    llm.onPrompt("clean up").reply().tool("agent", { tasks });
-    for (const name of ["alpha", "beta"]) {
-      llm.onPrompt(`clean ${name}`).reply().barrier("first turns", 3).tool("bash", { command: `rm -rf ${name}-build` });
-      llm.onPrompt(`clean ${name}`).reply((request) => new ReplyBuilder().text(`${name}: ${requestToolResults(request)[0]!.split("\n")[0]}`));
-    }
-    llm.onPrompt("count gamma").reply().barrier("first turns", 3).tool("bash", { command: "echo gamma-counted" });
+    // The order is the test's: alpha asks first; beta and gamma get their first replies only once alpha's question is open.
+    const alphaAsks = latch();
+    llm.onPrompt("clean up").reply().tool("agent", { tasks: ["clean alpha", "clean beta", "count gamma"] });
+    llm.onPrompt("clean alpha").reply().tool("bash", { command: "rm -rf alpha-build" });
+    llm.onPrompt("clean beta").reply().after(alphaAsks.promise).tool("bash", { command: "rm -rf beta-build" });
+    for (const name of ["alpha", "beta"]) llm.onPrompt(`clean ${name}`).reply((request) => new ReplyBuilder().text(`${name}: ${requestToolResults(request)[0]!.split("\n")[0]}`));
+    llm.onPrompt("count gamma").reply().after(alphaAsks.promise).tool("bash", { command: "echo gamma-counted" });
     llm.onPrompt("count gamma").reply().text("gamma: counted");
     llm.onPrompt("clean up").reply().text("cleaned");
 
@@ -107,34 +93,34 @@ describe("sub-agent concurrency", () => {
       ui: shownUi,
       mode: "full-access",
       approver: prompter.approver,
+      questions: prompter.turns,
       subagents: { settings: { concurrency: 3 }, sessions: new SubagentSessionCache() },
     });
 
-    const answers: Record<string, string> = { alpha: "o", beta: "d" };
-    const asked: string[] = [];
-    for (let question = 1; question <= 2; question++) {
-      await term.prompted(question);
-      const open = term.shown().slice(term.shown().lastIndexOf("\nbosun: "));
-      const name = /rm -rf (\w+)-build/.exec(open)![1]!;
-      asked.push(name);
-      if (question === 1) {
-        // gamma needs no approval: it finishes while the question is open (its end is in the session file)...
-        await until(() => store.read(session.id).events.some((e) => e.type === "subagent" && e.phase === "end"));
-        // ...but what it reported is held back: nothing but this question since its header.
-        expect(open).toMatch(/^\nbosun: sub-agent #\d: bash wants to run something dangerous: it is a recursive force delete \(rm -rf \w+-build\)( \(1 more question waiting\))?\n {4}\$ rm -rf \w+-build\n {2}allow \[o\]nce, \[a\]lways for this session, or \[d\]eny\? $/);
-        expect(term.shown()).not.toContain("echo gamma-counted");
-      }
-      term.input.write(`${answers[name]}\n`);
-    }
+    await term.prompted(1);
+    const header = term.shown().lastIndexOf("\nbosun: ");
+    alphaAsks.open();
+    // While alpha's question is open, gamma needs no approval and runs to its end (the session file
+    // has it), and beta's question waits its turn.
+    const ended = () => store.read(session.id).events.filter((e) => e.type === "subagent" && e.phase === "end").length;
+    await until(() => ended() === 1 && prompter.turns.waiting === 1);
+    // Nothing but alpha's question has been shown since its header: what beta and gamma reported is held back.
+    expect(term.shown().slice(header)).toMatch(/^\nbosun: sub-agent #\d: bash wants to run something dangerous: it is a recursive force delete \(rm -rf alpha-build\)\n {4}\$ rm -rf alpha-build\n {2}allow \[o\]nce, \[a\]lways for this session, or \[d\]eny\? $/);
+    term.input.write("o\n");
+
+    // Beta's question comes once alpha's is answered, after the held lines: gamma's work and end, beta's call.
+    await term.prompted(2);
+    const shown = term.shown();
+    const held = shown.slice(shown.indexOf("deny? ") + "deny? ".length, shown.lastIndexOf("\nbosun: "));
+    expect(held).toMatch(/#\d → \$ echo gamma-counted\n/);
+    expect(held).toMatch(/#\d sub-agent completed in \d+\.\d s \(2 turns\)\n/);
+    expect(held).toMatch(/#\d → \$ rm -rf beta-build\n/);
+    expect(shown.slice(shown.lastIndexOf("\nbosun: "))).toMatch(/^\nbosun: sub-agent #\d: bash wants to run something dangerous: it is a recursive force delete \(rm -rf beta-build\)\n/);
+    term.input.write("d\n");
+
     const { result } = await run;
     expect(result.text).toBe("cleaned");
-    expect(asked.sort()).toEqual(["alpha", "beta"]);
     expect(term.shown().match(/allow \[o\]nce/g)).toHaveLength(2);
-    // The held lines came after the first answer: gamma's work, then its end.
-    const shown = term.shown();
-    const firstAnswer = shown.indexOf("deny? ") + "deny? ".length;
-    expect(shown.indexOf("→ $ echo gamma-counted")).toBeGreaterThan(firstAnswer);
-    expect(shown).toMatch(/#\d sub-agent completed in \d+\.\d s \(2 turns\)/);
     // Each answer reached the sub-agent that asked.
     expect(existsSync(join(ws.workdir, "alpha-build"))).toBe(false);
     expect(existsSync(join(ws.workdir, "beta-build"))).toBe(true);

@@ -1,5 +1,6 @@
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { ApprovalGate } from "../../src/agent/approval.js";
 import { AgentAbortedError } from "../../src/agent/model-errors.js";
 import { createTerminalPrompter } from "../../src/cli/terminal-prompt.js";
 
@@ -70,14 +71,16 @@ describe("the terminal prompter", () => {
     const t = terminal();
     const prompter = createTerminalPrompter(t.input, t.output, () => {});
     const signal = new AbortController().signal;
-    const first = prompter.approver({ ...request, agent: "sub-agent #1", description: "$ make one" }, signal);
-    const second = prompter.approver({ ...request, agent: "sub-agent #2", description: "$ make two", waiting: 1 }, signal);
+    // Approvals are asked by the gate, in the prompter's turns.
+    const gate = new ApprovalGate({ mode: "ask", rules: {}, approver: prompter.approver, questions: prompter.turns });
+    const first = gate.forSubAgent("sub-agent #1").check({ ...request, description: "$ make one" }, signal);
+    const second = gate.forSubAgent("sub-agent #2").check({ ...request, description: "$ make two" }, signal);
     const third = prompter.askUser("Which port?", [], signal);
     await t.answer("o", 1);
-    expect(await first).toBe("once");
-    expect(t.shown()).toContain("bosun: sub-agent #1: bash needs your approval\n    $ make one\n");
+    expect(await first).toEqual({ allowed: true });
+    expect(t.shown()).toContain("bosun: sub-agent #1: bash needs your approval (2 more questions waiting)\n    $ make one\n");
     await t.answer("d", 2);
-    expect(await second).toBe("deny");
+    expect((await second).allowed).toBe(false);
     expect(t.shown()).toContain("bosun: sub-agent #2: bash needs your approval (1 more question waiting)\n    $ make two\n");
     await t.answer("8080", 3);
     expect(await third).toBe("8080");
@@ -91,16 +94,17 @@ describe("the terminal prompter", () => {
     const t = terminal();
     const controller = new AbortController();
     const prompter = createTerminalPrompter(t.input, t.output, () => {});
-    const open = prompter.approver(request, controller.signal);
-    const waiting = prompter.approver({ ...request, description: "$ never shown" }, controller.signal);
+    const gate = new ApprovalGate({ mode: "ask", rules: {}, approver: prompter.approver, questions: prompter.turns });
+    const open = gate.check(request, controller.signal);
+    const waiting = prompter.askUser("never shown?", [], controller.signal);
     await t.prompted(1);
     controller.abort();
     await expect(open).rejects.toBeInstanceOf(AgentAbortedError);
     await expect(waiting).rejects.toBeInstanceOf(AgentAbortedError);
     expect(t.shown()).not.toContain("never shown");
     // A later question (a new run) is asked normally.
-    const later = prompter.approver(request, new AbortController().signal);
+    const later = gate.check(request, new AbortController().signal);
     await t.answer("o", 2);
-    expect(await later).toBe("once");
+    expect(await later).toEqual({ allowed: true });
   });
 });

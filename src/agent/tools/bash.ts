@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import { describeError } from "../../errors.js";
 import { detectDangerousCommand } from "../dangerous-command.js";
+import { visibleLine } from "../terminal-text.js";
 import { resolveToolPath, showPath } from "./paths.js";
 import { ToolError, type AgentTool, type SpillStore, type ToolContext, type ToolResult } from "./tool.js";
 
@@ -187,18 +188,22 @@ class OutputCollector {
   }
 
   /**
-   * The last `count` lines that are not blank, each whole: a line cut at its start could hold the
-   * end of a secret that redaction, which runs on what is returned, would no longer recognize.
+   * The last `count` lines that are not blank, each whole and as a terminal shows it (without
+   * control sequences), so that redaction, which runs on what is returned, sees the text the
+   * user will: a line cut at its start, or broken up by colour codes, could hold a secret it would
+   * not recognize.
    */
   lastLines(count: number): string[] {
     let text = this.head;
-    if (this.file) {
-      // The kept tail starts wherever the window fell: drop its first, partial, line.
+    if (this.total > this.head.length) {
+      // The output outgrew the head (saved to a file or not): its end is in the tail, whose
+      // window starts wherever it fell. Drop that first, partial, line.
       const cut = this.tail.indexOf("\n");
       text = cut < 0 ? "" : this.tail.slice(cut + 1);
     }
     return text
       .split("\n")
+      .map(visibleLine)
       .filter((line) => line.trim() !== "")
       .slice(-count);
   }

@@ -49,7 +49,10 @@ export interface ToolResult {
   summary?: string;
   /** A file holding the full output when `output` was cut short. */
   spillFile?: string;
-  /** The last lines of the output, shown to the user under the call's result line. */
+  /**
+   * The last lines of the output, shown to the user under the call's result line: each whole and
+   * as plain text (see `visibleLine`), since they are redacted and shown as they are.
+   */
   outputTail?: string[];
 }
 

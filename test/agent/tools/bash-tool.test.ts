@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAskUserTool } from "../../../src/agent/tools/ask-user.js";
@@ -87,6 +88,24 @@ describe("bash", () => {
     const long = await t.run(bash, { command: "head -c 40000 /dev/zero | tr '\\0' x; echo; echo end" }, { callId: "call_wide" });
     expect(long.spillFile).toBeDefined();
     expect(long.outputTail).toEqual(["end"]);
+  });
+
+  it("takes the last lines from the end of the output when its spill file could not be written", async () => {
+    const t = makeToolBench();
+    // A FIFO where the spill file would go: bosun refuses to write through it and keeps going.
+    mkdirSync(t.spillDir, { recursive: true });
+    execFileSync("mkfifo", [join(t.spillDir, "bash-call_fifo.txt")]);
+    const result = await t.run(bash, { command: "seq 1 20000" }, { callId: "call_fifo" });
+    expect(result.spillFile).toBeUndefined();
+    expect(result.output).toMatch(/the whole output \(108894 characters\) could not be saved: /);
+    expect(result.output.endsWith("19999\n20000\n[exit code 0]")).toBe(true);
+    expect(result.outputTail).toEqual(["19997", "19998", "19999", "20000"]);
+  });
+
+  it("gives the last lines as a terminal shows them: no control sequences, what a carriage return left", async () => {
+    const t = makeToolBench();
+    const result = await t.run(bash, { command: "printf '\\033[1;31mred\\033[0m bold\\n\\033]0;title\\007\\033[2K\\n10%%\\r50%%\\r100%%\\n\\ttab\\bx\\n'" });
+    expect(result.outputTail).toEqual(["red bold", "100%", "  tabx"]);
   });
 
   it("flags dangerous commands", () => {
