@@ -1,3 +1,4 @@
+import { createHook } from "node:async_hooks";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -5,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { colorEnabled } from "../../src/cli/output.js";
-import { createSpinner } from "../../src/cli/spinner.js";
+import { createSpinner, createWaitSpinner } from "../../src/cli/spinner.js";
 import { readmeFirstCommand } from "../../bench/readme-command.mjs";
 import { BOSUN_BIN, Capture, runBin, runCli } from "../fixtures/cli.js";
 import { spawnInTerminal } from "../fixtures/pty.js";
@@ -252,5 +253,32 @@ describe("colour", () => {
     expect(await frames({})).toMatch(STYLED);
     expect(await frames({ FORCE_COLOR: "0" })).not.toMatch(STYLED);
     expect(await frames({ NO_COLOR: "1" })).not.toMatch(STYLED);
+  });
+
+  it("a wait spinner that draws nothing (a pipe, CI, --quiet) starts no timer either", async () => {
+    const timersStarted = (start: () => void): number => {
+      let count = 0;
+      const hook = createHook({ init: (_id, type) => void (type === "Timeout" && count++) }).enable();
+      try {
+        start();
+      } finally {
+        hook.disable();
+      }
+      return count;
+    };
+    const terminal = () => Object.assign(new Capture(), { isTTY: true, columns: 80, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    for (const output of [
+      { stdout: new Capture(), stderr: new Capture(), env: {} },
+      { stdout: new Capture(), stderr: terminal(), env: { CI: "1" } },
+      { stdout: new Capture(), stderr: terminal(), env: {}, verbosity: "quiet" as const },
+    ]) {
+      const wait = await createWaitSpinner(output);
+      expect(timersStarted(() => wait.start("waiting for the model"))).toBe(0);
+      wait.stop();
+      expect(output.stderr.text).toBe("");
+    }
+    const drawn = await createWaitSpinner({ stdout: new Capture(), stderr: terminal(), env: {} });
+    expect(timersStarted(() => drawn.start("waiting for the model"))).toBeGreaterThan(0);
+    drawn.stop();
   });
 });
