@@ -89,7 +89,7 @@ const asLine = (prompt: string) => `${JSON.stringify(prompt)}\n`;
 function readHistoryFile(file: string, fail: (error: unknown) => void): { prompts: string[]; bytes: number } | null {
   let data: Buffer;
   try {
-    data = readRegularFile(file, HISTORY_MAX_BYTES);
+    data = readRegularFile(file, HISTORY_MAX_BYTES, { noFollow: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { prompts: [], bytes: 0 };

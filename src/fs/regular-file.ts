@@ -26,10 +26,12 @@ const IS_FOLDER = "is a folder, not a file";
 /**
  * Reads a whole file, refusing anything but a regular file of at most `maxBytes`. It is opened
  * without blocking (O_NONBLOCK), so a FIFO or device put in a file's place is refused instead of
- * waited on. A missing file throws the usual ENOENT/ENOTDIR error, for callers to treat as absent.
+ * waited on; with `noFollow`, a symlink is refused too (for a file bosun also writes, which
+ * `openRegularFileForWriting` would refuse). A missing file throws the usual ENOENT/ENOTDIR error,
+ * for callers to treat as absent.
  */
-export function readRegularFile(file: string, maxBytes: number): Buffer {
-  return withReadable(file, (fd, info) => {
+export function readRegularFile(file: string, maxBytes: number, options: { noFollow?: boolean } = {}): Buffer {
+  return withReadable(file, options.noFollow === true, (fd, info) => {
     const tooLarge = () => new UnusableFileError(file, `is larger than ${formatBytes(maxBytes)}`, "too-large");
     if (info.size > maxBytes) throw tooLarge();
     const data = readUpTo(fd, maxBytes + 1, info.size);
@@ -41,7 +43,7 @@ export function readRegularFile(file: string, maxBytes: number): Buffer {
 
 /** The first `bytes` of a regular file (for listings that read only a file's head), with its stat. */
 export function readFileStart(file: string, bytes: number): { data: Buffer; info: Stats } {
-  return withReadable(file, (fd, info) => ({ data: readUpTo(fd, bytes, info.size), info }));
+  return withReadable(file, false, (fd, info) => ({ data: readUpTo(fd, bytes, info.size), info }));
 }
 
 /**
@@ -83,8 +85,14 @@ export function describeNonRegular(info: Stats): string {
   return "is not a regular file";
 }
 
-function withReadable<T>(file: string, read: (fd: number, info: Stats) => T): T {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+function withReadable<T>(file: string, noFollow: boolean, read: (fd: number, info: Stats) => T): T {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (noFollow ? constants.O_NOFOLLOW : 0));
+  } catch (error) {
+    if (noFollow && (error as NodeJS.ErrnoException).code === "ELOOP") throw new UnusableFileError(file, IS_SYMLINK);
+    throw error;
+  }
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) throw new UnusableFileError(file, describeNonRegular(info));

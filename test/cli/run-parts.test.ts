@@ -66,15 +66,18 @@ describe("the prompt history file", () => {
     expect(errors.map(String)).toEqual([`UnusableFileError: ${file} is a FIFO (named pipe), not a regular file: move it away`]);
   });
 
-  it("does not write through a symlink in its place", async () => {
+  it("neither reads nor writes through a symlink in its place", async () => {
     const t = makeTempHome();
     mkdirSync(t.paths.state, { recursive: true });
-    const elsewhere = t.write(join(t.home, "notes.txt"), "mine\n");
+    const mine = `${JSON.stringify("my own line with sk-verysecret-4242")}\n`;
+    const elsewhere = t.write(join(t.home, "notes.jsonl"), mine);
     const file = join(t.paths.state, "prompt-history.jsonl");
     symlinkSync(elsewhere, file);
     const { errors, opened } = openHistory(file);
-    (await opened).add("x");
-    expect(readFileSync(elsewhere, "utf8")).toBe("mine\n");
+    const history = await opened;
+    history.add("x");
+    expect(history.entries).toEqual(["x"]);
+    expect(readFileSync(elsewhere, "utf8")).toBe(mine);
     expect(errors.map(String)).toEqual([`UnusableFileError: ${file} is a symlink, not a regular file: move it away`]);
   });
 
