@@ -42,11 +42,11 @@ export async function openPromptHistory(file: string, options: PromptHistoryOpti
   const stored = readHistoryFile(file, fail);
   // A file that cannot be read is not written either: appending to one too large would only grow it.
   const writable = stored !== null;
-  const kept = stored?.prompts ?? [];
-  const redacted = kept.map((prompt) => options.redact(prompt));
+  const inFile = stored?.prompts ?? [];
+  const redacted = inFile.map((prompt) => options.redact(prompt));
   const entries = newestDistinct(redacted);
-  const leaked = redacted.some((prompt, i) => prompt !== kept[i]);
-  if (stored && (leaked || kept.length > 2 * HISTORY_SIZE || stored.bytes > HISTORY_MAX_BYTES / 2)) {
+  const leaked = redacted.some((prompt, i) => prompt !== inFile[i]);
+  if (stored && (leaked || inFile.length > 2 * HISTORY_SIZE || stored.bytes > HISTORY_MAX_BYTES / 2)) {
     try {
       await writeFileAtomically(file, [...entries].reverse().map(asLine).join(""), { mode: 0o600 });
     } catch (error) {

@@ -42,8 +42,8 @@ export interface TurnRunner {
  * What one-shot and interactive runs share: the model source, the terminal prompter, the spinner
  * and Ctrl-C. The first Ctrl-C during a turn cancels it (the loop stops the model's stream and
  * every running command, and saves the session); a second one quits at once with 130. Between
- * turns bosun does not listen for it: Ctrl-C is then the interactive prompt's, or, while nothing
- * reads the terminal (starting, between a turn and the prompt), quits as any program does.
+ * turns bosun does not listen for it: Ctrl-C is then the interactive prompt's, or, before there is
+ * one (while bosun starts), quits as in any program.
  */
 export async function createTurnRunner(boot: Boot, output: Output, options: TurnRunnerOptions): Promise<TurnRunner> {
   const [{ runAgentFromBoot, runRedactor }, { createModelSource }, { createRunRenderer }, { createTerminalPrompter }, { createWaitSpinner }] = await Promise.all([
