@@ -9,11 +9,12 @@
 // Targets: version/node <= 2.0, status/node <= 3.0, readme/bin <= 1.3, first start <= 5 s,
 // no-op pass <= 5 ms. Last line: the ratios.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import * as nodeFs from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readmeFirstCommand } from "./readme-command.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -28,15 +29,9 @@ const env = {
   XDG_STATE_HOME: join(home, ".local/state"),
 };
 
-/** The README's first command: `npm install && COMMAND  # comment` on its first line of code. */
-function readmeFirstCommand() {
-  const line = readFileSync(join(root, "README.md"), "utf8").split("\n").find((text) => text.startsWith("npm install && "));
-  if (!line) throw new Error("README.md has no line starting with `npm install && `");
-  const [command, ...args] = line.slice("npm install && ".length).replace(/#.*/, "").trim().split(/\s+/);
-  return [command.includes("/") ? resolve(root, command) : command, args];
-}
-
-const [readmeCommand, readmeArgs] = readmeFirstCommand();
+const readme = readmeFirstCommand(root);
+const readmeCommand = readme.command.includes("/") ? resolve(root, readme.command) : readme.command;
+const readmeArgs = readme.args;
 const commands = {
   node: [process.execPath, ["-e", "0"]],
   version: [process.execPath, [bin, "--version"]],

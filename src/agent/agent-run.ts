@@ -3,7 +3,7 @@ import type { Log } from "../boot/log.js";
 import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import { languageModelFor } from "../llm/language-model.js";
-import type { ModelPrice } from "../llm/model-target.js";
+import type { ModelPrice, ModelTarget } from "../llm/model-target.js";
 import type { ModelSource } from "../llm/resolve-model.js";
 import { ApprovalGate, type Approver } from "./approval.js";
 import type { ApprovalMode } from "./approval-policy.js";
@@ -75,14 +75,7 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   const spec = request.modelSpec ?? (resumed ? continuedModel(resumed) : undefined);
   const target = await source.resolve(spec);
 
-  const secrets = await collectSecrets({
-    env: boot.env,
-    credentialEnvVars: source.credentialEnvVars,
-    configuredEnvVars: config.secrets ?? [],
-    storedCredentials: () => source.storedCredentials(),
-    ...(target.apiKey ? { extra: [{ name: `${target.providerID}_credential`, value: target.apiKey }] } : {}),
-  });
-  const redactor = new Redactor(secrets);
+  const redactor = await runRedactor(boot, source, target);
   const model = await languageModelFor(target);
   const store = new FileSessionStore(sessionsDir(boot.paths), redactor);
   const session = resumed ? store.open(resumed.header.id) : store.create({ workdir: request.cwd, model: { providerID: target.providerID, modelID: target.modelID, name: target.name }, bosunVersion: packageVersion() });
@@ -137,6 +130,22 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   } finally {
     session.close();
   }
+}
+
+/**
+ * What a run on `target` redacts: the provider credentials `source` knows of (in the environment
+ * and in bosun's own store), the model's key, the variables `bosun.json` `secrets` lists, and
+ * every variable whose name says it holds a credential.
+ */
+export async function runRedactor(boot: Boot, source: ModelSource, target: ModelTarget): Promise<Redactor> {
+  const secrets = await collectSecrets({
+    env: boot.env,
+    credentialEnvVars: source.credentialEnvVars,
+    configuredEnvVars: boot.config?.value.secrets ?? [],
+    storedCredentials: () => source.storedCredentials(),
+    ...(target.apiKey ? { extra: [{ name: `${target.providerID}_credential`, value: target.apiKey }] } : {}),
+  });
+  return new Redactor(secrets);
 }
 
 /** The model a continued session runs with by default: the one its last run used (it may have switched), else its first. */

@@ -42,9 +42,10 @@ export type Shell = (typeof SHELLS)[number];
 /**
  * Where the values of a flag (by its long name) or of a command's argument (`agents login
  * <agent>`) come from, when commander has no choices for it: bosun's own registries, read when a
- * script is generated, so the script offers what this build of bosun accepts.
+ * script is generated, so the script offers what this build of bosun accepts. A key that names
+ * no flag or argument (one renamed since) only completes less; completion.test.ts catches it.
  */
-const VALUE_SOURCES: Record<string, () => Promise<Values>> = {
+export const VALUE_SOURCES: Record<string, () => Promise<Values>> = {
   "--runtime": async () => ({ words: (await import("../runtimes/install-registry.js")).listInstallRuntimes().map((runtime) => runtime.id), commaList: true }),
   "--scope": async () => ({ words: (await import("../runtimes/install-types.js")).INSTALL_SCOPES }),
   "--resolve": async () => ({ words: RESOLVE_CHOICES }),
@@ -76,7 +77,6 @@ export function registerCompletion(program: Command, output: Output): void {
     .addHelpText("after", "\nInstall (then open a new shell; regenerate after upgrading bosun):\n  bash  bosun completion bash > ~/.local/share/bash-completion/completions/bosun\n  zsh   bosun completion zsh > ~/.zfunc/_bosun   (with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc)\n  fish  bosun completion fish > ~/.config/fish/completions/bosun.fish")
     .action(async (shell: Shell) => {
       const tree = await completionTree(program);
-      checkValueSources(tree);
       const scripts = await import("./completion-scripts.js");
       output.stdout.write(scripts.completionScript(shell, tree));
     });
@@ -100,19 +100,6 @@ async function completionTree(command: Command, path: string[] = [], parent?: Co
     ),
     subcommands: await Promise.all(subcommands.map((sub) => completionTree(sub, [...path, sub.name()], command))),
   };
-}
-
-/** A value source that names no flag or argument is a renamed one: fail loudly, not complete less. */
-function checkValueSources(tree: CompletionCommand): void {
-  const named = new Set<string>();
-  const visit = (command: CompletionCommand) => {
-    for (const option of command.options) for (const flag of option.flags) named.add(flag);
-    for (const argument of command.arguments) named.add(`${command.path.join(" ")} <${argument.name}>`);
-    command.subcommands.forEach(visit);
-  };
-  visit(tree);
-  const unused = Object.keys(VALUE_SOURCES).filter((key) => !named.has(key));
-  if (unused.length > 0) throw new Error(`completion values for ${unused.join(", ")}, which no command has`);
 }
 
 async function completionOption(option: Option): Promise<CompletionOption> {

@@ -1,6 +1,6 @@
 import { packageVersion } from "../boot/package-info.js";
 import { guideUsageErrors, reportError } from "./errors.js";
-import { fastPath } from "./fast-path.js";
+import { fastPath, STATUS_FLAGS } from "./fast-path.js";
 import { processOutput, writeLine, type Output } from "./output.js";
 import { addVerbosityFlags } from "./verbosity.js";
 
@@ -78,5 +78,3 @@ function withDefaultCommand(argv: string[]): string[] {
   if (argv.every((arg) => STATUS_FLAGS.has(arg))) return ["status", ...argv];
   return argv;
 }
-
-const STATUS_FLAGS = new Set(["--json", "-q", "--quiet", "--verbose"]);

@@ -1,59 +1,75 @@
-import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { writeFileAtomically } from "../fs/atomic-write.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
-import { statOrUndefined } from "../fs/stat.js";
+import { openRegularFileForWriting, readRegularFile } from "../fs/regular-file.js";
 
 /** How many distinct prompts the history keeps. */
 export const HISTORY_SIZE = 1000;
+/** The largest history file bosun reads; loading trims it to a quarter of this at most. */
+export const HISTORY_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The prompts typed in interactive runs, for Up/Down at the prompt. */
 export interface PromptHistory {
   /** Newest first (the order readline browses). */
   readonly entries: string[];
   /** Remembers a sent prompt, unless it starts with a space (a way to keep one out of the file). */
-  add(entry: string): void;
+  add(prompt: string): void;
+}
+
+export interface PromptHistoryOptions {
+  /** What is kept of a prompt: the known secrets in it replaced, as in the session file. */
+  redact(text: string): string;
+  /** Hears once about a file bosun cannot read or write. */
+  onError(error: unknown): void;
 }
 
 /**
  * The history kept in `file` (mode 0600 in bosun's state folder): one JSON string per line, oldest
  * first, appended as each prompt is sent, so that two interactive sessions open at once both keep
- * theirs. Loading keeps the newest HISTORY_SIZE distinct prompts and rewrites the file once it has
- * grown to twice that. A file bosun cannot read or write costs the history, never the session:
- * `onError` hears about it once.
+ * theirs. Every prompt is redacted before it is kept, in memory and in the file. Loading keeps the
+ * newest HISTORY_SIZE distinct prompts (at most a quarter of HISTORY_MAX_BYTES), and rewrites the
+ * file once it has grown to twice that, or when it holds a secret (written before bosun redacted
+ * it, or a secret that is new since). A file bosun cannot read or write costs the history, never
+ * the session: `onError` hears about it once, and a file that cannot be read is left alone.
  */
-export function openPromptHistory(file: string, onError: (error: unknown) => void): PromptHistory {
+export async function openPromptHistory(file: string, options: PromptHistoryOptions): Promise<PromptHistory> {
   let failed = false;
   const fail = (error: unknown) => {
-    if (!failed) onError(error);
+    if (!failed) options.onError(error);
     failed = true;
   };
-  const lines = readLines(file, fail);
-  const entries = newestDistinct(lines);
-  if (lines.length > 2 * HISTORY_SIZE) {
+  const stored = readHistoryFile(file, fail);
+  // A file that cannot be read is not written either: appending to one too large would only grow it.
+  const writable = stored !== null;
+  const inFile = stored?.prompts ?? [];
+  const redacted = inFile.map((prompt) => options.redact(prompt));
+  const entries = newestDistinct(redacted);
+  const leaked = redacted.some((prompt, i) => prompt !== inFile[i]);
+  if (stored && (leaked || inFile.length > 2 * HISTORY_SIZE || stored.bytes > HISTORY_MAX_BYTES / 2)) {
     try {
-      const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, [...entries].reverse().map((entry) => `${JSON.stringify(entry)}\n`).join(""), { mode: 0o600 });
-      renameSync(temp, file);
+      await writeFileAtomically(file, [...entries].reverse().map(asLine).join(""), { mode: 0o600 });
     } catch (error) {
       fail(error);
     }
   }
   return {
     entries,
-    add(entry) {
+    add(prompt) {
+      const entry = options.redact(prompt);
       if (entry.trim() === "" || /^\s/.test(entry)) return;
       const seen = entries.indexOf(entry);
       if (seen >= 0) entries.splice(seen, 1);
       entries.unshift(entry);
       if (entries.length > HISTORY_SIZE) entries.length = HISTORY_SIZE;
+      if (!writable) return;
       try {
         ensurePrivateDir(dirname(file));
-        // Non-blocking, so that a FIFO in its place fails at once instead of waiting for a reader.
-        const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600);
+        const fd = openRegularFileForWriting(file, { append: true });
         try {
-          if (!fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
+          // A file the user made with a wider mode is made private as soon as it holds a prompt.
           fchmodSync(fd, 0o600);
-          writeSync(fd, `${JSON.stringify(entry)}\n`);
+          writeSync(fd, asLine(entry));
         } finally {
           closeSync(fd);
         }
@@ -64,41 +80,45 @@ export function openPromptHistory(file: string, onError: (error: unknown) => voi
   };
 }
 
-/** The prompts in the file, oldest first; a line that is not a JSON string is skipped. */
-function readLines(file: string, fail: (error: unknown) => void): string[] {
-  const info = statOrUndefined(file);
-  if (!info) return [];
-  // A FIFO or a device would block the read or never end; the history is not worth that.
-  if (!info.isFile()) {
-    fail(new Error(`${file} is not a regular file`));
-    return [];
-  }
-  let text: string;
+const asLine = (prompt: string) => `${JSON.stringify(prompt)}\n`;
+
+/**
+ * The prompts in the file, oldest first (none when there is no file), and its size; null when it
+ * cannot be read (`fail` hears why). A line that is not a JSON string is skipped.
+ */
+function readHistoryFile(file: string, fail: (error: unknown) => void): { prompts: string[]; bytes: number } | null {
+  let data: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    data = readRegularFile(file, HISTORY_MAX_BYTES, { followSymlinks: false });
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { prompts: [], bytes: 0 };
     fail(error);
-    return [];
+    return null;
   }
-  const entries: string[] = [];
-  for (const line of text.split("\n")) {
+  const prompts: string[] = [];
+  for (const line of data.toString("utf8").split("\n")) {
     if (line === "") continue;
     try {
-      const entry = JSON.parse(line) as unknown;
-      if (typeof entry === "string") entries.push(entry);
+      const prompt = JSON.parse(line) as unknown;
+      if (typeof prompt === "string") prompts.push(prompt);
     } catch {
       // a line torn by a crash, or written by hand
     }
   }
-  return entries;
+  return { prompts, bytes: data.length };
 }
 
+/** The newest distinct prompts, newest first, within HISTORY_SIZE and a quarter of HISTORY_MAX_BYTES. */
 function newestDistinct(oldestFirst: string[]): string[] {
   const seen = new Set<string>();
   const entries: string[] = [];
+  let bytes = 0;
   for (let i = oldestFirst.length - 1; i >= 0 && entries.length < HISTORY_SIZE; i--) {
     const entry = oldestFirst[i]!;
     if (seen.has(entry)) continue;
+    bytes += Buffer.byteLength(asLine(entry));
+    if (bytes > HISTORY_MAX_BYTES / 4) break;
     seen.add(entry);
     entries.push(entry);
   }

@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import type { ApprovalMode } from "../agent/approval-policy.js";
 import type { Boot } from "../boot/start.js";
-import { describeError, isUserError } from "../errors.js";
+import { describeError } from "../errors.js";
 import type { ModelTarget } from "../llm/model-target.js";
+import { reportError } from "./errors.js";
 import { columns, notify, styler, writeLine, type InputStream, type Output } from "./output.js";
 import { statsLine } from "./run-stats.js";
 import type { TurnRunner } from "./run-turn.js";
@@ -45,8 +46,9 @@ const HELP = [
 /**
  * `bosun run` on a terminal without a prompt: the user types message after message into one
  * session, each run on the same loop, with the same approvals and session file as a one-shot run
- * (a session begun here can be continued with `--session`/`-c`, and the other way round). A failed
- * turn is reported and the session goes on.
+ * (a session begun here can be continued with `--session`/`-c`, and the other way round). A
+ * message or command that fails is reported as the CLI reports an error (a bug as an internal
+ * error) and the session goes on; leaving, however it happens, says how to continue the session.
  */
 export async function runInteractive(run: InteractiveRun): Promise<void> {
   const { boot, output, runner } = run;
@@ -75,39 +77,33 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
     opening = `continuing ${sessionId}${title ? ` ("${title}")` : ""}`;
   } else opening = "new session";
   let model = modelName(await runner.source.resolve(modelSpec));
+  let redactor = await runner.redactor(modelSpec);
   notify(output, `bosun: ${opening} · ${model} · ${run.mode} mode${sessionId ? "" : ` · in ${process.cwd()}`}`);
   notify(output, style("dim", "bosun: type a message and press Enter; /help lists the commands, Ctrl-D leaves"));
 
-  const history = openPromptHistory(join(boot.paths.state, "prompt-history.jsonl"), (error) =>
-    say(style("yellow", `bosun: prompts are not kept in the history: ${describeError(error)}`)),
-  );
+  const history = await openPromptHistory(join(boot.paths.state, "prompt-history.jsonl"), {
+    redact: (text) => redactor.text(text),
+    onError: (error) => say(style("yellow", `bosun: prompts are not kept in the history: ${describeError(error)}`)),
+  });
   const input = createPromptInput(run.stdin, output.stderr, history, {
     first: style("cyan", "› "),
     more: style("dim", "… "),
     leaveHint: style("dim", "(press Ctrl-C again or Ctrl-D to leave, or type /exit)"),
   });
 
-  const reportUserError = (error: unknown) => {
-    if (!isUserError(error)) throw error;
-    say(`bosun: ${error.message}`);
-  };
   const send = async (prompt: string) => {
-    try {
-      const { result, stats } = await runner.run({
-        prompt,
-        ...(sessionId ? { sessionId } : {}),
-        ...(modelSpec ? { modelSpec } : {}),
-        onStart: (info) => {
-          if (!sessionId) notify(output, style("dim", `bosun: session ${info.sessionId}`));
-          sessionId = info.sessionId;
-        },
-      });
-      if (result.reason === "aborted") say(style("yellow", "bosun: cancelled; the session is kept"));
-      if (result.reason === "turn-limit") say(style("yellow", "bosun: the turn limit (--max-turns) stopped it; send a message to go on"));
-      notify(output, style("dim", `bosun: ${statsLine(stats)}`));
-    } catch (error) {
-      reportUserError(error);
-    }
+    const { result, stats } = await runner.run({
+      prompt,
+      ...(sessionId ? { sessionId } : {}),
+      ...(modelSpec ? { modelSpec } : {}),
+      onStart: (info) => {
+        if (!sessionId) notify(output, style("dim", `bosun: session ${info.sessionId}`));
+        sessionId = info.sessionId;
+      },
+    });
+    if (result.reason === "aborted") say(style("yellow", "bosun: cancelled; the session is kept"));
+    if (result.reason === "turn-limit") say(style("yellow", "bosun: the turn limit (--max-turns) stopped it; send a message to go on"));
+    notify(output, style("dim", `bosun: ${statsLine(stats)}`));
   };
   const commands: Record<string, (argument: string) => Promise<void> | void> = {
     help: () => {
@@ -115,13 +111,9 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
     },
     model: async (argument) => {
       if (argument === "") return say(`bosun: the model is ${model}; /model provider/model switches (bosun models lists them)`);
-      try {
-        model = modelName(await runner.source.resolve(argument));
-        modelSpec = argument;
-        say(`bosun: the model is now ${model}`);
-      } catch (error) {
-        reportUserError(error);
-      }
+      const [target, redacting] = await Promise.all([runner.source.resolve(argument), runner.redactor(argument)]);
+      [model, redactor, modelSpec] = [modelName(target), redacting, argument];
+      say(`bosun: the model is now ${model}`);
     },
     sessions: () => {
       const list = projectSessions(sessions, scope, 20);
@@ -137,17 +129,17 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
       const text = await input.read();
       if (text === null) break;
       const line = parsePromptLine(text);
-      if (line.kind === "message") {
-        await send(line.text);
-        continue;
+      if (line.kind === "command" && (line.name === "exit" || line.name === "quit")) break;
+      try {
+        if (line.kind === "message") await send(line.text);
+        else if (Object.hasOwn(commands, line.name)) await commands[line.name]!(line.argument);
+        else say(`bosun: unknown command /${line.name}; the commands are /model, /sessions, /help and /exit (start a message with // to send a line that begins with /)`);
+      } catch (error) {
+        reportError(error, output);
       }
-      if (line.name === "exit" || line.name === "quit") break;
-      const command = Object.hasOwn(commands, line.name) ? commands[line.name] : undefined;
-      if (command) await command(line.argument);
-      else say(`bosun: unknown command /${line.name}; the commands are /model, /sessions, /help and /exit (start a message with // to send a line that begins with /)`);
     }
   } finally {
     input.close();
+    if (sessionId) say(`bosun: session ${sessionId} is saved; continue it with bosun run -c (or --session ${sessionId})`);
   }
-  if (sessionId) say(`bosun: session ${sessionId} is saved; continue it with bosun run -c (or --session ${sessionId})`);
 }

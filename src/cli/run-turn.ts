@@ -1,5 +1,6 @@
 import type { AgentRunOutcome, RunStartInfo } from "../agent/agent-run.js";
 import type { ApprovalMode } from "../agent/approval-policy.js";
+import type { Redactor } from "../agent/secrets.js";
 import type { Boot } from "../boot/start.js";
 import type { ModelSource } from "../llm/resolve-model.js";
 import type { InputStream, Output } from "./output.js";
@@ -33,18 +34,19 @@ export interface TurnOutcome extends AgentRunOutcome {
 export interface TurnRunner {
   readonly source: ModelSource;
   run(request: TurnRequest): Promise<TurnOutcome>;
-  /** Stops listening for Ctrl-C. */
-  close(): void;
+  /** What a turn on this model (`provider/model`, default the default one) redacts, for anything else bosun keeps of the run. */
+  redactor(modelSpec?: string): Promise<Redactor>;
 }
 
 /**
  * What one-shot and interactive runs share: the model source, the terminal prompter, the spinner
  * and Ctrl-C. The first Ctrl-C during a turn cancels it (the loop stops the model's stream and
  * every running command, and saves the session); a second one quits at once with 130. Between
- * turns Ctrl-C is left to whoever reads the terminal (the interactive prompt).
+ * turns bosun does not listen for it: Ctrl-C is then the interactive prompt's, or, before there is
+ * one (while bosun starts), quits as in any program.
  */
 export async function createTurnRunner(boot: Boot, output: Output, options: TurnRunnerOptions): Promise<TurnRunner> {
-  const [{ runAgentFromBoot }, { createModelSource }, { createRunRenderer }, { createTerminalPrompter }, { createWaitSpinner }] = await Promise.all([
+  const [{ runAgentFromBoot, runRedactor }, { createModelSource }, { createRunRenderer }, { createTerminalPrompter }, { createWaitSpinner }] = await Promise.all([
     import("../agent/agent-run.js"),
     import("../llm/resolve-model.js"),
     import("./render-run.js"),
@@ -63,7 +65,6 @@ export async function createTurnRunner(boot: Boot, output: Output, options: Turn
   };
   const prompter = options.terminal ? createTerminalPrompter(options.stdin, output.stderr, onInterrupt) : null;
   const spinner = await createWaitSpinner(output);
-  process.on("SIGINT", onInterrupt);
 
   return {
     source,
@@ -73,6 +74,7 @@ export async function createTurnRunner(boot: Boot, output: Output, options: Turn
       const renderer = createRunRenderer(output, { json: options.json, spinner });
       current = { controller: turn, renderer };
       interrupts = 0;
+      process.on("SIGINT", onInterrupt);
       const ui = prompter ? { ...renderer, askUser: prompter.askUser } : renderer;
       let prices: RunStartInfo["prices"] = null;
       try {
@@ -98,15 +100,15 @@ export async function createTurnRunner(boot: Boot, output: Output, options: Turn
             },
           },
         );
-        renderer.finish();
         return { ...outcome, renderer, stats: renderer.stats(outcome.result.turns, Date.now() - started, prices) };
       } finally {
         renderer.finish();
         current = null;
+        process.off("SIGINT", onInterrupt);
       }
     },
-    close() {
-      process.off("SIGINT", onInterrupt);
+    async redactor(modelSpec) {
+      return runRedactor(boot, source, await source.resolve(modelSpec));
     },
   };
 }

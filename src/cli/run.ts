@@ -5,7 +5,7 @@ import type { ProjectScope } from "../boot/project-root.js";
 import type { Boot } from "../boot/start.js";
 import { UserError } from "../errors.js";
 import { bootForCommand } from "./boot.js";
-import { styler, notify, writeJson, writeLine, type InputStream, type Output } from "./output.js";
+import { styler, notify, writeJson, type InputStream, type Output } from "./output.js";
 import type { TurnRunner } from "./run-turn.js";
 
 interface RunFlags {
@@ -37,6 +37,10 @@ export class NoSessionToContinueError extends UserError {
   }
 }
 
+/** How long a pipe may stay silent before bosun says it is waiting on it. */
+const SILENT_STDIN_MS = 1_000;
+const STILL_READING = "bosun: reading the prompt from stdin until it is closed; nothing has come yet (to give the prompt as words instead: bosun run fix the failing test)";
+
 const NEEDS_PROMPT = "no prompt: give it as words (bosun run fix the failing test), pipe it in (… | bosun run), or start bosun run in a terminal to type one message after another";
 
 export function registerRun(program: Command, output: Output): void {
@@ -58,7 +62,7 @@ export function registerRun(program: Command, output: Output): void {
       if (flags.continue && flags.session !== undefined) throw new UserError("--continue and --session both choose the session to continue; give one of them");
       const stdin = output.stdin ?? process.stdin;
       const terminal = stdin.isTTY === true && output.stderr.isTTY === true;
-      const prompt = await promptOf(words, stdin, terminal);
+      const prompt = await promptOf(words, stdin, terminal, () => notify(output, STILL_READING));
       if (prompt === null && flags.json) throw new UserError("--json needs a prompt: an interactive session has no single result to print");
       const boot = await bootForCommand(output);
       const mode: ApprovalMode = modeFlag ?? boot.config?.value.permissions?.mode ?? "ask";
@@ -66,14 +70,10 @@ export function registerRun(program: Command, output: Output): void {
 
       const { createTurnRunner } = await import("./run-turn.js");
       const runner = await createTurnRunner(boot, output, { mode, json: Boolean(flags.json), terminal, stdin, ...(maxTurns ? { maxTurns } : {}) });
-      try {
-        if (prompt === null) {
-          const { runInteractive } = await import("./run-interactive.js");
-          await runInteractive({ boot, output, stdin, runner, mode, ...(sessionId ? { sessionId } : {}), ...(flags.model ? { modelSpec: flags.model } : {}) });
-        } else await runOnce(runner, output, { prompt, mode, terminal, json: Boolean(flags.json), ...(sessionId ? { sessionId } : {}), ...(flags.model ? { modelSpec: flags.model } : {}) });
-      } finally {
-        runner.close();
-      }
+      if (prompt === null) {
+        const { runInteractive } = await import("./run-interactive.js");
+        await runInteractive({ boot, output, stdin, runner, mode, ...(sessionId ? { sessionId } : {}), ...(flags.model ? { modelSpec: flags.model } : {}) });
+      } else await runOnce(runner, output, { prompt, mode, terminal, json: Boolean(flags.json), ...(sessionId ? { sessionId } : {}), ...(flags.model ? { modelSpec: flags.model } : {}) });
     });
 }
 
@@ -133,16 +133,18 @@ async function runOnce(runner: TurnRunner, output: Output, run: OneShot): Promis
 
 /**
  * The prompt: the words joined (so `bosun run fix the bug` needs no quotes), stdin for `-` or for
- * no words with stdin piped, or null for an interactive session (no words, on a terminal).
+ * no words with stdin piped, or null for an interactive session (no words, on a terminal). A pipe
+ * that brings nothing for SILENT_STDIN_MS calls `onSilence` once: an IDE, a CI step or a parent's
+ * `stdin=PIPE` can hand bosun a pipe that nobody writes to or closes.
  */
-async function promptOf(words: string[], stdin: InputStream, terminal: boolean): Promise<string | null> {
+async function promptOf(words: string[], stdin: InputStream, terminal: boolean, onSilence: () => void): Promise<string | null> {
   let prompt: string;
   if (words.length === 1 && words[0] === "-") {
     if (stdin.isTTY) throw new UserError('the prompt "-" reads from stdin, but stdin is a terminal; pass the prompt as words or pipe it in');
-    prompt = await readAll(stdin);
+    prompt = await readAll(stdin, onSilence);
   } else if (words.length > 0) prompt = words.join(" ");
   else if (terminal) return null;
-  else if (isPiped(stdin)) prompt = await readAll(stdin);
+  else if (isPiped(stdin)) prompt = await readAll(stdin, onSilence);
   else throw new UserError(NEEDS_PROMPT);
   if (prompt.trim() === "") throw new UserError("the prompt is empty; say what the agent should do");
   return prompt;
@@ -159,9 +161,17 @@ function isPiped(stdin: InputStream): boolean {
   }
 }
 
-async function readAll(stdin: InputStream): Promise<string> {
+async function readAll(stdin: InputStream, onSilence: () => void): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  const silence = setTimeout(onSilence, SILENT_STDIN_MS);
+  try {
+    for await (const chunk of stdin) {
+      clearTimeout(silence);
+      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+    }
+  } finally {
+    clearTimeout(silence);
+  }
   return Buffer.concat(chunks).toString("utf8");
 }
 

@@ -2,6 +2,8 @@ import { styler, type Output } from "./output.js";
 
 /** A line of progress on stderr with a spinner; does nothing where no spinner is drawn. */
 export interface Spinner {
+  /** Whether this one draws anything (see `createSpinner`). */
+  readonly drawn: boolean;
   /** Starts the spinner with this text, or changes its text. */
   show(text: string): void;
   stop(): void;
@@ -16,14 +18,15 @@ export interface Spinner {
  */
 export async function createSpinner(output: Output): Promise<Spinner> {
   const width = (output.stderr as { columns?: number }).columns ?? 0;
-  const drawn = output.stderr.isTTY && width > 0 && output.env.TERM !== "dumb" && !output.env.CI && output.verbosity !== "quiet";
-  if (!drawn) return { show() {}, stop() {} };
+  const drawn = output.stderr.isTTY === true && width > 0 && output.env.TERM !== "dumb" && !output.env.CI && output.verbosity !== "quiet";
+  if (!drawn) return { drawn, show() {}, stop() {} };
   const { default: ora } = await import("ora");
   // Drawn or not was decided above (from the command's env); ora would look at process.env again.
   const spinner = ora({ stream: output.stderr as NodeJS.WriteStream, discardStdin: false, isEnabled: true, color: false });
   const style = styler(output, "stderr");
   spinner.spinner = { interval: spinner.spinner.interval, frames: spinner.spinner.frames.map((frame) => style("cyan", frame)) };
   return {
+    drawn,
     show(text) {
       spinner.text = text;
       if (!spinner.isSpinning) spinner.start();
@@ -51,9 +54,10 @@ export interface WaitSpinner {
   stop(): void;
 }
 
-/** A wait spinner on stderr (see `createSpinner`: where none is drawn, it draws nothing). */
+/** A wait spinner on stderr (see `createSpinner`: where none is drawn, it draws nothing and keeps no timer). */
 export async function createWaitSpinner(output: Output): Promise<WaitSpinner> {
   const spinner = await createSpinner(output);
+  if (!spinner.drawn) return { start() {}, stop() {} };
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
     // Called for every line and text delta: only a showing spinner has a line to clear.

@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Env } from "../../src/boot/paths.js";
 import { main } from "../../src/cli/main.js";
 import { BOSUN_BIN, Capture, runCli, runCliAnswering } from "../fixtures/cli.js";
+import { KEYS, spawnInTerminal } from "../fixtures/pty.js";
 import { codexAuthJson } from "../fixtures/codex-auth.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { APPROVED, PENDING, startOAuthServer, TOKENS, USER_CODE } from "../fixtures/oauth-server.js";
@@ -291,20 +292,23 @@ describe("bosun agents login codex", () => {
   });
 });
 
-// util-linux `script` gives the CLI a real terminal: the spinner runs and Ctrl-C arrives as a keystroke.
+// A real terminal (test/fixtures/pty.ts): the spinner runs and Ctrl-C arrives as a keystroke.
 
 describe("bosun agents login codex on a real terminal", () => {
   it("shows the spinner, and Ctrl-C stops it, restores the cursor and cancels", async () => {
     const server = await startOAuthServer({ token: PENDING });
     servers.push(server);
     const t = agentsHome();
-    const command = `stty cols 100 rows 24; exec '${process.execPath}' '${BOSUN_BIN}' agents login codex`;
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { env: { ...t.env, PATH: `${t.bin}:/usr/bin:/bin`, BOSUN_CODEX_AUTH_BASE: server.base, TERM: "xterm" }, cwd: t.home });
-    let screen = "";
-    await new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => ((screen += chunk), screen.includes("Waiting for you") && resolve())));
-    child.stdin.write("\u0003");
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(code).toBe(1);
+    const term = spawnInTerminal([process.execPath, BOSUN_BIN, "agents", "login", "codex"], {
+      env: { ...t.env, PATH: `${t.bin}:/usr/bin:/bin`, BOSUN_CODEX_AUTH_BASE: server.base, TERM: "xterm" },
+      cwd: t.home,
+      cols: 100,
+      rows: 24,
+    });
+    await term.waitFor("Waiting for you");
+    term.type(KEYS.ctrlC);
+    expect(await term.exit).toBe(1);
+    const screen = term.raw;
     expect(screen).toMatch(new RegExp(`enter the code (\u001b\\[1m)?${USER_CODE}`));
     expect(screen).toMatch(/\u001b\[\?25h[^]*bosun: Codex login cancelled; nothing was stored/);
     expect(existsSync(join(t.paths.data, "runtimes", "codex", "auth.json"))).toBe(false);

@@ -1,3 +1,4 @@
+import { createHook } from "node:async_hooks";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -5,8 +6,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { colorEnabled } from "../../src/cli/output.js";
-import { createSpinner } from "../../src/cli/spinner.js";
+import { createSpinner, createWaitSpinner } from "../../src/cli/spinner.js";
+import { readmeFirstCommand } from "../../bench/readme-command.mjs";
 import { BOSUN_BIN, Capture, runBin, runCli } from "../fixtures/cli.js";
+import { spawnInTerminal } from "../fixtures/pty.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -170,11 +173,10 @@ describe("bosun (CLI)", () => {
   it("the README's first command shows the main screen, starting bosun without npm in between", () => {
     const t = makeTempHome();
     const root = fileURLToPath(new URL("../..", import.meta.url));
-    const first = readFileSync(join(root, "README.md"), "utf8").split("\n").find((line) => line.startsWith("npm install && "));
-    const [command, ...args] = first!.slice("npm install && ".length).replace(/#.*/, "").trim().split(/\s+/);
+    const { command, args } = readmeFirstCommand(root);
     // npm, npx and friends start themselves before bosun on every run: 2.5–4.7× a direct start (bench/boot.mjs).
     expect(["npm", "npx", "pnpm", "yarn"]).not.toContain(command);
-    const result = spawnSync(command!, args, { cwd: root, env: t.env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 20_000 });
+    const result = spawnSync(command, args, { cwd: root, env: t.env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 20_000 });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^bosun ${version.replace(/\./g, "\\.")}\n\nPaths\n`));
@@ -193,12 +195,11 @@ describe("bosun (CLI)", () => {
 // SGR colour/bold codes only (not the cursor codes a spinner also writes).
 const STYLED = /\u001b\[(1|2|3[0-9])m/;
 
-/** Runs the real bin on a pseudo-terminal (util-linux `script`), so stdout and stderr are TTYs. */
-function runOnTerminal(argv: string[], env: Record<string, string | undefined>): string {
-  const command = [process.execPath, BOSUN_BIN, ...argv].map((word) => `'${word}'`).join(" ");
-  const result = spawnSync("script", ["-qec", command, "/dev/null"], { env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 20_000 });
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout;
+/** Everything the real bin draws on a pseudo-terminal (stdin, stdout and stderr all on it), escape sequences included. */
+async function drawnOnTerminal(argv: string[], env: Record<string, string | undefined>, cwd: string): Promise<string> {
+  const term = spawnInTerminal([process.execPath, BOSUN_BIN, ...argv], { env, cwd });
+  expect(await term.exit, term.text()).toBe(0);
+  return term.raw;
 }
 
 describe("colour", () => {
@@ -214,13 +215,13 @@ describe("colour", () => {
     expect((await runCli(["status"], { ...t.env, FORCE_COLOR: "1", NO_COLOR: "1" }, t.home)).stdout).toMatch(STYLED);
   });
 
-  it("a terminal is coloured unless FORCE_COLOR=0, NO_COLOR or TERM=dumb; FORCE_COLOR=1 colours even a dumb one", () => {
+  it("a terminal is coloured unless FORCE_COLOR=0, NO_COLOR or TERM=dumb; FORCE_COLOR=1 colours even a dumb one", async () => {
     const t = makeTempHome();
     const env = { ...t.env, TERM: "xterm-256color" };
-    expect(runOnTerminal(["status"], env)).toMatch(STYLED);
-    expect(runOnTerminal(["status"], { ...env, FORCE_COLOR: "0" })).not.toMatch(STYLED);
-    expect(runOnTerminal(["status"], { ...env, NO_COLOR: "1" })).not.toMatch(STYLED);
-    expect(runOnTerminal(["status"], { ...env, TERM: "dumb", FORCE_COLOR: "1" })).toMatch(STYLED);
+    expect(await drawnOnTerminal(["status"], env, t.home)).toMatch(STYLED);
+    expect(await drawnOnTerminal(["status"], { ...env, FORCE_COLOR: "0" }, t.home)).not.toMatch(STYLED);
+    expect(await drawnOnTerminal(["status"], { ...env, NO_COLOR: "1" }, t.home)).not.toMatch(STYLED);
+    expect(await drawnOnTerminal(["status"], { ...env, TERM: "dumb", FORCE_COLOR: "1" }, t.home)).toMatch(STYLED);
   });
 
   it("decides colour from FORCE_COLOR, NO_COLOR, TERM and the stream, by Node's rules", () => {
@@ -252,5 +253,32 @@ describe("colour", () => {
     expect(await frames({})).toMatch(STYLED);
     expect(await frames({ FORCE_COLOR: "0" })).not.toMatch(STYLED);
     expect(await frames({ NO_COLOR: "1" })).not.toMatch(STYLED);
+  });
+
+  it("a wait spinner that draws nothing (a pipe, CI, --quiet) starts no timer either", async () => {
+    const timersStarted = (start: () => void): number => {
+      let count = 0;
+      const hook = createHook({ init: (_id, type) => void (type === "Timeout" && count++) }).enable();
+      try {
+        start();
+      } finally {
+        hook.disable();
+      }
+      return count;
+    };
+    const terminal = () => Object.assign(new Capture(), { isTTY: true, columns: 80, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
+    for (const output of [
+      { stdout: new Capture(), stderr: new Capture(), env: {} },
+      { stdout: new Capture(), stderr: terminal(), env: { CI: "1" } },
+      { stdout: new Capture(), stderr: terminal(), env: {}, verbosity: "quiet" as const },
+    ]) {
+      const wait = await createWaitSpinner(output);
+      expect(timersStarted(() => wait.start("waiting for the model"))).toBe(0);
+      wait.stop();
+      expect(output.stderr.text).toBe("");
+    }
+    const drawn = await createWaitSpinner({ stdout: new Capture(), stderr: terminal(), env: {} });
+    expect(timersStarted(() => drawn.start("waiting for the model"))).toBeGreaterThan(0);
+    drawn.stop();
   });
 });

@@ -1,11 +1,13 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { APPROVAL_MODES } from "../../src/agent/approval-policy.js";
 import { listInstallRuntimes } from "../../src/runtimes/install-registry.js";
 import { listRuntimes } from "../../src/runtimes/registry.js";
-import { runCli } from "../fixtures/cli.js";
+import { registerCompletion, VALUE_SOURCES } from "../../src/cli/completion.js";
+import { Capture, runCli } from "../fixtures/cli.js";
 import { KEYS, spawnInTerminal } from "../fixtures/pty.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
@@ -32,8 +34,29 @@ function completeInBash(file: string, lines: string[][], cwd: string): string[][
   return out.split("\n").slice(0, lines.length).map((line) => line.split("\t").filter(Boolean));
 }
 
-/** The subcommands and long flags `bosun <path> --help` lists: what completion must offer there. */
-async function helpListing(t: TempHome, path: string[]): Promise<{ commands: string[]; flags: string[] }> {
+interface HelpListing {
+  path: string[];
+  commands: string[];
+  flags: string[];
+  /** The argument names of its usage line (`<agent>`, `[prompt...]` → `agent`, `prompt`). */
+  arguments: string[];
+}
+
+/** Every command's --help, from `bosun --help` down. */
+async function helpTree(t: TempHome): Promise<HelpListing[]> {
+  const paths: string[][] = [[]];
+  const listings: HelpListing[] = [];
+  while (paths.length > 0) {
+    const path = paths.shift()!;
+    const listing = await helpListing(t, path);
+    listings.push(listing);
+    paths.push(...listing.commands.filter((name) => name !== "help").map((name) => [...path, name]));
+  }
+  return listings;
+}
+
+/** The subcommands and long flags `bosun <path> --help` lists (what completion must offer there), and its arguments. */
+async function helpListing(t: TempHome, path: string[]): Promise<HelpListing> {
   const help = (await runCli([...path, "--help"], t.env, t.home)).stdout;
   const section = (title: string) => {
     const start = help.indexOf(`\n${title}:\n`);
@@ -41,9 +64,12 @@ async function helpListing(t: TempHome, path: string[]): Promise<{ commands: str
     const lines = help.slice(start + title.length + 3).split("\n");
     return lines.slice(0, lines.findIndex((line) => !line.startsWith(" ")));
   };
+  const usage = /^Usage: .*$/m.exec(help)![0];
   return {
+    path,
     commands: section("Commands").flatMap((line) => /^ {2}([a-z][\w-]*)/.exec(line)?.[1] ?? []),
     flags: section("Options").flatMap((line) => line.match(/--[a-z][\w-]*/g)?.slice(0, 1) ?? []),
+    arguments: [...usage.matchAll(/[<[]([a-z][\w-]*)(?:\.\.\.)?[>\]]/g)].map((match) => match[1]!).filter((name) => name !== "options" && name !== "command"),
   };
 }
 
@@ -60,14 +86,7 @@ describe("bosun completion", () => {
     const file = t.write("bosun.bash", await script(t, "bash"));
     expect(execFileSync("bash", ["--norc", "-c", `source ${shellQuote(file)}; complete -p bosun`], { encoding: "utf8" }).trim()).toBe("complete -F _bosun bosun");
 
-    const paths: string[][] = [[]];
-    const listings: { path: string[]; commands: string[]; flags: string[] }[] = [];
-    while (paths.length > 0) {
-      const path = paths.shift()!;
-      const listing = await helpListing(t, path);
-      listings.push({ path, ...listing });
-      paths.push(...listing.commands.filter((name) => name !== "help").map((name) => [...path, name]));
-    }
+    const listings = await helpTree(t);
     expect(listings.map(({ path }) => path.join(" "))).toEqual(expect.arrayContaining(["", "agents login", "install", "completion", "models refresh"]));
     const results = completeInBash(file, listings.flatMap(({ path }) => [["bosun", ...path, ""], ["bosun", ...path, "--"]]), t.home);
     listings.forEach(({ path, commands, flags }, i) => {
@@ -124,21 +143,21 @@ describe("bosun completion", () => {
     expect(text).toContain("        login) _bosun_agents_login ;;");
     expect(text).toMatch(/compdef _bosun bosun\nfi\n$/);
     expect(spawnSync(shell("zsh"), ["-n", file], { encoding: "utf8" })).toMatchObject({ status: 0, stderr: "" });
-    // A real interactive zsh with compinit, TAB pressed on its terminal.
+    // A real interactive zsh with compinit (which alone can take seconds on a loaded machine), TAB pressed on its terminal.
     const zsh = spawnInTerminal([shell("zsh"), "-f", "-i"], { env: { HOME: t.home, PATH: process.env.PATH, TERM: "xterm" }, cwd: t.home, cols: 100 });
     zsh.type(`autoload -Uz compinit && compinit -u -D; source ${shellQuote(file)}; PS1='ready> '\r`);
-    await zsh.waitFor(/ready> (?!')/, 5000);
+    await zsh.waitFor(/ready> (?!')/);
     zsh.type("bosun install --scope \t");
-    await zsh.waitFor(/global {2}local/, 5000);
+    await zsh.waitFor(/global {2}local/);
     zsh.type(KEYS.ctrlC);
-    await zsh.waitFor(/ready> (?!')/, 5000);
+    await zsh.waitFor(/ready> (?!')/);
     zsh.type("bosun agents login \t");
-    await zsh.waitFor("bosun agents login codex", 5000);
+    await zsh.waitFor("bosun agents login codex");
     zsh.type(KEYS.ctrlC);
-    await zsh.waitFor(/ready> (?!')/, 5000);
+    await zsh.waitFor(/ready> (?!')/);
     zsh.type("exit 0\r");
     expect(await zsh.exit).toBe(0);
-  });
+  }, 60_000);
 
   it("prints a fish script: complete lines per command and flag, conditioned on the command path, that a real fish completes with", async () => {
     const t = makeTempHome();
@@ -164,6 +183,21 @@ describe("bosun completion", () => {
     expect(offered("bosun agents ")).toEqual(expect.arrayContaining(["login", "disconnect"]));
     expect(offered("bosun agents login ")).toEqual(["codex"]);
     expect(offered("bosun completion ")).toEqual(["bash", "fish", "zsh"]);
+  });
+
+  it("takes every flag and argument its value sources name from the command tree (a renamed one fails here, not for users)", async () => {
+    const t = makeTempHome();
+    const named = new Set((await helpTree(t)).flatMap(({ path, flags, arguments: args }) => [...flags, ...args.map((name) => `${path.join(" ")} <${name}>`)]));
+    expect(Object.keys(VALUE_SOURCES).filter((key) => !named.has(key))).toEqual([]);
+  });
+
+  it("still prints a script when a value source names a flag no command has", async () => {
+    // Only the completion command itself: none of the flags and arguments VALUE_SOURCES names.
+    const stdout = new Capture();
+    const program = new Command("bosun").exitOverride();
+    registerCompletion(program, { stdout, stderr: new Capture(), env: {} });
+    await program.parseAsync(["completion", "bash"], { from: "user" });
+    expect(stdout.text).toContain("complete -F _bosun bosun");
   });
 
   it("refuses a shell it has no script for, pointing at its own help", async () => {

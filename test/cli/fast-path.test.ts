@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { UserError } from "../../src/errors.js";
 import { fastPath } from "../../src/cli/fast-path.js";
 import { runStatus } from "../../src/cli/status.js";
 import { listAgents } from "../../src/cli/agents.js";
@@ -16,10 +17,18 @@ describe("the fast path for frequent read commands", () => {
     expect(await fastPath(["status", "--verbose", "--json"])).toEqual({ run: runStatus, options: { json: true }, verbosity: "verbose" });
     expect(await fastPath(["agents"])).toEqual({ run: listAgents, options: {}, verbosity: normal });
     expect(await fastPath(["agents", "--json", "--quiet"])).toEqual({ run: listAgents, options: { json: true }, verbosity: "quiet" });
-    // Anything else goes through commander, which also reports --quiet with --verbose.
-    for (const argv of [["status", "--nope"], ["--json", "--json"], ["agents", "login", "codex"], ["agents", "--help"], ["migrate"], ["constructor"], ["--help"], ["-q", "--verbose"], ["-q", "--quiet"]]) {
+    // Anything else goes through commander, and so does a flag given twice, in either spelling.
+    for (const argv of [["status", "--nope"], ["--json", "--json"], ["agents", "login", "codex"], ["agents", "--help"], ["migrate"], ["constructor"], ["--help"], ["-q", "--quiet"]]) {
       expect(await fastPath(argv), argv.join(" ")).toBeUndefined();
     }
+  });
+
+  it("refuses --quiet with --verbose by the same rule as every other command", async () => {
+    for (const argv of [["-q", "--verbose"], ["status", "--verbose", "--quiet"], ["agents", "--json", "-q", "--verbose"]]) {
+      await expect(fastPath(argv), argv.join(" ")).rejects.toThrow(new UserError("--quiet and --verbose ask for opposite things; give one of them"));
+    }
+    const t = makeTempHome();
+    expect(await runCli(["agents", "--quiet", "--verbose"], t.env, t.home)).toEqual({ code: 1, stdout: "", stderr: "bosun: --quiet and --verbose ask for opposite things; give one of them\n" });
   });
 
   it("prints what the same command prints through the argument parser", async () => {

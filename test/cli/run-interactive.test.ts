@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOSUN_BIN, runCli } from "../fixtures/cli.js";
@@ -43,9 +43,9 @@ describe("bosun run in a terminal, without a prompt", () => {
     await term.waitFor("bosun: new session · local/small · ask mode");
 
     // A first turn, slow to answer: the spinner counts the seconds on the terminal.
-    llm.reply().latency(1_600).text("Hi! What shall we do?").usage({ input: 40, output: 6 });
+    llm.reply().latency(2_500).text("Hi! What shall we do?").usage({ input: 40, output: 6 });
     await send(term, "hello there");
-    await term.waitFor(/waiting for the model · 1 s/);
+    await term.waitFor(/waiting for the model · [1-9] s/);
     await term.waitFor("Hi! What shall we do?");
     await term.waitFor("bosun: 1 turn · 0 tool calls · 40 tokens in / 6 out");
 
@@ -163,6 +163,57 @@ describe("bosun run in a terminal, without a prompt", () => {
     const newer = sessionEvents(t).find((s) => s.id !== id)!;
     expect(userMessages(newer.events)).toEqual(["which number was it?"]);
   }, 120_000);
+
+  it("keeps what is typed out of the history file as it keeps it out of the session: secrets redacted, older ones cleaned", async () => {
+    const t = makeTempHome();
+    const env = { ...withLocalModels(t), MY_API_KEY: "sk-verysecret-4242" };
+    const history = t.write(join(t.paths.state, "prompt-history.jsonl"), `${JSON.stringify("an older prompt with sk-verysecret-4242")}\n`);
+    const term = spawnInTerminal([process.execPath, BOSUN_BIN, "run"], { env, cwd: t.home });
+    await term.waitFor("bosun: new session");
+    llm.reply().text("Called.");
+    await send(term, "call the api with sk-verysecret-4242 please");
+    await term.waitFor("Called.");
+    // Up recalls the prompt as it was kept.
+    await term.waitFor("› ");
+    term.type(KEYS.up);
+    await term.waitFor("call the api with [redacted:MY_API_KEY] please");
+    term.type(KEYS.ctrlC);
+    await term.waitFor("› ");
+    term.type(KEYS.ctrlD);
+    expect(await term.exit).toBe(0);
+
+    expect(readFileSync(history, "utf8")).toBe(`${JSON.stringify("an older prompt with [redacted:MY_API_KEY]")}\n${JSON.stringify("call the api with [redacted:MY_API_KEY] please")}\n`);
+    expect(JSON.stringify(llm.requests[0]!.body)).toContain("call the api with [redacted:MY_API_KEY] please");
+    expect(JSON.stringify(sessionEvents(t)[0]!.events)).not.toContain("sk-verysecret");
+  }, 60_000);
+
+  it("reports a failure that is a bug as an internal error and goes on; leaving says how to continue the session", async () => {
+    const t = makeTempHome();
+    const term = spawnInTerminal([process.execPath, BOSUN_BIN, "run"], { env: withLocalModels(t), cwd: t.home });
+    await term.waitFor("bosun: new session");
+    llm.reply().text("First answer.");
+    await send(term, "hello");
+    await term.waitFor("First answer.");
+    // The session file turns into a symlink to itself: reading it fails in a way no user error
+    // covers (ELOOP), as a bug would. Put back, the session goes on.
+    const file = join(t.paths.data, "sessions", `${sessionEvents(t)[0]!.id}.jsonl`);
+    renameSync(file, `${file}.away`);
+    symlinkSync(file, file);
+    await send(term, "are you still there?");
+    await term.waitFor(/bosun: internal error: ELOOP[^\n]* \(set BOSUN_DEBUG=1 for details\)\n/);
+    rmSync(file);
+    renameSync(`${file}.away`, file);
+    llm.reply().text("Still here.");
+    await send(term, "and now?");
+    await term.waitFor("Still here.");
+    await term.waitFor("› ");
+    term.type(KEYS.ctrlD);
+    const [session, ...others] = sessionEvents(t);
+    await term.waitFor(`bosun: session ${session!.id} is saved; continue it with bosun run -c`);
+    expect(await term.exit).toBe(0);
+    expect(others).toHaveLength(0);
+    expect(userMessages(session!.events)).toEqual(["hello", "and now?"]);
+  }, 60_000);
 
   it("needs a prompt when nobody can type one: stdin from /dev/null, or --json", async () => {
     const t = makeTempHome();

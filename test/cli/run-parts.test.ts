@@ -1,19 +1,27 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { Redactor } from "../../src/agent/secrets.js";
 import { projectSessions } from "../../src/agent/session-list.js";
 import { projectScope } from "../../src/boot/project-root.js";
-import { HISTORY_SIZE, openPromptHistory } from "../../src/cli/prompt-history.js";
+import { HISTORY_MAX_BYTES, HISTORY_SIZE, openPromptHistory } from "../../src/cli/prompt-history.js";
 import { unapprovedAdvice } from "../../src/cli/run-refusals.js";
 import { parsePromptLine } from "../../src/cli/run-interactive.js";
 import { makeFifo, makeTempHome } from "../fixtures/temp-home.js";
 
+/** A history that keeps every error it reports, redacting one secret. */
+function openHistory(file: string) {
+  const errors: unknown[] = [];
+  const redactor = new Redactor([{ name: "MY_API_KEY", value: "sk-verysecret-4242" }]);
+  return { errors, opened: openPromptHistory(file, { redact: (text) => redactor.text(text), onError: (error) => errors.push(error) }) };
+}
+
 describe("the prompt history file", () => {
-  it("appends each prompt, keeps the newest distinct ones, and leaves out those that start with a space", () => {
+  it("appends each prompt, keeps the newest distinct ones, and leaves out those that start with a space", async () => {
     const t = makeTempHome();
     const file = join(t.paths.state, "prompt-history.jsonl");
-    const errors: unknown[] = [];
-    const history = openPromptHistory(file, (error) => errors.push(error));
+    const { errors, opened } = openHistory(file);
+    const history = await opened;
     history.add("first");
     history.add("two\nlines");
     history.add(" secret-ish");
@@ -21,31 +29,79 @@ describe("the prompt history file", () => {
     expect(history.entries).toEqual(["first", "two\nlines"]);
     expect(readFileSync(file, "utf8")).toBe('"first"\n"two\\nlines"\n"first"\n');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(openPromptHistory(file, (error) => errors.push(error)).entries).toEqual(["first", "two\nlines"]);
+    expect((await openHistory(file).opened).entries).toEqual(["first", "two\nlines"]);
     expect(errors).toEqual([]);
   });
 
-  it("rewrites a file grown past twice its size, skipping damaged lines", () => {
+  it("keeps prompts redacted, and cleans a file that holds a secret at the next start", async () => {
+    const t = makeTempHome();
+    const file = t.write(join(t.paths.state, "prompt-history.jsonl"), `${JSON.stringify("old: sk-verysecret-4242")}\n${JSON.stringify("plain")}\n`);
+    const history = await openHistory(file).opened;
+    expect(history.entries).toEqual(["plain", "old: [redacted:MY_API_KEY]"]);
+    history.add("use sk-verysecret-4242 twice: sk-verysecret-4242");
+    expect(history.entries[0]).toBe("use [redacted:MY_API_KEY] twice: [redacted:MY_API_KEY]");
+    expect(readFileSync(file, "utf8")).toBe(['"old: [redacted:MY_API_KEY]"', '"plain"', '"use [redacted:MY_API_KEY] twice: [redacted:MY_API_KEY]"', ""].join("\n"));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it("rewrites a file grown past twice its size, skipping damaged lines", async () => {
     const t = makeTempHome();
     const file = t.write(join(t.paths.state, "prompt-history.jsonl"), "not json\n" + Array.from({ length: 2 * HISTORY_SIZE + 5 }, (_, i) => JSON.stringify(`p${i}`)).join("\n") + "\n{");
-    const history = openPromptHistory(file, () => {});
+    const history = await openHistory(file).opened;
     expect(history.entries).toHaveLength(HISTORY_SIZE);
     expect(history.entries[0]).toBe(`p${2 * HISTORY_SIZE + 4}`);
     expect(readFileSync(file, "utf8").trimEnd().split("\n")).toHaveLength(HISTORY_SIZE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it("never blocks on a file that is not a regular file, and says so once", () => {
+  it("never blocks on a file that is not a regular file, and says so once", async () => {
     const t = makeTempHome();
     mkdirSync(t.paths.state, { recursive: true });
     const file = join(t.paths.state, "prompt-history.jsonl");
     makeFifo(file);
-    const errors: unknown[] = [];
-    const history = openPromptHistory(file, (error) => errors.push(error));
+    const { errors, opened } = openHistory(file);
+    const history = await opened;
     history.add("x");
     expect(history.entries).toEqual(["x"]);
-    expect(errors).toHaveLength(1);
-    expect(String(errors[0])).toContain("is not a regular file");
+    expect(errors.map(String)).toEqual([`UnusableFileError: ${file} is a FIFO (named pipe), not a regular file: move it away`]);
+  });
+
+  it("neither reads nor writes through a symlink in its place", async () => {
+    const t = makeTempHome();
+    mkdirSync(t.paths.state, { recursive: true });
+    const mine = `${JSON.stringify("my own line with sk-verysecret-4242")}\n`;
+    const elsewhere = t.write(join(t.home, "notes.jsonl"), mine);
+    const file = join(t.paths.state, "prompt-history.jsonl");
+    symlinkSync(elsewhere, file);
+    const { errors, opened } = openHistory(file);
+    const history = await opened;
+    history.add("x");
+    expect(history.entries).toEqual(["x"]);
+    expect(readFileSync(elsewhere, "utf8")).toBe(mine);
+    expect(errors.map(String)).toEqual([`UnusableFileError: ${file} is a symlink, not a regular file: move it away`]);
+  });
+
+  it("reads no file over its size limit, and leaves it alone", async () => {
+    const t = makeTempHome();
+    const line = `${JSON.stringify("x".repeat(1022))}\n`;
+    const text = line.repeat(Math.ceil(HISTORY_MAX_BYTES / line.length) + 1);
+    const file = t.write(join(t.paths.state, "prompt-history.jsonl"), text);
+    const { errors, opened } = openHistory(file);
+    const history = await opened;
+    history.add("new");
+    expect(history.entries).toEqual(["new"]);
+    expect(readFileSync(file, "utf8")).toBe(text);
+    expect(errors.map(String)).toEqual([`UnusableFileError: ${file} is larger than 16 MiB: move it away`]);
+  });
+
+  it("trims a file that holds too many bytes to a quarter of its limit, newest first", async () => {
+    const t = makeTempHome();
+    const prompts = Array.from({ length: 900 }, (_, i) => `${i}:${"y".repeat(10_000)}`);
+    const file = t.write(join(t.paths.state, "prompt-history.jsonl"), prompts.map((prompt) => `${JSON.stringify(prompt)}\n`).join(""));
+    const history = await openHistory(file).opened;
+    expect(statSync(file).size).toBeLessThanOrEqual(HISTORY_MAX_BYTES / 4);
+    expect(history.entries[0]).toBe(prompts.at(-1));
+    expect(readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line))).toEqual([...history.entries].reverse());
   });
 });
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { BOSUN_BIN, Capture, runCli } from "../fixtures/cli.js";
+import { KEYS, spawnInTerminal, type Terminal } from "../fixtures/pty.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
@@ -38,22 +39,9 @@ function scriptFanOut(width: number): void {
   llm.onPrompt("inspect every module").reply().text("All 8 modules are fine.");
 }
 
-/**
- * Runs `bosun run ARGS` on a real terminal: script(1) gives it a pty for stdin and stderr. `onShown`
- * sees everything shown so far (carriage returns taken out) and may type into the terminal.
- */
-async function runOnTerminal(t: TempHome, args: string, onShown: (shown: string, type: (keys: string) => void) => void): Promise<{ code: number | null; shown: string }> {
-  const command = `${process.execPath} ${BOSUN_BIN} run ${args}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: { ...devModel(t), NO_COLOR: "1" } as NodeJS.ProcessEnv, cwd: t.home });
-  let shown = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    shown += chunk.toString().replaceAll("\r", "");
-    onShown(shown, (keys) => child.stdin.write(keys));
-  });
-  const timer = setTimeout(() => child.kill(), 15_000);
-  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-  clearTimeout(timer);
-  return { code, shown };
+/** `bosun run --yes "tidy the modules"` on a real terminal that reports its width, so the wait spinner is drawn beside the questions. */
+function tidyOnTerminal(t: TempHome): Terminal {
+  return spawnInTerminal([process.execPath, BOSUN_BIN, "run", "--yes", "tidy the modules"], { env: { ...devModel(t), NO_COLOR: "1" }, cwd: t.home });
 }
 
 /** Two sub-agents that each want to delete a folder, and one that only lists: all three at the server at once. */
@@ -165,23 +153,25 @@ describe("bosun run with sub-agents", () => {
     for (const line of stderr.trimEnd().split("\n")) expect(known.some((pattern) => pattern.test(line)), line).toBe(true);
   });
 
-  it("on a real terminal (a pty from script(1)) with --yes: the sub-agents run in parallel and their dangerous calls' questions are answered there one at a time", async () => {
+  it("on a real terminal with --yes: the sub-agents run in parallel and their dangerous calls' questions are answered there one at a time", async () => {
     const t = makeTempHome();
     scriptTidy(t);
-    let answered = 0;
-    const { code, shown } = await runOnTerminal(t, "--yes 'tidy the modules'", (shown, type) => {
-      const questions = shown.match(/allow \[o\]nce/g)?.length ?? 0;
-      if (questions > answered) {
-        answered = questions;
-        type(/rm -rf alpha-build\n[^\n]*$/.test(shown) ? "o\n" : "d\n");
-      }
-    });
-    expect(code, shown).toBe(0);
+    const term = tidyOnTerminal(t);
+    const questions: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      // Up to the question's own line, which the spinner must not share.
+      const shown = await term.waitFor(/\n {2}allow \[o\]nce, \[a\]lways for this session, or \[d\]eny\? /);
+      questions.push(shown);
+      term.type(/\n {4}\$ rm -rf alpha-build\n {2}allow/.test(shown) ? "o" + KEYS.enter : "d" + KEYS.enter);
+    }
+    await term.waitFor("Tidied.");
+    expect(await term.exit, term.text()).toBe(0);
     expect(llm.maxConcurrent).toBe(3);
-    expect(shown).not.toContain("one at a time");
-    expect(shown.match(/allow \[o\]nce/g)).toHaveLength(2);
-    expect(shown).toMatch(/bosun: sub-agent #\d: bash wants to run something dangerous: it is a recursive force delete \(rm -rf alpha-build\)( \(1 more question waiting\))?\n {4}\$ rm -rf alpha-build\n/);
-    expect(shown).toContain("Tidied.");
+    // The spinner was drawn while the sub-agents waited for the model, and cleared for each question.
+    expect(term.text()).toContain("waiting for the model");
+    for (const question of questions) expect(question).toMatch(/\nbosun: sub-agent #\d: bash wants to run something dangerous: it is a recursive force delete \(rm -rf (alpha|beta)-build\)( \(1 more question waiting\))?\n {4}\$ rm -rf \1-build\n {2}allow \[o\]nce, \[a\]lways for this session, or \[d\]eny\? $/);
+    expect(term.text()).not.toContain("one at a time");
+    expect(term.text().match(/allow \[o\]nce/g)).toHaveLength(2);
     expect(existsSync(join(t.home, "alpha-build"))).toBe(false);
     expect(existsSync(join(t.home, "beta-build"))).toBe(true);
   });
@@ -189,14 +179,11 @@ describe("bosun run with sub-agents", () => {
   it("on a real terminal, Ctrl-C while a sub-agent's question waits cancels the run: no other question is shown, nothing is deleted", async () => {
     const t = makeTempHome();
     scriptTidy(t);
-    let interrupted = false;
-    const { code, shown } = await runOnTerminal(t, "--yes 'tidy the modules'", (shown, type) => {
-      if (!interrupted && shown.includes("allow [o]nce")) {
-        interrupted = true;
-        type("\u0003");
-      }
-    });
-    expect(code, shown).toBe(130);
+    const term = tidyOnTerminal(t);
+    await term.waitFor("allow [o]nce");
+    term.type(KEYS.ctrlC);
+    expect(await term.exit, term.text()).toBe(130);
+    const shown = term.text();
     expect(shown.match(/allow \[o\]nce/g)).toHaveLength(1);
     expect(shown).toContain("bosun: cancelling…");
     expect(shown).toMatch(/cancelled; the session is saved/);

@@ -1,0 +1,1 @@
+export function readmeFirstCommand(root: string): { command: string; args: string[] };
