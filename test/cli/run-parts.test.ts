@@ -63,7 +63,7 @@ describe("the prompt history file", () => {
     const history = await opened;
     history.add("x");
     expect(history.entries).toEqual(["x"]);
-    expect(errors.map(String)).toEqual([`UnusableFileError: ${file} is a FIFO (named pipe), not a regular file: move it away`]);
+    expect(errors.map((error) => (error as Error).message)).toEqual([`${file} is a FIFO (named pipe), not a regular file: move it away`]);
   });
 
   it("neither reads nor writes through a symlink in its place", async () => {
@@ -78,7 +78,7 @@ describe("the prompt history file", () => {
     history.add("x");
     expect(history.entries).toEqual(["x"]);
     expect(readFileSync(elsewhere, "utf8")).toBe(mine);
-    expect(errors.map(String)).toEqual([`UnusableFileError: ${file} is a symlink, not a regular file: move it away`]);
+    expect(errors.map((error) => (error as Error).message)).toEqual([`${file} is a symlink, not a regular file: move it away`]);
   });
 
   it("reads no file over its size limit, and leaves it alone", async () => {
