@@ -130,6 +130,16 @@ export function lstatIfExists(fs: MigrationFs, path: string): Stats | undefined 
   }
 }
 
+/** What `path` leads to, through a symlink; undefined when nothing is there (or a link leads nowhere). */
+export function statIfExists(fs: MigrationFs, path: string): Stats | undefined {
+  try {
+    return fs.statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (errorCode(error) === "ENOTDIR" || errorCode(error) === "ELOOP") return undefined;
+    throw error;
+  }
+}
+
 export function exists(fs: MigrationFs, path: string): boolean {
   return lstatIfExists(fs, path) !== undefined;
 }

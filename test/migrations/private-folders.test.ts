@@ -43,24 +43,24 @@ describe("40_private_folders", () => {
     expect(planPrivateFolders(migrationContext(t))).toEqual({ actions: [], notes: [] });
   });
 
-  it("makes each of bosun's folders private, and then has nothing to do", () => {
+  it("makes each of bosun's folders private, and then has nothing to do", async () => {
     const t = makeTempHome();
     const folders = ownFolders(t);
     makeOpen(folders);
     // What the user put in bosun's folders is private through the folder above it, and left as it is.
     makeOpen([join(t.paths.data, "plugins", "mine")]);
-    const report = runSteps(migrationContext(t), [privateFoldersStep]);
+    const report = await runSteps(migrationContext(t), [privateFoldersStep]);
     expect(report.steps[0]!.actions.map((action) => action.describe)).toEqual(folders.map((folder) => `make ${folder.replace(t.home, "~")} private (755 → 700)`));
     expect(Object.fromEntries(folders.map((folder) => [folder, modeOf(folder)]))).toEqual(Object.fromEntries(folders.map((folder) => [folder, "700"])));
     expect(modeOf(join(t.paths.data, "plugins", "mine"))).toBe("755");
     expect(planPrivateFolders(migrationContext(t))).toEqual({ actions: [], notes: [] });
   });
 
-  it("takes away only group and other bits", () => {
+  it("takes away only group and other bits", async () => {
     const t = makeTempHome();
     mkdirSync(t.paths.cache, { recursive: true });
     chmodSync(t.paths.cache, 0o1570);
-    runSteps(migrationContext(t), [privateFoldersStep]);
+    await runSteps(migrationContext(t), [privateFoldersStep]);
     expect(modeOf(t.paths.cache)).toBe("1500");
   });
 
@@ -76,13 +76,13 @@ describe("40_private_folders", () => {
     expect([modeOf(join(elsewhere, "sessions")), modeOf(join(elsewhere, "state")), modeOf(join(elsewhere, "state", "logs"))]).toEqual(["755", "755", "755"]);
   });
 
-  it("reports a folder that belongs to another user and leaves it as it is", () => {
+  it("reports a folder that belongs to another user and leaves it as it is", async () => {
     const t = makeTempHome();
     const status = join(t.paths.cache, "status");
     makeOpen([status]);
     chmodSync(t.paths.cache, 0o700);
     chownSync(status, 4242, 4242);
-    const report = runSteps(migrationContext(t), [privateFoldersStep]);
+    const report = await runSteps(migrationContext(t), [privateFoldersStep]);
     expect(report.changed).toBe(false);
     expect(report.steps[0]!.notes).toEqual([
       { level: "warn", message: `${status.replace(t.home, "~")} (755) is open to others but belongs to user 4242, not you; left alone: have its owner run chmod 700 on it` },
