@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { legacyLayoutStep } from "../../src/migrations/10_legacy_layout.js";
 import { filesUnder } from "../fixtures/fs-snapshot.js";
-import { crossDeviceFs, migrationContext, runSteps } from "../fixtures/migration-context.js";
+import { crossDeviceFs, migrationContext, noHardLinksFs, runSteps } from "../fixtures/migration-context.js";
 import { makeFifo, makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 function legacyTree(t: TempHome) {
@@ -121,6 +121,15 @@ describe("10_legacy_layout", () => {
     expect(statSync(join(t.paths.data, "secrets.env")).mode & 0o777).toBe(0o600);
     expect(statSync(join(t.paths.data, "sessions/a.jsonl")).mtime.toISOString()).toBe("2024-01-02T03:04:05.000Z");
     expect(readlinkSync(join(t.paths.data, "sessions/latest"))).toBe("nested/b.jsonl");
+    expect(Object.keys(filesUnder(t.home)).filter((f) => f.endsWith(".bosun-migrate.tmp"))).toEqual([]);
+  });
+
+  it("moves across filesystems onto one without hard links, where a copy is put in place by rename", async () => {
+    const t = makeTempHome();
+    const legacy = legacyTree(t);
+    await runSteps(migrationContext(t, { fs: noHardLinksFs(crossDeviceFs(legacy)) }), [legacyLayoutStep]);
+    expectMoved(t);
+    expect(existsSync(legacy)).toBe(false);
     expect(Object.keys(filesUnder(t.home)).filter((f) => f.endsWith(".bosun-migrate.tmp"))).toEqual([]);
   });
 

@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../src/boot/config-schema.js";
 import { legacyLayoutStep } from "../../src/migrations/10_legacy_layout.js";
 import { LEGACY_SETTINGS_KEYS, VALUE_SHAPES } from "../../src/migrations/legacy-settings-keys.js";
 import { translateLegacySettings } from "../../src/migrations/legacy-settings-translate.js";
-import { migrationContext, runSteps } from "../fixtures/migration-context.js";
+import { writeNewFile } from "../../src/migrations/move.js";
+import { migrationContext, noHardLinksFs, runSteps } from "../fixtures/migration-context.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 describe("translateLegacySettings", () => {
@@ -120,6 +121,20 @@ describe("10_legacy_layout with a settings.json to translate", () => {
     ]);
     expect(existsSync(join(t.paths.config, "bosun.json"))).toBe(false);
     expect(readFileSync(join(t.paths.config, "legacy-settings.json"), "utf8")).toBe(original);
+  });
+
+  it("writes the translation on a file system without hard links (vboxsf, 9p, SMB: link fails with EPERM)", async () => {
+    const t = makeTempHome();
+    t.write(join(t.paths.legacy, "settings.json"), settings);
+    const noLinks = noHardLinksFs();
+    await runSteps(migrationContext(t, { fs: noLinks }), [legacyLayoutStep]);
+    expect(readFileSync(join(t.paths.config, "bosun.json"), "utf8")).toBe(translated);
+    expect(readFileSync(join(t.paths.config, "legacy-settings.json"), "utf8")).toBe(settings);
+    expect(readdirSync(t.paths.config).sort()).toEqual(["bosun.json", "legacy-settings.json"]);
+    // Without links, a file that appeared in its place meanwhile is still never overwritten.
+    expect(() => writeNewFile(noLinks, join(t.paths.config, "bosun.json"), Buffer.from("{}"), 0o600)).toThrow(/already exists/);
+    expect(readFileSync(join(t.paths.config, "bosun.json"), "utf8")).toBe(translated);
+    expect(readdirSync(t.paths.config).sort()).toEqual(["bosun.json", "legacy-settings.json"]);
   });
 
   it("lists in a dry run exactly what a real run does", async () => {
