@@ -167,6 +167,6 @@ export function isTempName(path: string): boolean {
   return basename(path).endsWith(TEMP_SUFFIX);
 }
 
-function errorCode(error: unknown): string {
+export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException | null)?.code ?? "";
 }

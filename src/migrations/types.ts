@@ -5,6 +5,7 @@ import type { Project } from "../boot/project.js";
 /** The file-system calls migrations make; tests can wrap them (to simulate a crash or EXDEV). */
 export type MigrationFs = Pick<
   typeof nodeFs,
+  | "accessSync"
   | "chmodSync"
   | "closeSync"
   | "copyFileSync"
