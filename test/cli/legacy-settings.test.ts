@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync,
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin, runCli, type CliResult } from "../fixtures/cli.js";
-import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+import { makeFifo, makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 /** A home with the old layout: only `~/.bosun/settings.json`, holding `settings`. */
 function legacyHome(settings: string | Buffer): TempHome {
@@ -210,5 +210,31 @@ describe("a legacy ~/.bosun/settings.json on the first start", () => {
     expect(lines(result)).toContain("bosun: 10_legacy_layout: move ~/.bosun/settings.json → ~/.config/bosun/legacy-settings.json (the original, untouched)");
     expect(after.log.map((entry) => entry.note)).toContain(warning);
     expect(result.stdout).toContain(`! ${warning}`);
+  });
+
+  it("when the log cannot be written (logs/ is a file, bosun.log a FIFO): announces every move, warns once, and the command works", async () => {
+    const t = legacyHome('{"theme":"dark"}');
+    t.write(join(t.paths.state, "logs"), "not a folder");
+    const result = await runCli(["agents"], env(t), t.home);
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines(result)).toEqual([
+      "bosun: 10_legacy_layout: create ~/.config/bosun (private)",
+      `bosun: warning: not logging: ${join(t.paths.state, "logs")} is a file, not a folder: move it away`,
+      "bosun: 10_legacy_layout: create ~/.local/share/bosun (private)",
+      "bosun: 10_legacy_layout: move ~/.bosun/settings.json → ~/.config/bosun/bosun.json",
+      "bosun: 10_legacy_layout: remove the emptied folder ~/.bosun",
+      `bosun: warning: ${configFile(t)}:1: theme: unknown key, ignored`,
+    ]);
+    expect(files(t)).toMatchObject({ bosunJson: '{"theme":"dark"}', legacyLeft: false });
+
+    const u = legacyHome("{}");
+    mkdirSync(join(u.paths.state, "logs"), { recursive: true, mode: 0o700 });
+    makeFifo(join(u.paths.state, "logs", "bosun.log"));
+    const fifo = await runCli(["status"], env(u), u.home);
+    expect(fifo.code, fifo.stderr).toBe(0);
+    expect(lines(fifo).filter((line) => line.includes("warning"))).toEqual([
+      `bosun: warning: not logging: ${join(u.paths.state, "logs", "bosun.log")} is a FIFO (named pipe), not a regular file: move it away`,
+    ]);
+    expect(lines(fifo)).toContain("bosun: 10_legacy_layout: move ~/.bosun/settings.json → ~/.config/bosun/bosun.json");
   });
 });
