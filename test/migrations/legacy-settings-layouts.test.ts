@@ -1,10 +1,16 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkConfigFiles } from "../../src/boot/config.js";
 import { checkConfigDocument } from "../../src/boot/config-check.js";
 import { configSchema } from "../../src/boot/config-schema.js";
 import { parseJsonc } from "../../src/boot/jsonc.js";
+import { legacyLayoutStep } from "../../src/migrations/10_legacy_layout.js";
 import { LEGACY_SETTINGS_KEYS } from "../../src/migrations/legacy-settings-keys.js";
 import { translateLegacySettings } from "../../src/migrations/legacy-settings-translate.js";
+import { migrationContext, runSteps } from "../fixtures/migration-context.js";
 import { pick, seededRandom } from "../fixtures/random.js";
+import { makeTempHome } from "../fixtures/temp-home.js";
 
 /**
  * Old settings, one or two entries per translation rule (and today's keys the rules write into),
@@ -94,6 +100,22 @@ describe("the legacy translation over many layouts", () => {
       expect(read!.errors, context).toEqual([]);
       expect(read!.value, context).toEqual(readBack(compact.text).value);
       expect(translated.changes, context).toEqual(compact.changes);
+    }
+  });
+
+  it("through the step, with and without a BOM: what it writes is a bosun.json that every start reads", async () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const t = makeTempHome();
+      const { text } = legacyCase(seed);
+      const bom = seed % 2 === 0 ? "\uFEFF" : "";
+      t.write(join(t.paths.legacy, "settings.json"), bom + text);
+      await runSteps(migrationContext(t), [legacyLayoutStep]);
+      const config = join(t.paths.config, "bosun.json");
+      const context = `seed ${seed}:\n${text}`;
+      expect(existsSync(config), context).toBe(true);
+      expect(readFileSync(config, "utf8").startsWith("\uFEFF"), context).toBe(bom !== "");
+      const { errors } = await checkConfigFiles([{ scope: "global", file: config, exists: true }]);
+      expect(errors.map((error) => error.message), context).toEqual([]);
     }
   });
 
