@@ -7,7 +7,7 @@ import { displayPath, type BosunPaths } from "../boot/paths.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
 import { LEGACY_SETTINGS_KEYS } from "./legacy-settings-keys.js";
 import { translateLegacySettings, type SettingsTranslation } from "./legacy-settings-translate.js";
-import { exists, freeBackupName, lstatIfExists, statIfExists, moveEntry, removeDirIfEmpty, sameFileContent, TEMP_SUFFIX, writeNewFile } from "./move.js";
+import { exists, freeBackupName, lstatIfExists, moveEntry, removeDirIfEmpty, sameFileContent, statIfExists, TEMP_SUFFIX, writeNewFile } from "./move.js";
 import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, MigrationStep, StepPlan } from "./types.js";
 
 /**
