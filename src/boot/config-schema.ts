@@ -15,8 +15,11 @@ const pluginSettingsSchema = z
   .strict();
 
 /**
- * `bosun.json`, global (config folder) and per project. Unknown keys are errors, so a typo is
- * reported instead of silently ignored. Each subsystem adds its own section here.
+ * `bosun.json`, global (config folder) and per project. Its objects are strict so that a key it
+ * does not know (a typo, a setting of another version) is reported instead of silently ignored:
+ * `checkConfigDocument` turns those reports into warnings with a line and a "did you mean", and
+ * leaves the key out; only a wrong value of a known key is an error. Each subsystem adds its own
+ * section here.
  */
 export const configSchema = z
   .object({

@@ -1,7 +1,8 @@
 import { describeWarning } from "../boot/config-warning.js";
-import { createFileLog, type LogEcho } from "../boot/log.js";
+import { createFileLog, type Log, type LogEcho } from "../boot/log.js";
 import { displayPath, resolvePaths } from "../boot/paths.js";
 import { startBosun, type Boot, type BootOptions } from "../boot/start.js";
+import { describeError } from "../errors.js";
 import type { MigrationListener } from "../migrations/runner.js";
 import { detail, notify, writeLine, type Output } from "./output.js";
 
@@ -13,27 +14,28 @@ export interface BootReporting {
 }
 
 /**
- * Starts bosun for a command. Each change a startup migration makes is written to the log and
- * announced on stderr the moment it is applied, with the step's warnings, so a moved file is
- * never a surprise, even when the config read next is refused; a start with nothing to migrate
- * prints and writes nothing. Config warnings (unknown keys, a project config not used) follow,
- * once per start. `--quiet` leaves out the announcements (the log keeps them), never a warning;
- * `--verbose` adds what the start found and read, and shows every line logged from then on.
+ * Starts bosun for a command. Each change a startup migration makes is announced on stderr and
+ * then written to the log the moment it is applied, with the step's warnings, so a moved file is
+ * never a surprise, even when the config read next is refused or the log cannot be written; a
+ * start with nothing to migrate prints and writes nothing. Config warnings (unknown keys, a
+ * project config not used) follow, once per start. `--quiet` leaves out the announcements (the
+ * log keeps them), never a warning; `--verbose` adds what the start found and read, and shows
+ * every line logged from then on.
  */
 export async function bootForCommand(output: Output, options: BootOptions = {}, reporting: BootReporting = {}): Promise<Boot> {
   const started = performance.now();
   const env = options.env ?? output.env;
   const announce = (line: string) => reporting.announceMigrations !== false && notify(output, line);
   const warn = (line: string) => reporting.announceMigrations !== false && writeLine(output.stderr, line);
-  const log = createFileLog(resolvePaths(env, options.cwd ?? process.cwd()).state, output.verbosity === "verbose" ? echoTo(output) : undefined);
+  const log = logForCommand(createFileLog(resolvePaths(env, options.cwd ?? process.cwd()).state), output);
   const migrationListener: MigrationListener = {
     applied(stepId, action) {
-      log.info("startup migration applied", { step: stepId, action: action.describe });
       announce(`bosun: ${stepId}: ${action.describe}`);
+      log.info("startup migration applied", { step: stepId, action: action.describe });
     },
     warned(stepId, message) {
-      log.warn("startup migration note", { step: stepId, note: message });
       warn(`bosun: ${stepId}: ${message}`);
+      log.warn("startup migration note", { step: stepId, note: message });
     },
   };
   const boot = await startBosun({ env, migrationListener, log, ...options });
@@ -42,6 +44,30 @@ export async function bootForCommand(output: Output, options: BootOptions = {}, 
     for (const warning of boot.warnings) writeLine(output.stderr, `bosun: warning: ${describeWarning(warning)}`);
   }
   return boot;
+}
+
+/**
+ * The one log of a command's process. A log that cannot be written (`logs/` is a file,
+ * `bosun.log` a FIFO, the disk is full) never stops a command: the first failure is a warning
+ * on stderr, once, and later lines are not written. `--verbose` shows every line either way.
+ */
+function logForCommand(file: Log, output: Output): Log {
+  const echo = output.verbosity === "verbose" ? echoTo(output) : undefined;
+  let unusable = false;
+  const line =
+    (level: "info" | "warn" | "error") =>
+    (message: string, fields: Record<string, unknown> = {}): void => {
+      if (!unusable) {
+        try {
+          file[level](message, fields);
+        } catch (error) {
+          unusable = true;
+          writeLine(output.stderr, `bosun: warning: not logging: ${describeError(error)}`);
+        }
+      }
+      echo?.(level, message, fields);
+    };
+  return { info: line("info"), warn: line("warn"), error: line("error") };
 }
 
 /** `--verbose`: each log line on stderr as it is written, `bosun: log: message key=value…`. */

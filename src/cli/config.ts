@@ -32,17 +32,22 @@ export function registerConfig(program: Command, output: Output): void {
 
 async function showConfig(options: { json?: boolean }, output: Output): Promise<void> {
   const boot = await bootForCommand(output, {}, { printWarnings: false });
-  const { configEntries } = await import("../boot/config-origins.js");
-  const entries = boot.config ? configEntries(boot.config) : [];
+  const [{ configEntries }, { redactConfig, REDACTED }] = await Promise.all([import("../boot/config-origins.js"), import("../boot/config-redact.js")]);
+  // Secrets are redacted before anything is listed, so no output can show one.
+  const config = boot.config && { ...boot.config, value: redactConfig(boot.config.value) as typeof boot.config.value };
+  const entries = config ? configEntries(config) : [];
   const files = boot.configSources.map(({ scope, file, exists }) => ({ scope, file, exists }));
-  if (options.json) return writeJson(output, { files, value: boot.config?.value ?? {}, keys: entries, warnings: boot.warnings });
+  if (options.json) return writeJson(output, { files, value: config?.value ?? {}, keys: entries, warnings: boot.warnings });
 
   const style = styler(output);
   const show = (path: string) => displayPath(path, boot.paths.home);
   const lines = [style("bold", "Files"), ...columns(files.map((file) => [file.scope, show(file.file), file.exists ? "" : style("dim", "none")])), ""];
   lines.push(style("bold", files.length > 1 ? "Values (project over global)" : "Values"));
   if (entries.length === 0) lines.push(`  ${style("dim", "none: no config file sets anything")}`);
-  else lines.push(...columns(entries.map((entry) => [entry.key, JSON.stringify(entry.value), style("dim", `${show(entry.file)}:${entry.line}`)])));
+  else {
+    const shown = (value: unknown) => (value === REDACTED ? style("dim", REDACTED) : JSON.stringify(value));
+    lines.push(...columns(entries.map((entry) => [entry.key, shown(entry.value), style("dim", `${show(entry.file)}:${entry.line}`)])));
+  }
   if (boot.warnings.length > 0) {
     lines.push("", style("bold", "Warnings"), ...boot.warnings.map((warning) => `  ${style("yellow", "!")} ${describeWarning(warning, show)}`));
   }

@@ -1,12 +1,14 @@
 import { basename, dirname, join } from "node:path";
 import { isPlainObject, MAX_CONFIG_BYTES } from "../boot/config.js";
+import { checkConfigDocument, type ConfigSchema } from "../boot/config-check.js";
 import { ConfigError } from "../boot/config-error.js";
 import { parseJsonc, type JsoncDocument } from "../boot/jsonc.js";
 import { displayPath, type BosunPaths } from "../boot/paths.js";
 import { isInside } from "../fs/path-inside.js";
 import { ensurePrivateDir } from "../fs/private-dir.js";
+import { LEGACY_SETTINGS_KEYS } from "./legacy-settings-keys.js";
 import { translateLegacySettings, type SettingsTranslation } from "./legacy-settings-translate.js";
-import { exists, freeBackupName, lstatIfExists, moveEntry, removeDirIfEmpty, sameFileContent, TEMP_SUFFIX, writeNewFile } from "./move.js";
+import { exists, freeBackupName, lstatIfExists, moveEntry, removeDirIfEmpty, sameFileContent, statIfExists, TEMP_SUFFIX, writeNewFile } from "./move.js";
 import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, MigrationStep, StepPlan } from "./types.js";
 
 /**
@@ -42,7 +44,12 @@ export const LEGACY_SETTINGS_BACKUP = "legacy-settings.json";
 
 export const legacyLayoutStep: MigrationStep = {
   id: "10_legacy_layout",
-  plan: planLegacyLayout,
+  async plan(ctx) {
+    // The old settings are checked against the config schema, which needs zod: it is loaded only
+    // when there is an old settings file (a start that has a bosun.json loads it anyway).
+    const settings = lstatIfExists(ctx.fs, join(ctx.paths.legacy, "settings.json"));
+    return planLegacyLayout(ctx, settings ? (await import("../boot/config-schema.js")).configSchema : null);
+  },
 };
 
 /**
@@ -50,7 +57,7 @@ export const legacyLayoutStep: MigrationStep = {
  * entry. A legacy folder is removed only when every entry in it is planned to leave, so whatever
  * could not move stays where it was (and is reported) instead of being deleted with its parent.
  */
-export function planLegacyLayout(ctx: MigrationContext): StepPlan {
+function planLegacyLayout(ctx: MigrationContext, configSchema: ConfigSchema<unknown> | null): StepPlan {
   const { fs, paths } = ctx;
   const plan: StepPlan = { actions: [], notes: [] };
   const legacy = paths.legacy;
@@ -66,7 +73,7 @@ export function planLegacyLayout(ctx: MigrationContext): StepPlan {
     plan.notes.push(warn(`${show(legacy)} overlaps ${show(overlap)}; the legacy layout is not migrated`));
     return plan;
   }
-  const planner = new Planner(fs, plan, show);
+  const planner = new Planner(fs, plan, show, configSchema);
   let vacated = true;
   for (const name of fs.readdirSync(legacy).sort()) {
     const rule = LEGACY_MOVES.find((move) => move.from === name);
@@ -97,6 +104,7 @@ class Planner {
     private readonly fs: MigrationFs,
     private readonly plan: StepPlan,
     private readonly show: (path: string) => string,
+    private readonly configSchema: ConfigSchema<unknown> | null,
   ) {}
 
   /** Plans one source entry; answers whether it will have left its place afterwards. */
@@ -152,18 +160,22 @@ class Planner {
    * The old settings file. Its keys are translated into the current schema (`LEGACY_SETTINGS_KEYS`)
    * by editing its text, so comments and layout stay; the translation is written as the target and
    * the untouched original is kept next to it as `legacy-settings.json`. A file with nothing to
-   * translate moves as it is. One that is not valid JSONC is not made the config (that would stop
-   * every start): it moves to `legacy-settings.json` unread, with a warning.
+   * translate moves as it is, and so does a symlink (its file is checked, never rewritten). What
+   * would not start bosun as its config (not JSONC, not an object, or a wrong value of a known
+   * key, even one the translation made) is never made the config: it moves to
+   * `legacy-settings.json` unread, with a warning.
    */
   settings(src: string, dst: string, conflict: ConflictRule): boolean {
     const { fs, plan, show } = this;
     const source = lstatIfExists(fs, src);
-    if (!source?.isFile()) return this.entry(src, dst, conflict);
-    const read = readSettings(fs, src, source.size);
-    if (read instanceof ConfigError) {
+    const file = source?.isSymbolicLink() ? statIfExists(fs, src) : source;
+    if (!source || !file?.isFile()) return this.entry(src, dst, conflict);
+    // It appeared after the step looked for it: the next plan (under the lock, or the next start) takes it.
+    if (!this.configSchema) return false;
+    const read = readSettings(fs, src, dst, file.size, source.isSymbolicLink(), this.configSchema);
+    if ("unusable" in read) {
       const backup = this.backupOf(src, dst);
-      const where = read.line === null ? "" : ` (line ${read.line})`;
-      plan.notes.push(warn(`${show(src)} is not usable JSONC${where}: ${read.problem}; it is kept unread as ${show(backup)}: copy what you need into ${show(dst)}`));
+      plan.notes.push(warn(`${show(src)} ${read.unusable}; it is kept unread as ${show(backup)}: copy what you need into ${show(dst)}`));
       this.keepOriginal(src, backup);
       return true;
     }
@@ -217,23 +229,46 @@ class Planner {
 }
 
 /**
- * The old settings file's translation (as the bytes to write: a BOM stays), or why it cannot be a
- * config: too large, not JSONC, not an object.
+ * The old settings file's translation (as the bytes to write: a BOM stays; a symlink's file is
+ * not translated), or why it cannot be the config: too large, not JSONC, not an object, or a
+ * value `configSchema` refuses once translated (which would stop every start).
  */
-function readSettings(fs: MigrationFs, file: string, size: number): { translation: SettingsTranslation; bytes: Buffer } | ConfigError {
-  if (size > MAX_CONFIG_BYTES) return new ConfigError(file, null, null, `is larger than ${MAX_CONFIG_BYTES} bytes`);
+function readSettings(
+  fs: MigrationFs,
+  file: string,
+  dst: string,
+  size: number,
+  linked: boolean,
+  configSchema: ConfigSchema<unknown>,
+): { translation: SettingsTranslation; bytes: Buffer } | { unusable: string } {
+  if (size > MAX_CONFIG_BYTES) return { unusable: `is larger than ${MAX_CONFIG_BYTES} bytes` };
   const text = fs.readFileSync(file).toString("utf8");
-  let doc: JsoncDocument;
+  const original = parseSettings(file, text);
+  if (original instanceof ConfigError) return { unusable: `is not usable JSONC${original.line === null ? "" : ` (line ${original.line})`}: ${original.problem}` };
+  const translation = translateLegacySettings(original.text, linked ? [] : LEGACY_SETTINGS_KEYS);
+  // What will be the config is read back as bosun reads its config, so a translation that went
+  // wrong cannot lock bosun out either.
+  const translated = parseSettings(dst, translation.text);
+  const error = translated instanceof ConfigError ? translated : checkConfigDocument(translated, configSchema).errors[0];
+  if (error) {
+    // Named by its line in the old file when that file has the same problem (the translated text is nowhere on disk).
+    const line = checkConfigDocument(original, configSchema).errors.find((same) => same.field !== null && same.field === error.field)?.line;
+    const where = [line === undefined || line === null ? null : `line ${line}`, error.field, error.problem].filter(Boolean).join(": ");
+    return { unusable: `would stop every start as the config (${where})` };
+  }
+  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
+  return { translation, bytes: Buffer.from(bom + translation.text, "utf8") };
+}
+
+/** A settings text parsed, as an object; a ConfigError when it is not JSONC or not an object. */
+function parseSettings(file: string, text: string): JsoncDocument | ConfigError {
   try {
-    doc = parseJsonc(file, text);
+    const doc = parseJsonc(file, text);
+    return isPlainObject(doc.value) ? doc : new ConfigError(file, 1, null, "does not hold a JSON object");
   } catch (error) {
     if (error instanceof ConfigError) return error;
     throw error;
   }
-  if (!isPlainObject(doc.value)) return new ConfigError(file, 1, null, "does not hold a JSON object");
-  const translation = translateLegacySettings(doc.text);
-  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
-  return { translation, bytes: Buffer.from(bom + translation.text, "utf8") };
 }
 
 function action(kind: string, describe: string, apply: () => void): MigrationAction {

@@ -5,12 +5,22 @@ const jsonc = () => requireLazily("jsonc-parser") as typeof import("jsonc-parser
 
 export type JsonPath = string[];
 
+// Token kinds of jsonc-parser's scanner (a const enum in its types, so not importable here).
+const COMMA = 5;
+const LINE_COMMENT = 12;
+const BLOCK_COMMENT = 13;
+const LINE_BREAK = 14;
+const WHITESPACE = 15;
+
 /**
  * A JSONC text changed edit by edit, touching only what changes: a renamed key keeps its line,
  * value and comments; a removed property takes its line but leaves its comments; an added one is
  * written on a line of its own after the last property, in the file's indentation and line
- * endings (inline in an object written on one line). jsonc-parser's own `modify` reformats the
- * neighbouring lines and drops a comment that trails the property before a removed one.
+ * endings (inline in an object written on one line), and always inside the object, even when its
+ * closing brace shares the last property's line. Commas and comments are found with the parser's
+ * scanner, so a comment between a value and its comma cannot mislead an edit. jsonc-parser's own
+ * `modify` reformats the neighbouring lines and drops a comment that trails the property before
+ * a removed one.
  */
 export class JsoncEditor {
   constructor(public text: string) {}
@@ -72,29 +82,43 @@ export class JsoncEditor {
     this.addProperty(parent, path[depth]!, nested);
   }
 
-  /** Removes the property at `path` (and its comma); comments on its line stay. */
+  /**
+   * Removes the property at `path` with the comma that separates it from a neighbour (the one
+   * after it; for the last property, the one before it). Comments stay where they were; a line
+   * left blank goes.
+   */
   remove(path: JsonPath): void {
     const property = this.node(path)?.parent;
     const object = property?.parent;
     if (!property || property.type !== "property" || !object) return;
-    const start = property.offset;
-    const end = start + property.length;
-    const lineStart = this.text.lastIndexOf("\n", start - 1) + 1;
-    const rest = /^[ \t]*,?[ \t]*(\/\/[^\r\n]*)?(\r?\n)/.exec(this.text.slice(end));
     const siblings = object.children ?? [];
     const index = siblings.indexOf(property);
-    if (this.text.slice(lineStart, start).trim() === "" && rest) {
-      // On a line of its own: the line goes, but a comment at its end stays where it was.
-      const comment = rest[1] ? this.text.slice(lineStart, start) + rest[1] + rest[2] : "";
-      this.edit(lineStart, end + rest[0].length - lineStart, comment);
-      if (index === siblings.length - 1 && index > 0) this.dropCommaAfter(siblings[index - 1]!);
-      return;
+    const previous = siblings[index - 1];
+    const start = property.offset;
+    const end = start + property.length;
+    const after = this.commaAfter(end);
+    const before = after === null && previous ? this.commaAfter(previous.offset + previous.length) : null;
+    let place = start;
+    if (after !== null) {
+      // The comma, and the blanks after it; what lies between the value and the comma stays
+      // unless it is blank.
+      const comma = after + /^,[ \t]*/.exec(this.text.slice(after))![0].length;
+      if (this.text.slice(end, after).trim() === "") this.edit(start, comma - start, "");
+      else {
+        this.edit(after, comma - after, "");
+        this.edit(start, end - start, "");
+      }
+    } else if (before !== null && this.text.slice(before + 1, start).trim() === "" && !this.commentFollows(end)) {
+      this.edit(before, end - before, "");
+      place = before;
+    } else {
+      this.edit(start, end - start, "");
+      if (before !== null) {
+        this.edit(before, 1, "");
+        place = start - 1;
+      }
     }
-    const after = /^\s*,\s*/.exec(this.text.slice(end));
-    if (after) return this.edit(start, end + after[0].length - start, "");
-    const before = siblings[index - 1];
-    if (before) return this.edit(before.offset + before.length, end - before.offset - before.length, "");
-    this.edit(start, property.length, "");
+    this.dropLineIfBlank(place);
   }
 
   private addProperty(object: Node, key: string, value: unknown): void {
@@ -102,29 +126,59 @@ export class JsoncEditor {
     const last = object.children?.at(-1);
     if (!last) return this.edit(object.offset, object.length, `{ ${entry} }`);
     const lastEnd = last.offset + last.length;
-    const comma = /^[ \t]*,/.exec(this.text.slice(lastEnd));
+    const { at, comma } = this.endOfProperty(lastEnd);
     const multiline = this.text.slice(object.offset, object.offset + object.length).includes("\n");
-    if (!multiline) return this.edit(lastEnd + (comma?.[0].length ?? 0), 0, `${comma ? "" : ","} ${entry}`);
+    if (!multiline) return this.edit(at, 0, `${comma ? "" : ","} ${entry}`);
     const lineStart = this.text.lastIndexOf("\n", last.offset - 1) + 1;
     const indent = /^[ \t]*/.exec(this.text.slice(lineStart))![0];
     const eol = this.text.includes("\r\n") ? "\r\n" : "\n";
-    const lineEnd = this.lineEndAfter(lastEnd);
-    // The new line goes after the last property's line (past a comment that ends it); the comma
-    // goes right after its value.
-    this.edit(lineEnd, 0, `${eol}${indent}${entry}`);
-    if (!comma) this.edit(lastEnd, 0, ",");
+    // The new line goes where the last property ends (past its comma and the comments on its
+    // line); its comma goes right after its value.
+    this.edit(at, 0, `${eol}${indent}${entry}`);
+    if (comma === null) this.edit(lastEnd, 0, ",");
   }
 
-  private lineEndAfter(offset: number): number {
-    const rest = /^[^\r\n]*/.exec(this.text.slice(offset))![0];
-    // A block comment may go on past the line's end; the new line then goes before the object closes.
-    return rest.includes("/*") && !rest.includes("*/") ? offset : offset + rest.length;
+  /**
+   * Where the property whose value ends at `offset` ends: past its comma (`comma`: its offset, or
+   * null) and the comments on its line, up to the line's end, but never past the brace that closes
+   * its object (which may share the line), nor into a comment that goes on to a later line.
+   */
+  private endOfProperty(offset: number): { at: number; comma: number | null } {
+    const scanner = jsonc().createScanner(this.text, false);
+    scanner.setPosition(offset);
+    let at = offset;
+    let comma: number | null = null;
+    for (;;) {
+      const token = scanner.scan();
+      const start = scanner.getTokenOffset();
+      if (token === LINE_BREAK) return { at: start, comma };
+      const onOneLine = token === LINE_COMMENT || (token === BLOCK_COMMENT && !/[\r\n]/.test(scanner.getTokenValue()));
+      if (token === COMMA && comma === null) comma = start;
+      else if (token === WHITESPACE) continue;
+      else if (!onOneLine) return { at, comma };
+      at = start + scanner.getTokenLength();
+    }
   }
 
-  private dropCommaAfter(node: Node): void {
-    const end = node.offset + node.length;
-    const comma = /^[ \t]*,/.exec(this.text.slice(end));
-    if (comma) this.edit(end + comma[0].length - 1, 1, "");
+  /** The offset of the comma that follows `offset` past blanks, line breaks and comments, or null. */
+  private commaAfter(offset: number): number | null {
+    const scanner = jsonc().createScanner(this.text, false);
+    scanner.setPosition(offset);
+    let token = scanner.scan();
+    while (token === WHITESPACE || token === LINE_BREAK || token === LINE_COMMENT || token === BLOCK_COMMENT) token = scanner.scan();
+    return token === COMMA ? scanner.getTokenOffset() : null;
+  }
+
+  /** Whether a comment follows `offset` on its line (it stays on that line). */
+  private commentFollows(offset: number): boolean {
+    return /^[ \t]*\/[/*]/.test(this.text.slice(offset));
+  }
+
+  /** Removes the line that holds `offset` (and its line break) if nothing but blanks is left on it. */
+  private dropLineIfBlank(offset: number): void {
+    const lineStart = this.text.lastIndexOf("\n", offset - 1) + 1;
+    const lineEnd = this.text.indexOf("\n", offset);
+    if (lineEnd !== -1 && this.text.slice(lineStart, lineEnd).trim() === "") this.edit(lineStart, lineEnd + 1 - lineStart, "");
   }
 
   private edit(offset: number, length: number, content: string): void {

@@ -37,8 +37,9 @@ export const LEGACY_SETTINGS_KEYS: LegacyKeyRule[] = [
 
 /**
  * The shapes of the current keys these rules write, as `src/boot/config-schema.ts` and the
- * sections it imports check them (a test holds the two together). The migration cannot load the
- * schema itself: startup migrations are synchronous and the schema needs zod, loaded on demand.
+ * sections it imports check them (a test holds the two together): they decide, key by key and
+ * without zod, whether a rule applies. `10_legacy_layout` then checks the whole translated file
+ * against the schema itself before making it the config.
  */
 export const VALUE_SHAPES = {
   model: (value: unknown) => typeof value === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/.test(value),

@@ -58,8 +58,7 @@ function copyAcross(fs: MigrationFs, src: string, dst: string, info: Stats): voi
     }
     fs.chmodSync(temp, info.mode & 0o7777);
     fs.utimesSync(temp, info.atime, info.mtime);
-    fs.linkSync(temp, dst);
-    fs.unlinkSync(temp);
+    putInPlace(fs, temp, dst);
     fs.unlinkSync(src);
   } else {
     throw new Error(`${src} is not a file, folder or symlink`);
@@ -68,15 +67,35 @@ function copyAcross(fs: MigrationFs, src: string, dst: string, info: Stats): voi
 
 /**
  * Writes a file that must not exist yet: the bytes go to a temp sibling, are synced, and are then
- * linked into place, so `dst` appears complete or not at all and an existing file is never
- * overwritten.
+ * put in place (`putInPlace`), so `dst` appears complete or not at all and an existing file is
+ * never overwritten.
  */
 export function writeNewFile(fs: MigrationFs, dst: string, bytes: Uint8Array, mode: number): void {
   const temp = dst + TEMP_SUFFIX;
   fs.rmSync(temp, { force: true });
   fs.writeFileSync(temp, bytes, { mode, flag: "wx" });
   syncFile(fs, temp);
-  fs.linkSync(temp, dst);
+  putInPlace(fs, temp, dst);
+}
+
+/**
+ * Gives the complete file `temp` the name `dst`, which must not exist: a hard link (which fails if
+ * `dst` exists) and an unlink. A file system without hard links (vboxsf, 9p, FUSE, SMB) gets a
+ * rename instead, which keeps `dst` complete or absent; it is refused when `dst` exists, and the
+ * migrations lock keeps other bosun processes from making it in between.
+ */
+function putInPlace(fs: MigrationFs, temp: string, dst: string): void {
+  try {
+    fs.linkSync(temp, dst);
+  } catch (error) {
+    if (!NO_HARD_LINKS.has(errorCode(error))) throw error;
+    if (exists(fs, dst)) {
+      fs.unlinkSync(temp);
+      throw Object.assign(new Error(`EEXIST: ${dst} already exists`), { code: "EEXIST" });
+    }
+    fs.renameSync(temp, dst);
+    return;
+  }
   fs.unlinkSync(temp);
 }
 
@@ -130,6 +149,16 @@ export function lstatIfExists(fs: MigrationFs, path: string): Stats | undefined 
   }
 }
 
+/** What `path` leads to, through a symlink; undefined when nothing is there (or a link leads nowhere). */
+export function statIfExists(fs: MigrationFs, path: string): Stats | undefined {
+  try {
+    return fs.statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (errorCode(error) === "ENOTDIR" || errorCode(error) === "ELOOP") return undefined;
+    throw error;
+  }
+}
+
 export function exists(fs: MigrationFs, path: string): boolean {
   return lstatIfExists(fs, path) !== undefined;
 }
@@ -138,6 +167,6 @@ export function isTempName(path: string): boolean {
   return basename(path).endsWith(TEMP_SUFFIX);
 }
 
-function errorCode(error: unknown): string {
+export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException | null)?.code ?? "";
 }

@@ -63,8 +63,8 @@ export class MigrationRunner {
     this.report = { dryRun, changed: false, steps: [] };
   }
 
-  run(step: MigrationStep, source = "builtin"): void {
-    let plan = planStep(this.ctx, step);
+  async run(step: MigrationStep, source = "builtin"): Promise<void> {
+    let plan = await planStep(this.ctx, step);
     if (!this.report.dryRun && plan.actions.length > 0 && !this.lock) {
       const { state } = this.ctx.paths;
       ensurePrivateDir(state, this.ctx.fs);
@@ -73,7 +73,7 @@ export class MigrationRunner {
       } catch (error) {
         throw asFolderError(error, state);
       }
-      plan = planStep(this.ctx, step);
+      plan = await planStep(this.ctx, step);
     }
     const stepReport: StepReport = { id: step.id, source, actions: [], notes: [...plan.notes] };
     this.report.steps.push(stepReport);
@@ -104,9 +104,9 @@ export class MigrationRunner {
   }
 }
 
-function planStep(ctx: MigrationContext, step: MigrationStep): StepPlan {
+async function planStep(ctx: MigrationContext, step: MigrationStep): Promise<StepPlan> {
   try {
-    return step.plan(ctx);
+    return await step.plan(ctx);
   } catch (error) {
     if (error instanceof ExtensionError) throw error;
     throw new MigrationError(step.id, "work out what to migrate", error);

@@ -23,10 +23,10 @@ export function runStartupMigrations(host: ExtensionHost, ctx: MigrationContext,
   const pass = async (): Promise<MigrationReport> => {
     const runner = new MigrationRunner(ctx, options.dryRun, options.lockTimeoutMs, options.listener);
     try {
-      for (const step of BUILTIN_STEPS) runner.run(step);
+      for (const step of BUILTIN_STEPS) await runner.run(step);
       if (runner.report.changed) options.refreshExtensionRoots?.();
       for (const extension of await host.load(STARTUP_MIGRATION_POINT)) {
-        runner.run(extensionStep(host, extension), extension.file);
+        await runner.run(extensionStep(host, extension), extension.file);
       }
     } finally {
       runner.finish();

@@ -5,6 +5,7 @@ import type { Project } from "../boot/project.js";
 /** The file-system calls migrations make; tests can wrap them (to simulate a crash or EXDEV). */
 export type MigrationFs = Pick<
   typeof nodeFs,
+  | "accessSync"
   | "chmodSync"
   | "closeSync"
   | "copyFileSync"
@@ -64,9 +65,11 @@ export interface StepPlan {
 
 /**
  * A startup migration step. `plan` only reads; the runner applies the returned actions, or only
- * lists them for a dry run, so a preview and a real run share the same planning code.
+ * lists them for a dry run, so a preview and a real run share the same planning code. A built-in
+ * step may plan asynchronously, to load what it needs only when it needs it (the config schema);
+ * applying is always synchronous.
  */
 export interface MigrationStep {
   id: string;
-  plan(ctx: MigrationContext): StepPlan;
+  plan(ctx: MigrationContext): StepPlan | Promise<StepPlan>;
 }

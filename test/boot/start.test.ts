@@ -169,10 +169,14 @@ describe("startBosun", () => {
 
   it("reads config only after migrations, and fails with the config's line when it is invalid", async () => {
     const t = makeTempHome();
-    t.write(join(t.paths.legacy, "settings.json"), '{\n  "plugins": 1\n}');
-    const error = await rejection(boot(t));
+    t.write(join(t.paths.legacy, "settings.json"), '{\n  "defaultModel": "a/b"\n}');
+    expect((await boot(t)).config?.value.model).toBe("a/b");
+    // A moved file that would stop every start is kept aside instead (10_legacy_layout); one the user wrote stops it.
+    const u = makeTempHome();
+    u.write(join(u.paths.config, "bosun.json"), '{\n  "plugins": 1\n}');
+    const error = await rejection(boot(u));
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe(`${join(t.paths.config, "bosun.json")}:2: plugins: expected record, received number`);
+    expect((error as Error).message).toBe(`${join(u.paths.config, "bosun.json")}:2: plugins: expected record, received number`);
   });
 
   it("creates no folder at all on a fresh machine: the helper is synced only where one is installed", async () => {

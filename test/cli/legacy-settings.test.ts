@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin, runCli, type CliResult } from "../fixtures/cli.js";
-import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+import { makeFifo, makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 /** A home with the old layout: only `~/.bosun/settings.json`, holding `settings`. */
 function legacyHome(settings: string | Buffer): TempHome {
@@ -132,19 +132,68 @@ describe("a legacy ~/.bosun/settings.json on the first start", () => {
     expect(after.log.find((entry) => entry.note)?.note).toBe(note.replace("bosun: 10_legacy_layout: ", ""));
   });
 
-  it("with a known key of the wrong type: fails naming that key, after announcing and logging the move", async () => {
+  it("with a known key of the wrong type: does not make it the config, keeps it unread with one warning naming the key, and bosun starts", async () => {
     const original = '{\n  "defaultModel": "openai/gpt-5",\n  "theme": "dark",\n  "subagents": { "maxDepth": "two" }\n}\n';
     const t = legacyHome(original);
     const result = await runCli(["status"], env(t), t.home);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    const output = lines(result);
-    expect(output.at(-1)).toBe(`bosun: ${configFile(t)}:4: subagents.maxDepth: expected number, received string`);
-    expect(output).toContain("bosun: 10_legacy_layout: write ~/.config/bosun/bosun.json from ~/.bosun/settings.json, translating defaultModel → model");
+    expect(result.code).toBe(0);
+    const warning =
+      "~/.bosun/settings.json would stop every start as the config (line 4: subagents.maxDepth: expected number, received string); it is kept unread as ~/.config/bosun/legacy-settings.json: copy what you need into ~/.config/bosun/bosun.json";
+    expect(lines(result)).toEqual([
+      "bosun: 10_legacy_layout: create ~/.config/bosun (private)",
+      "bosun: 10_legacy_layout: create ~/.local/share/bosun (private)",
+      "bosun: 10_legacy_layout: move ~/.bosun/settings.json → ~/.config/bosun/legacy-settings.json (the original, untouched)",
+      "bosun: 10_legacy_layout: remove the emptied folder ~/.bosun",
+      `bosun: 10_legacy_layout: ${warning}`,
+    ]);
     const after = files(t);
-    expect(after.bosunJson).toBe('{\n  "model": "openai/gpt-5",\n  "theme": "dark",\n  "subagents": { "maxDepth": "two" }\n}\n');
+    expect(after).toMatchObject({ bosunJson: null, legacyLeft: false });
     expect(after.backup?.toString("utf8")).toBe(original);
-    expect(after.log.map((entry) => entry.action)).toContain("move ~/.bosun/settings.json → ~/.config/bosun/legacy-settings.json (the original, untouched)");
+    expect(after.log.map((entry) => entry.note)).toContain(warning);
+    expect(result.stdout).toContain(`! ${warning}`);
+    expect((await runCli(["agents"], env(t), t.home)).code).toBe(0);
+  });
+
+  it("with a current key whose value is wrong and nothing to translate: keeps it unread too, instead of moving it into place", async () => {
+    const t = legacyHome('{"model":"gpt-4"}');
+    const result = await runCli(["agents"], env(t), t.home);
+    expect(result.code).toBe(0);
+    expect(lines(result)).toContain(
+      "bosun: 10_legacy_layout: ~/.bosun/settings.json would stop every start as the config (line 1: model: use provider/model, e.g. anthropic/claude-sonnet-4-5); it is kept unread as ~/.config/bosun/legacy-settings.json: copy what you need into ~/.config/bosun/bosun.json",
+    );
+    expect(files(t)).toMatchObject({ bosunJson: null, legacyLeft: false });
+    expect(files(t).backup?.toString("utf8")).toBe('{"model":"gpt-4"}');
+  });
+
+  it("with the closing brace on the last key's line: the key moved into a new object lands inside the file's object, and every command works", async () => {
+    const t = legacyHome('{\n  "theme": "dark",\n  "approval_mode": "auto" }');
+    const first = await runCli(["agents"], env(t), t.home);
+    expect(first.code, first.stderr).toBe(0);
+    expect(files(t).bosunJson).toBe('{\n  "theme": "dark",\n  "permissions": { "mode": "auto-edit" } }');
+    for (const argv of [["agents"], ["status"]]) expect((await runCli(argv, env(t), t.home)).code, argv.join(" ")).toBe(0);
+  });
+
+  it("that is a symlink: the linked file is checked as it is, and a link to settings that would stop bosun is kept as the backup", async () => {
+    const t = legacyHome("{}");
+    const linked = t.write("dotfiles/bosun-settings.json", '{ "subagents": { "maxDepth": "two" } }');
+    const link = join(t.paths.legacy, "settings.json");
+    rmSync(link);
+    symlinkSync(linked, link);
+    const result = await runCli(["status"], env(t), t.home);
+    expect(result.code).toBe(0);
+    expect(lines(result)).toContain(
+      "bosun: 10_legacy_layout: ~/.bosun/settings.json would stop every start as the config (line 1: subagents.maxDepth: expected number, received string); it is kept unread as ~/.config/bosun/legacy-settings.json: copy what you need into ~/.config/bosun/bosun.json",
+    );
+    expect(existsSync(configFile(t))).toBe(false);
+    expect(readlinkSync(join(t.paths.config, "legacy-settings.json"))).toBe(linked);
+
+    const u = legacyHome("{}");
+    const good = u.write("dotfiles/bosun-settings.json", '{ "model": "openai/gpt-5", "defaultModel": "a/b" }');
+    rmSync(join(u.paths.legacy, "settings.json"));
+    symlinkSync(good, join(u.paths.legacy, "settings.json"));
+    expect((await runCli(["status"], env(u), u.home)).code).toBe(0);
+    expect(readlinkSync(configFile(u))).toBe(good);
+    expect(readFileSync(good, "utf8")).toBe('{ "model": "openai/gpt-5", "defaultModel": "a/b" }');
   });
 
   it("that is not valid JSONC: keeps it unread next to the config with one warning, and bosun starts", async () => {
@@ -161,5 +210,31 @@ describe("a legacy ~/.bosun/settings.json on the first start", () => {
     expect(lines(result)).toContain("bosun: 10_legacy_layout: move ~/.bosun/settings.json → ~/.config/bosun/legacy-settings.json (the original, untouched)");
     expect(after.log.map((entry) => entry.note)).toContain(warning);
     expect(result.stdout).toContain(`! ${warning}`);
+  });
+
+  it("when the log cannot be written (logs/ is a file, bosun.log a FIFO): announces every move, warns once, and the command works", async () => {
+    const t = legacyHome('{"theme":"dark"}');
+    t.write(join(t.paths.state, "logs"), "not a folder");
+    const result = await runCli(["agents"], env(t), t.home);
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines(result)).toEqual([
+      "bosun: 10_legacy_layout: create ~/.config/bosun (private)",
+      `bosun: warning: not logging: ${join(t.paths.state, "logs")} is a file, not a folder: move it away`,
+      "bosun: 10_legacy_layout: create ~/.local/share/bosun (private)",
+      "bosun: 10_legacy_layout: move ~/.bosun/settings.json → ~/.config/bosun/bosun.json",
+      "bosun: 10_legacy_layout: remove the emptied folder ~/.bosun",
+      `bosun: warning: ${configFile(t)}:1: theme: unknown key, ignored`,
+    ]);
+    expect(files(t)).toMatchObject({ bosunJson: '{"theme":"dark"}', legacyLeft: false });
+
+    const u = legacyHome("{}");
+    mkdirSync(join(u.paths.state, "logs"), { recursive: true, mode: 0o700 });
+    makeFifo(join(u.paths.state, "logs", "bosun.log"));
+    const fifo = await runCli(["status"], env(u), u.home);
+    expect(fifo.code, fifo.stderr).toBe(0);
+    expect(lines(fifo).filter((line) => line.includes("warning"))).toEqual([
+      `bosun: warning: not logging: ${join(u.paths.state, "logs", "bosun.log")} is a FIFO (named pipe), not a regular file: move it away`,
+    ]);
+    expect(lines(fifo)).toContain("bosun: 10_legacy_layout: move ~/.bosun/settings.json → ~/.config/bosun/bosun.json");
   });
 });

@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../src/boot/config-schema.js";
-import { legacyLayoutStep, planLegacyLayout } from "../../src/migrations/10_legacy_layout.js";
+import { legacyLayoutStep } from "../../src/migrations/10_legacy_layout.js";
 import { LEGACY_SETTINGS_KEYS, VALUE_SHAPES } from "../../src/migrations/legacy-settings-keys.js";
 import { translateLegacySettings } from "../../src/migrations/legacy-settings-translate.js";
-import { migrationContext, runSteps } from "../fixtures/migration-context.js";
+import { writeNewFile } from "../../src/migrations/move.js";
+import { migrationContext, noHardLinksFs, runSteps } from "../fixtures/migration-context.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 describe("translateLegacySettings", () => {
@@ -68,53 +69,79 @@ describe("10_legacy_layout with a settings.json to translate", () => {
   const settings = '{ "defaultModel": "a/b" }';
   const translated = '{ "model": "a/b" }';
 
-  it("finishes a translation cut short: the config is written, the original still in the legacy folder", () => {
+  it("finishes a translation cut short: the config is written, the original still in the legacy folder", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.legacy, "settings.json"), settings);
     t.write(join(t.paths.config, "bosun.json"), translated);
-    const plan = planLegacyLayout(migrationContext(t));
+    const plan = await legacyLayoutStep.plan(migrationContext(t));
     expect(plan.actions.map((a) => a.describe)).toEqual([
       "create ~/.local/share/bosun (private)",
       "move ~/.bosun/settings.json → ~/.config/bosun/legacy-settings.json (the original, untouched)",
       "remove the emptied folder ~/.bosun",
     ]);
     t.write(join(t.paths.config, "legacy-settings.json"), settings);
-    expect(planLegacyLayout(migrationContext(t)).actions[1]!.describe).toBe("remove ~/.bosun/settings.json (already kept as ~/.config/bosun/legacy-settings.json)");
+    expect((await legacyLayoutStep.plan(migrationContext(t))).actions[1]!.describe).toBe("remove ~/.bosun/settings.json (already kept as ~/.config/bosun/legacy-settings.json)");
   });
 
-  it("keeps the file in place when a different bosun.json exists, and backs up next to an older backup", () => {
+  it("keeps the file in place when a different bosun.json exists, and backs up next to an older backup", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.legacy, "settings.json"), settings);
     t.write(join(t.paths.config, "bosun.json"), "{}");
-    const kept = runSteps(migrationContext(t), [legacyLayoutStep]);
+    const kept = await runSteps(migrationContext(t), [legacyLayoutStep]);
     expect(kept.steps[0]!.notes.map((n) => n.message)).toEqual([expect.stringMatching(/kept ~\/\.bosun\/settings\.json: .*bosun\.json already exists/)]);
     expect(readFileSync(join(t.paths.legacy, "settings.json"), "utf8")).toBe(settings);
 
     const u = makeTempHome();
     u.write(join(u.paths.legacy, "settings.json"), settings);
     u.write(join(u.paths.config, "legacy-settings.json"), "an older backup");
-    runSteps(migrationContext(u), [legacyLayoutStep]);
+    await runSteps(migrationContext(u), [legacyLayoutStep]);
     expect(readFileSync(join(u.paths.config, "bosun.json"), "utf8")).toBe(translated);
     expect(readFileSync(join(u.paths.config, "legacy-settings.json-2"), "utf8")).toBe(settings);
     expect(readFileSync(join(u.paths.config, "legacy-settings.json"), "utf8")).toBe("an older backup");
     expect(existsSync(u.paths.legacy)).toBe(false);
   });
 
-  it("keeps a settings.json nested too deep, unread, instead of making it the config", () => {
+  it("keeps a settings.json nested too deep, unread, instead of making it the config", async () => {
     const t = makeTempHome();
     const deep = `{ "a": ${"[".repeat(100_000)} }`;
     t.write(join(t.paths.legacy, "settings.json"), deep);
-    const report = runSteps(migrationContext(t), [legacyLayoutStep]);
+    const report = await runSteps(migrationContext(t), [legacyLayoutStep]);
     expect(existsSync(join(t.paths.config, "bosun.json"))).toBe(false);
     expect(readFileSync(join(t.paths.config, "legacy-settings.json"), "utf8")).toBe(deep);
     expect(report.steps[0]!.notes.map((n) => n.message)).toEqual([expect.stringContaining("nests objects and arrays more than 100 levels deep")]);
   });
 
-  it("lists in a dry run exactly what a real run does", () => {
+  it("keeps unread a file whose translation would stop bosun, even when the old file itself only has unknown keys", async () => {
+    const t = makeTempHome();
+    const original = '{ "custom_providers": { "local": { "npm": "Not A Package", "base_url": "http://127.0.0.1:1/v1" } } }';
+    t.write(join(t.paths.legacy, "settings.json"), original);
+    const report = await runSteps(migrationContext(t), [legacyLayoutStep]);
+    expect(report.steps[0]!.notes.map((note) => note.message)).toEqual([
+      "~/.bosun/settings.json would stop every start as the config (providers.local.npm: use an npm package name such as @ai-sdk/openai-compatible); it is kept unread as ~/.config/bosun/legacy-settings.json: copy what you need into ~/.config/bosun/bosun.json",
+    ]);
+    expect(existsSync(join(t.paths.config, "bosun.json"))).toBe(false);
+    expect(readFileSync(join(t.paths.config, "legacy-settings.json"), "utf8")).toBe(original);
+  });
+
+  it("writes the translation on a file system without hard links (vboxsf, 9p, SMB: link fails with EPERM)", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.legacy, "settings.json"), settings);
-    const dry = runSteps(migrationContext(t), [legacyLayoutStep], true);
+    const noLinks = noHardLinksFs();
+    await runSteps(migrationContext(t, { fs: noLinks }), [legacyLayoutStep]);
+    expect(readFileSync(join(t.paths.config, "bosun.json"), "utf8")).toBe(translated);
+    expect(readFileSync(join(t.paths.config, "legacy-settings.json"), "utf8")).toBe(settings);
+    expect(readdirSync(t.paths.config).sort()).toEqual(["bosun.json", "legacy-settings.json"]);
+    // Without links, a file that appeared in its place meanwhile is still never overwritten.
+    expect(() => writeNewFile(noLinks, join(t.paths.config, "bosun.json"), Buffer.from("{}"), 0o600)).toThrow(/already exists/);
+    expect(readFileSync(join(t.paths.config, "bosun.json"), "utf8")).toBe(translated);
+    expect(readdirSync(t.paths.config).sort()).toEqual(["bosun.json", "legacy-settings.json"]);
+  });
+
+  it("lists in a dry run exactly what a real run does", async () => {
+    const t = makeTempHome();
+    t.write(join(t.paths.legacy, "settings.json"), settings);
+    const dry = await runSteps(migrationContext(t), [legacyLayoutStep], true);
     expect(existsSync(join(t.paths.config, "bosun.json"))).toBe(false);
-    expect(runSteps(migrationContext(t), [legacyLayoutStep]).steps[0]!.actions).toEqual(dry.steps[0]!.actions);
+    expect((await runSteps(migrationContext(t), [legacyLayoutStep])).steps[0]!.actions).toEqual(dry.steps[0]!.actions);
   });
 });

@@ -1,8 +1,10 @@
+import * as nodeFs from "node:fs";
 import { chmodSync, chownSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planPrivateFolders, privateFoldersStep } from "../../src/migrations/40_private_folders.js";
-import { runCli } from "../fixtures/cli.js";
+import type { MigrationFs } from "../../src/migrations/types.js";
+import { runBinAsync, runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { migrationContext, runSteps } from "../fixtures/migration-context.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
@@ -43,24 +45,24 @@ describe("40_private_folders", () => {
     expect(planPrivateFolders(migrationContext(t))).toEqual({ actions: [], notes: [] });
   });
 
-  it("makes each of bosun's folders private, and then has nothing to do", () => {
+  it("makes each of bosun's folders private, and then has nothing to do", async () => {
     const t = makeTempHome();
     const folders = ownFolders(t);
     makeOpen(folders);
     // What the user put in bosun's folders is private through the folder above it, and left as it is.
     makeOpen([join(t.paths.data, "plugins", "mine")]);
-    const report = runSteps(migrationContext(t), [privateFoldersStep]);
+    const report = await runSteps(migrationContext(t), [privateFoldersStep]);
     expect(report.steps[0]!.actions.map((action) => action.describe)).toEqual(folders.map((folder) => `make ${folder.replace(t.home, "~")} private (755 → 700)`));
     expect(Object.fromEntries(folders.map((folder) => [folder, modeOf(folder)]))).toEqual(Object.fromEntries(folders.map((folder) => [folder, "700"])));
     expect(modeOf(join(t.paths.data, "plugins", "mine"))).toBe("755");
     expect(planPrivateFolders(migrationContext(t))).toEqual({ actions: [], notes: [] });
   });
 
-  it("takes away only group and other bits", () => {
+  it("takes away only group and other bits", async () => {
     const t = makeTempHome();
     mkdirSync(t.paths.cache, { recursive: true });
     chmodSync(t.paths.cache, 0o1570);
-    runSteps(migrationContext(t), [privateFoldersStep]);
+    await runSteps(migrationContext(t), [privateFoldersStep]);
     expect(modeOf(t.paths.cache)).toBe("1500");
   });
 
@@ -76,13 +78,13 @@ describe("40_private_folders", () => {
     expect([modeOf(join(elsewhere, "sessions")), modeOf(join(elsewhere, "state")), modeOf(join(elsewhere, "state", "logs"))]).toEqual(["755", "755", "755"]);
   });
 
-  it("reports a folder that belongs to another user and leaves it as it is", () => {
+  it("reports a folder that belongs to another user and leaves it as it is", async () => {
     const t = makeTempHome();
     const status = join(t.paths.cache, "status");
     makeOpen([status]);
     chmodSync(t.paths.cache, 0o700);
     chownSync(status, 4242, 4242);
-    const report = runSteps(migrationContext(t), [privateFoldersStep]);
+    const report = await runSteps(migrationContext(t), [privateFoldersStep]);
     expect(report.changed).toBe(false);
     expect(report.steps[0]!.notes).toEqual([
       { level: "warn", message: `${status.replace(t.home, "~")} (755) is open to others but belongs to user 4242, not you; left alone: have its owner run chmod 700 on it` },
@@ -123,4 +125,67 @@ describe("40_private_folders", () => {
     expect((await runCli(["status"], t.env, t.home)).stderr).toBe("");
     expect(snapshotTree(t.root)).toEqual(settled);
   });
+
+  it("leaves a folder on a read-only mount as it is, and every command still works (a read-only tmpfs in a mount namespace of its own)", async () => {
+    const t = makeTempHome();
+    mkdirSync(t.paths.config, { recursive: true, mode: 0o700 });
+    const readOnly = { wrapper: ["unshare", "-m"], setup: `mount -t tmpfs -o ro,mode=755 tmpfs ${t.paths.config}`, cwd: t.home, timeoutMs: 30_000 };
+    const note = "~/.config/bosun (755) is open to others but on a read-only file system; left as it is: make it private where it is mounted from";
+    for (const argv of [["agents"], ["status"]]) {
+      const result = await runBinAsync(argv, t.env, readOnly);
+      expect(result.code, result.stderr).toBe(0);
+      // Nothing it could do: no announcement, no lock, at every start.
+      expect(result.stderr, argv.join(" ")).toBe("");
+      if (argv[0] === "status") expect(result.stdout).toContain(`! ${note}`);
+    }
+    const migrate = await runBinAsync(["migrate", "--json"], t.env, readOnly);
+    const step = JSON.parse(migrate.stdout).steps.find((s: { id: string }) => s.id === "40_private_folders");
+    expect(step).toMatchObject({ actions: [], notes: [{ level: "warn", message: note }] });
+  }, 60_000);
+
+  it("turns a change the file system refuses (EROFS, EPERM, EACCES) into a warning, not a failed start", async () => {
+    for (const code of ["EROFS", "EPERM", "EACCES"]) {
+      const t = makeTempHome();
+      makeOpen([t.paths.cache]);
+      const refusing: MigrationFs = {
+        ...nodeFs,
+        fchmodSync: () => {
+          throw Object.assign(new Error(`${code}: refused, fchmod`), { code });
+        },
+      };
+      const report = await runSteps(migrationContext(t, { fs: refusing }), [privateFoldersStep]);
+      expect(report.steps[0]!.notes, code).toEqual([{ level: "warn", message: `left as it is: ~/.cache/bosun could not be made private (${code}: refused, fchmod)` }]);
+      expect(modeOf(t.paths.cache)).toBe("755");
+    }
+  });
+
+  it("does not list a runtimes/ folder that is not yours (left by sudo bosun agents login), nor fail on one it cannot list", async () => {
+    const user = 4242;
+    const asUser = { wrapper: ["setpriv", `--reuid=${user}`, `--regid=${user}`, "--clear-groups"], timeoutMs: 30_000 };
+    const runtimes = (t: TempHome) => join(t.paths.data, "runtimes");
+    const homeOf = (t: TempHome, runtimesOwner: number, runtimesMode: number) => {
+      mkdirSync(join(runtimes(t), "codex"), { recursive: true, mode: 0o700 });
+      chmodSync(join(runtimes(t), "codex"), 0o755);
+      for (const dir of [t.root, t.home, join(t.home, ".local"), join(t.home, ".local", "share"), t.paths.data, runtimes(t), join(runtimes(t), "codex")]) chownSync(dir, user, user);
+      chmodSync(t.paths.data, 0o700);
+      chownSync(runtimes(t), runtimesOwner, runtimesOwner);
+      chmodSync(runtimes(t), runtimesMode);
+      return t;
+    };
+
+    // sudo left runtimes/ root's and private: the user cannot list it, and bosun does not try.
+    const sudo = homeOf(makeTempHome(), 0, 0o700);
+    const status = await runBinAsync(["status"], sudo.env, { ...asUser, cwd: sudo.home });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain("! ~/.local/share/bosun/runtimes belongs to user 0, not you; the folders in it were not checked");
+    expect(modeOf(join(runtimes(sudo), "codex"))).toBe("755");
+
+    // The user's own runtimes/ without read access: listing fails with EACCES, which is a note.
+    const unreadable = homeOf(makeTempHome(), user, 0o300);
+    const again = await runBinAsync(["status"], unreadable.env, { ...asUser, cwd: unreadable.home });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/! ~\/\.local\/share\/bosun\/runtimes cannot be listed \(EACCES: permission denied, scandir '[^']+'\); the folders in it were not checked/);
+    expect(modeOf(join(runtimes(unreadable), "codex"))).toBe("755");
+  }, 60_000);
 });
+

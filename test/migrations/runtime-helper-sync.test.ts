@@ -108,24 +108,24 @@ describe("30_runtime_helper_sync as a step", () => {
     expect(readFileSync(`${target}.startup-migration-backup`, "utf8")).toBe(STALE);
   });
 
-  it("replaces an installed helper with an older version stamp and starts its refresh", () => {
+  it("replaces an installed helper with an older version stamp and starts its refresh", async () => {
     const t = makeTempHome();
     const target = join(t.paths.data, "bin/bosun-hook.mjs");
     const packaged = readFileSync(packagedHelperPath(packageRoot()), "utf8");
     t.write(target, packaged.replace(/const HELPER_VERSION = \d+;/, "const HELPER_VERSION = 0;"));
     const spawned: string[][] = [];
     const ctx = migrationContext(t, { spawnDetached: (_command, args) => (spawned.push(args), "") });
-    const report = runSteps(ctx, [runtimeHelperSyncStep]);
+    const report = await runSteps(ctx, [runtimeHelperSyncStep]);
     expect(report.steps[0]!.actions).toHaveLength(1);
     expect(readFileSync(target, "utf8")).toBe(packaged);
     expect(spawned).toEqual([[target, "refresh", "--cli", join(packageRoot(), "bin", "bosun.js")]]);
-    expect(runSteps(ctx, [runtimeHelperSyncStep]).steps[0]!.actions).toEqual([]);
+    expect((await runSteps(ctx, [runtimeHelperSyncStep])).steps[0]!.actions).toEqual([]);
   });
 
-  it("reports a refresh that could not start without failing the step", () => {
+  it("reports a refresh that could not start without failing the step", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.data, "bin/bosun-hook.mjs"), STALE);
-    const report = runSteps(migrationContext(t, { spawnDetached: () => "spawn EACCES" }), [runtimeHelperSyncStep]);
+    const report = await runSteps(migrationContext(t, { spawnDetached: () => "spawn EACCES" }), [runtimeHelperSyncStep]);
     expect(report.steps[0]!.notes).toEqual([{ level: "warn", message: "the helper's refresh did not start: spawn EACCES" }]);
   });
 });
