@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { dirname, join, sep } from "node:path";
 import { acquireLock, type HeldLock } from "../fs/file-lock.js";
+import { UnusableFileError } from "../fs/regular-file.js";
 import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
 import type { DesiredInstall } from "./desired.js";
 import { RootExecutor } from "./executor.js";
-import { errorCode, exists, isNonFolder, makeDirs, nonFileKind, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
+import { errorCode, exists, isNonFolder, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
 import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError, PackNotInstalledError } from "./install-errors.js";
 import { readInstallState, serializeInstallState, type InstallState } from "./install-state.js";
 import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, undoJournal, type RestoreFailure } from "./journal.js";
@@ -388,12 +389,11 @@ async function lockRoot(fs: InstallFs, root: InstallRoot, created: string[], tim
       // A folder that cannot be created (permissions, a file in the way) is the user's to fix.
       throw new InstallFailedError(error, []);
     }
-    // The lock's holder is read from the file: a FIFO there would be waited on forever.
-    const lock = fs.lstatSync(statePath(root, LOCK_FILE), { throwIfNoEntry: false });
-    if (lock && !lock.isFile()) throw new InstallFileError(statePath(root, LOCK_FILE), `is a ${nonFileKind(lock)}, not bosun's lock`, "move it out of the way, then run again");
     try {
       return await acquireLock(statePath(root, LOCK_FILE), { timeoutMs });
     } catch (error) {
+      // A folder or FIFO… where the lock goes is refused by the lock itself (never waited on).
+      if (error instanceof UnusableFileError) throw new InstallFileError(error.file, error.problem, "move it out of the way, then run again");
       if (errorCode(error) !== "ENOENT" || attempt === 3) throw error;
     }
   }

@@ -146,7 +146,7 @@ describe("a manifest or install state that is not a file, a runtime folder that 
   });
 
   it("bosun-install.lock that is a FIFO or a folder: refused at once, never waited on (the real bin, with a timeout)", async () => {
-    for (const kind of ["FIFO", "folder"]) {
+    for (const [kind, problem] of [["FIFO", "is a FIFO (named pipe), not a regular file"], ["folder", "is a folder, not a file"]] as const) {
       const t = makeTempHome();
       const lock = join(t.home, ".claude/bosun-install.lock");
       mkdirSync(join(t.home, ".claude"));
@@ -154,7 +154,7 @@ describe("a manifest or install state that is not a file, a runtime folder that 
       else mkdirSync(lock);
       const before = snapshotTree(t.root);
       const result = runBin(["install", ...G, "--yes"], t.env, t.home);
-      expect([result.code, result.stderr]).toEqual([1, `bosun: ${lock}: is a ${kind}, not bosun's lock; move it out of the way, then run again\n`]);
+      expect([result.code, result.stderr]).toEqual([1, `bosun: ${lock}: ${problem}; move it out of the way, then run again\n`]);
       expect(snapshotTree(t.root)).toEqual(before);
     }
   });
