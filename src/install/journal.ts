@@ -178,10 +178,13 @@ function wellFormed(value: Record<string, unknown>): boolean {
   }
 }
 
-/** A relative path inside the root, exactly as bosun writes it. */
+/**
+ * A relative path inside the root, exactly as bosun writes it; of any length, since bosun journals
+ * its backups (`bosun-backups/<run>/<path>`) and temp files (`<path>.bosun-tmp`) too.
+ */
 function insideRel(path: unknown): boolean {
   try {
-    return normalizeRelPath(path, "journal") === path;
+    return normalizeRelPath(path, "journal", false) === path;
   } catch {
     return false;
   }
