@@ -136,7 +136,7 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     for (const { root } of [...plans].sort((a, b) => (statePath(a.root, LOCK_FILE) < statePath(b.root, LOCK_FILE) ? -1 : 1))) {
       locks.push(await lockRoot(fs, root, createdDirs, request.lockTimeoutMs));
     }
-    for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS));
+    for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS, now));
     // Every bosun run that changes a root rewrites its manifest or state, and one that fails puts
     // them back: when both read as before and nothing was rolled back, the plan still holds.
     const stale = plans.some(
