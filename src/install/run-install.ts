@@ -169,6 +169,8 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     for (const { root } of plans) if (!exists(fs, statePath(root, MANIFEST_FILE))) for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
     // The last pack left: a root bosun made (and the folders above it it made) goes too, once empty.
     if (committed) for (const dir of emptiedRoots(fs, plans)) tryRmdir(fs, dir);
+    // The folders this run made that hold nothing (it failed, or they were made only to take the
+    // lock of a root with nothing to change), deepest first; the others hold what it installed.
     for (const dir of createdDirs.reverse()) tryRmdir(fs, dir);
   }
 }
@@ -266,7 +268,6 @@ async function apply(
       warnings.push(`could not tidy ${journalDir(root)}: ${(error as Error).message}`);
     }
   }
-  createdDirs.length = 0;
   const byRoot = new Map(executors.filter((executor) => !refreshed.has(executor.root.dir)).map((executor) => [executor.root.dir, executor]));
   const results = plans.map(({ root, plan }) => {
     const executor = byRoot.get(root.dir);

@@ -194,10 +194,14 @@ describe("bosun uninstall", () => {
     const both = await runCli(["uninstall", "nosuchpack", "--runtime", "claude,codex", "--scope", "global", "--yes"], t.env, t.home);
     expect(both.stderr).toBe('bosun: pack "nosuchpack" is not installed in any of claude global (installed: bosun 0.1.0, demo 1.0.0), codex global (nothing installed); nothing was changed\n');
     expect(snapshotTree(t.root)).toEqual(before);
-    // Installed in one of the runtimes named: that one is uninstalled, the other has nothing to change.
+    // Installed in one of the runtimes named: that one is uninstalled, the other has nothing to
+    // change, and its folders (none of them there) are not made to take its lock.
     const some = await runCli(["uninstall", "demo", "--runtime", "claude,codex", "--scope", "global", "--yes", "--json"], t.env, t.home);
     expect(some.code).toBe(0);
     expect(JSON.parse(some.stdout).targets.map((target: { roots: { status: string }[] }) => target.roots.map((root) => root.status))).toEqual([["changed"], ["unchanged", "unchanged"]]);
+    expect([".codex", ".agents"].filter((dir) => existsSync(join(t.home, dir)))).toEqual([]);
+    const detected = await runCli(["install", "--all-detected", "--scope", "global", "--dry-run", "--json"], t.env, t.home);
+    expect(JSON.parse(detected.stdout).targets.map((target: { runtime: string }) => target.runtime)).toEqual(["claude"]);
   });
 
   it("removes the folders a fresh install created, the runtime's own folder included, once nothing is left in them", async () => {
