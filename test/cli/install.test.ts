@@ -143,6 +143,18 @@ describe("bosun install", () => {
     expect(result.stdout).toMatch(/^ {2}backup: ~\/\.claude\/bosun-backups\/.+\/commands\/bosun-delegate\.md$/m);
   });
 
+  it("on a terminal with --quiet: the plan is still shown before the question it asks about; the report on stdout is the same", async () => {
+    const t = makeTempHome();
+    const result = await runOnTerminal(["install", ...G, "--quiet"], t.env, ["y"]);
+    expect(result.code).toBe(0);
+    expect(result.questions).toEqual(["Apply these changes? [y/N]"]);
+    const [plan] = result.stderr.split("Apply these changes?");
+    expect(plan).toMatch(/^bosun install --dry-run: pack bosun 0\.1\.0 \(nothing was changed\)$/m);
+    expect(plan).toMatch(/^Claude Code \(global\)  ~\/\.claude  changes planned$/m);
+    expect(plan).toMatch(/^ {2}added \(new files\) \(12\)$/m);
+    expect(result.stdout).toMatch(/^Claude Code \(global\)  ~\/\.claude  installed$/m);
+  });
+
   it("--config-dir puts a runtime's global install where you say", async () => {
     const t = makeTempHome();
     const dir = join(t.root, "my-claude");
