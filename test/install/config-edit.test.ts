@@ -146,7 +146,7 @@ describe("installs and uninstalls leave your config files as they were", () => {
 
   it("two packs' hooks on two events: once both have left, the file is as it was (or gone with ~/.claude, when bosun made them), whatever the order", async () => {
     for (const mine of ['{\n  "model": "opus"\n}\n', null]) {
-      for (const [installFirst, uninstallFirst] of [["bosun", "bosun"], ["bosun", "stopper"], ["stopper", "bosun"], ["stopper", "stopper"]]) {
+      for (const [installFirst, uninstallFirst] of [["bosun", "bosun"], ["bosun", "stopper"], ["stopper", "bosun"], ["stopper", "stopper"]] as const) {
         const t = makeTempHome();
         const stopper = t.write("stopper/pack.json", JSON.stringify({ name: "stopper", version: "1.0.0", artifacts: { hooks: ["on-stop"] } }));
         t.write("stopper/hooks/on-stop.json", JSON.stringify({ event: "stop", command: "echo finished" }));
