@@ -6,7 +6,7 @@ import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js"
 import type { DesiredInstall } from "./desired.js";
 import { RootExecutor } from "./executor.js";
 import { errorCode, exists, isNonFolder, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
-import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError, PackNotInstalledError } from "./install-errors.js";
+import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError, PackNotInstalledError, type RolledBack } from "./install-errors.js";
 import { readInstallState, serializeInstallState, type InstallState } from "./install-state.js";
 import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, undoJournal, type RestoreFailure } from "./journal.js";
 import { journalState, recoverInterrupted } from "./recovery.js";
@@ -144,8 +144,9 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
         pendingJournals > 0 || (recovered.get(root.dir) ?? []).length > 0 || readOrNull(fs, statePath(root, MANIFEST_FILE)) !== plan.manifest.text || readOrNull(fs, statePath(root, STATE_FILE)) !== plan.stateText,
     );
     if (stale) plans = plans.map(({ target, root }) => ({ target, root, plan: plan(request, target, root, now, packHashes), pendingJournals: 0 }));
-    if (uninstall) failIfNotInstalled(plans, request.pack.name);
-    failOnBlocked(plans, request);
+    const rolledBack = [...recovered].flatMap(([root, runs]) => runs.map((run) => ({ root, run })));
+    if (uninstall) failIfNotInstalled(plans, request.pack.name, rolledBack);
+    failOnBlocked(plans, request, rolledBack);
     const questions = plans.flatMap(({ root, plan }) => plan.actions.filter(needsChoice).map((action) => ({ root, action })));
     if (questions.length > 0 && request.resolve === undefined && request.ask) await request.ask(questions);
     for (const { action } of questions) action.resolution ??= "keep";
@@ -341,7 +342,7 @@ export function isNoop(plan: RootPlan): boolean {
   return sameManifestMeaning(after, plan.manifest.found ? plan.manifest.manifest : null);
 }
 
-function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: InstallRequest): void {
+function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: InstallRequest, rolledBack: readonly RolledBack[] = []): void {
   const blocked = plans.flatMap(({ root, plan }) => plan.actions.filter(isBlocked).map((action) => ({ root: root.dir, action })));
   if (blocked.length > 0) throw new InstallBlockedError(blocked);
   const questions = plans.flatMap(({ root, plan }) => plan.actions.filter(needsChoice).map((action) => ({ root: root.dir, action })));
@@ -351,7 +352,7 @@ function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: 
     return;
   }
   // Without a terminal, fail before anything is written (before the lock, when seen that early).
-  if (!request.ask) throw new NeedsChoiceError(questions);
+  if (!request.ask) throw new NeedsChoiceError(questions, rolledBack);
 }
 
 /** Copies bosun's hook helper into its data folder (0755, temp file + rename); false when it was already there. */
@@ -421,7 +422,7 @@ function emptiedRoots(fs: InstallFs, plans: readonly { root: InstallRoot; plan: 
   return [...dirs].sort((a, b) => b.split(sep).length - a.split(sep).length);
 }
 
-function failIfNotInstalled(plans: readonly { target: InstallTarget; root: InstallRoot; plan: RootPlan }[], pack: string): void {
+function failIfNotInstalled(plans: readonly { target: InstallTarget; root: InstallRoot; plan: RootPlan }[], pack: string, rolledBack: readonly RolledBack[] = []): void {
   if (plans.some(({ plan }) => hasPack(plan.manifest.manifest, pack))) return;
   const byTarget = new Map<InstallTarget, Set<string>>();
   for (const { target, plan } of plans) {
@@ -429,7 +430,11 @@ function failIfNotInstalled(plans: readonly { target: InstallTarget; root: Insta
     for (const [name, record] of Object.entries(plan.manifest.manifest.packs)) installed.add(`${name} ${record.version}`);
     byTarget.set(target, installed);
   }
-  throw new PackNotInstalledError(pack, [...byTarget].map(([target, installed]) => ({ runtime: target.runtime.id, scope: target.scope, packs: [...installed].sort() })));
+  throw new PackNotInstalledError(
+    pack,
+    [...byTarget].map(([target, installed]) => ({ runtime: target.runtime.id, scope: target.scope, packs: [...installed].sort() })),
+    rolledBack,
+  );
 }
 
 function hasPack(manifest: Manifest, pack: string): boolean {
