@@ -135,6 +135,33 @@ describe("an interrupted run whose journal has a damaged line", () => {
   });
 });
 
+describe("a manifest whose names no pack could have (a project's manifest is repository content)", () => {
+  it("a pack name or version, or a hook's pack, name or event, with a newline or a terminal escape is dropped and reported, never printed", async () => {
+    const t = makeTempHome();
+    const project = join(t.home, "clone");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    const L = ["--runtime", "claude", "--scope", "local"];
+    expect((await runCli(["install", ...L, "--yes"], t.env, project)).code).toBe(0);
+    const file = join(project, ".claude/bosun-manifest.json");
+    const manifest = JSON.parse(readFileSync(file, "utf8"));
+    const hook = manifest.config[0];
+    manifest.packs["evil\u001b[2J\nbosun: all good"] = { version: "1.0.0", files: [] };
+    manifest.packs.fine = { version: "1.0.0\u001b[31m\nred", files: [] };
+    manifest.config.push({ ...hook, pack: "x\u001b]0;title\u0007" }, { ...hook, hook: "h\nh" }, { ...hook, event: "Stop\u001b[1A" });
+    writeFileSync(file, JSON.stringify(manifest));
+    const runs = [
+      await runCli(["uninstall", "nosuchpack", ...L, "--yes"], t.env, project),
+      await runCli(["install", "--status", ...L], t.env, project),
+      await runCli(["install", ...L, "--yes"], t.env, project),
+      await runCli(["uninstall", ...L, "--yes"], t.env, project),
+    ];
+    expect(runs[0]!.stderr).toBe('bosun: pack "nosuchpack" is not installed in claude local (installed: bosun 0.1.0); nothing was changed\n');
+    expect(runs[1]!.stdout).toMatch(/pack "evil\\u001b\[2J\\nbosun: all good" is not valid; ignored/);
+    for (const { stdout, stderr } of runs) expect(stdout + stderr).not.toMatch(/\u001b|\u0007|\nbosun: all good|\nred|h\nh/);
+    expect(runs.slice(2).map((run) => run.code)).toEqual([0, 0]);
+  });
+});
+
 describe("a manifest or install state that is not a file, a runtime folder that is a file", () => {
   it.each([
     ["bosun-manifest.json", "folder", /bosun-manifest\.json: is a folder, not bosun's manifest; move it out of the way, then run again/],
