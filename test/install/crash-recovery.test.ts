@@ -153,10 +153,10 @@ describe("an uninstall killed with SIGKILL at a random moment", async () => {
   });
 });
 
-/** A pack whose skill has a file at a path of the longest length an action may have (1,024 characters). */
+/** A pack whose skill has a file at a path of the longest length an action may have (1,024 characters), with the longest name (255 bytes). */
 function longPathPack(t: TempHome, version: string): { dir: string; rel: string } {
-  const rel = ["skills/deep/references", ..."abcd".split("").map((letter) => letter.repeat(199)), `${"e".repeat(198)}.md`].join("/");
-  expect(rel).toHaveLength(1024);
+  const rel = ["skills/deep/references", "a".repeat(199), "b".repeat(199), "c".repeat(199), "d".repeat(199), "e".repeat(70), `${"é".repeat(125)}ee.md`].join("/");
+  expect([rel.length, Buffer.byteLength(rel.split("/").at(-1)!)]).toEqual([1024, 255]);
   const dir = join(t.root, `long-${version}`);
   t.write(join(dir, "pack.json"), JSON.stringify({ name: "long", version, artifacts: { skills: ["deep"] } }));
   t.write(join(dir, "skills/deep/SKILL.md"), "---\nname: deep\ndescription: a skill with a deep file\n---\nRead the references.\n");
@@ -165,7 +165,7 @@ function longPathPack(t: TempHome, version: string): { dir: string; rel: string 
 }
 
 describe("an action path of the longest length allowed", () => {
-  it("the journal lines of its backup and temp file (longer still) read back: after a committed upgrade, and after one killed part way", async () => {
+  it("its file is replaced (its temp file's name cut to fit), and the journal lines of its backup and temp file (longer still) read back: after a committed upgrade, and after one killed part way", async () => {
     for (const killed of [false, true]) {
       const t = makeTempHome();
       const v1 = longPathPack(t, "1.0.0");
