@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { InstallFailedError, InstallFileError } from "./install-errors.js";
 import { errorCode, exists, isNonFolder, type InstallFs } from "./install-fs.js";
-import { journalDir, listJournals, markRolledBack, pruneJournals, removeJournal, undoJournal, type FoundJournal } from "./journal.js";
+import { journalDir, listJournals, markRolledBack, pruneJournals, removeJournal, type FoundJournal } from "./journal.js";
+import { undoJournal } from "./journal-undo.js";
 import type { InstallRoot } from "./root.js";
 
 /**
