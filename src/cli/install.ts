@@ -6,7 +6,7 @@ import { UserError } from "../errors.js";
 import type { InstallOutcome, InstallPackOptions } from "../install/install-pack.js";
 import type { InstallScope } from "../runtimes/install-types.js";
 import { bootForCommand } from "./boot.js";
-import { styler, notify, writeJson, writeLine, type Output } from "./output.js";
+import { styler, writeJson, writeLine, type Output } from "./output.js";
 
 interface InstallFlags {
   runtime?: string[];
@@ -122,8 +122,9 @@ async function checkBeforeApplying(preview: InstallOutcome, context: { interacti
   const where = changes.map((root) => displayPath(root.dir, boot.paths.home)).join(", ") || displayPath(preview.result.helper?.path ?? "", boot.paths.home);
   if (!context.interactive) throw new UserError(`bosun ${preview.mode} would change ${where}; pass --yes to do it (stdin is not a terminal), or --dry-run to see the plan`);
   const { installLines } = await import("./render-install.js");
-  for (const line of installLines(report, boot.paths.home, styler(output, "stderr"))) notify(output, line);
-  notify(output, "");
+  // The plan is part of the question (you confirm what you see): written even with --quiet.
+  for (const line of installLines(report, boot.paths.home, styler(output, "stderr"))) writeLine(output.stderr, line);
+  writeLine(output.stderr);
   const { askYesNo } = await import("./confirm.js");
   const answer = await askYesNo(output, `Apply these changes?`);
   if (!answer) throw new UserError("nothing was changed");

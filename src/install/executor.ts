@@ -116,7 +116,7 @@ export class RootExecutor {
       return;
     }
     if (exists) return this.replaceWith(rel, true, (fd) => void this.writeAll(fd, Buffer.from(text, "utf8")), 0o644);
-    const temp = `${rel}.bosun-tmp`;
+    const temp = tempRel(rel);
     this.journal.append({ op: "create", path: rel });
     this.journal.append({ op: "create", path: temp });
     this.fillFile(this.path(temp), (fd) => this.writeAll(fd, Buffer.from(text, "utf8")), 0o644);
@@ -153,7 +153,7 @@ export class RootExecutor {
       return;
     }
     this.stash(rel, "link");
-    const temp = `${rel}.bosun-tmp`;
+    const temp = tempRel(rel);
     this.journal.append({ op: "create", path: temp });
     this.fillFile(this.path(temp), fill, mode);
     this.fs.renameSync(this.path(temp), path);
@@ -337,4 +337,18 @@ export class RootExecutor {
     if (!checked.ok) throw new Error(`${rel}: ${checked.problem}`);
     return checked.path;
   }
+}
+
+const TEMP_SUFFIX = ".bosun-tmp";
+const MAX_NAME_BYTES = 255;
+
+/**
+ * The sibling a new version is written to before it is renamed over `rel`: `<name>.bosun-tmp`,
+ * the name cut (at a character) so that it fits in a file system's 255 bytes, as `<name>` does.
+ */
+function tempRel(rel: string): string {
+  const slash = rel.lastIndexOf("/");
+  const name = [...rel.slice(slash + 1)];
+  while (Buffer.byteLength(name.join("")) + TEMP_SUFFIX.length > MAX_NAME_BYTES) name.pop();
+  return `${rel.slice(0, slash + 1)}${name.join("")}${TEMP_SUFFIX}`;
 }

@@ -4,6 +4,19 @@ import type { PlannedAction } from "./plan-types.js";
 
 const SAMPLE = 3;
 
+/** An interrupted run rolled back before the run found it could not go on. */
+export interface RolledBack {
+  root: string;
+  run: string;
+}
+
+/** "nothing was written", true also when an interrupted run was rolled back first (that is said). */
+function nothingElse(verb: string, rolledBack: readonly RolledBack[]): string {
+  if (rolledBack.length === 0) return `nothing was ${verb}`;
+  const runs = rolledBack.map(({ root, run }) => `${run} in ${root}`).join(", ");
+  return `the interrupted install${rolledBack.length === 1 ? "" : "s"} ${runs} ${rolledBack.length === 1 ? "was" : "were"} rolled back first; nothing else was ${verb}`;
+}
+
 /** Actions bosun refuses whatever the answer: something at a path must be fixed first. Nothing was written. */
 export class InstallBlockedError extends UserError {
   override name = "InstallBlockedError";
@@ -16,16 +29,19 @@ export class InstallBlockedError extends UserError {
 
 /**
  * Files need your choice and nobody can be asked (stdin is not a terminal, no --resolve).
- * Nothing was written.
+ * Nothing was written (but the rollback of the interrupted runs in `rolledBack`).
  */
 export class NeedsChoiceError extends UserError {
   override name = "NeedsChoiceError";
-  constructor(readonly questions: { root: string; action: PlannedAction }[]) {
+  constructor(
+    readonly questions: { root: string; action: PlannedAction }[],
+    readonly rolledBack: readonly RolledBack[] = [],
+  ) {
     const sample = questions.slice(0, SAMPLE).map(({ action }) => action.rel);
     const more = questions.length > SAMPLE ? ` (+${questions.length - SAMPLE} more)` : "";
     super(
       `${questions.length} file${questions.length === 1 ? "" : "s"} bosun does not own need${questions.length === 1 ? "s" : ""} your choice (${sample.join(", ")}${more}) and stdin is not a terminal; ` +
-        "nothing was written. Pass --resolve keep to keep them, or --resolve remove to back them up and let the pack replace or remove them (bosun install --dry-run lists them)",
+        `${nothingElse("written", rolledBack)}. Pass --resolve keep to keep them, or --resolve remove to back them up and let the pack replace or remove them (bosun install --dry-run lists them)`,
     );
   }
 }
@@ -67,15 +83,19 @@ export class InstallFileError extends UserError {
   }
 }
 
-/** `bosun uninstall NAME` where no folder of the run has a pack of that name. Nothing was changed. */
+/**
+ * `bosun uninstall NAME` where no folder of the run has a pack of that name. Nothing was changed
+ * (but the rollback of the interrupted runs in `rolledBack`, found under the lock).
+ */
 export class PackNotInstalledError extends UserError {
   override name = "PackNotInstalledError";
   constructor(
     readonly pack: string,
     /** What each runtime and scope of the run has instead (`name version`). */
     readonly installed: { runtime: string; scope: string; packs: string[] }[],
+    readonly rolledBack: readonly RolledBack[] = [],
   ) {
     const where = installed.map(({ runtime, scope, packs }) => `${runtime} ${scope} (${packs.length === 0 ? "nothing installed" : `installed: ${packs.join(", ")}`})`);
-    super(`pack ${JSON.stringify(pack.slice(0, 80))} is not installed in ${where.length === 1 ? where[0] : `any of ${where.join(", ")}`}; nothing was changed`);
+    super(`pack ${JSON.stringify(pack.slice(0, 80))} is not installed in ${where.length === 1 ? where[0] : `any of ${where.join(", ")}`}; ${nothingElse("changed", rolledBack)}`);
   }
 }

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { NotRegularFileError } from "../fs/regular-file.js";
 import { InstallFileError } from "./install-errors.js";
-import { errorCode, readFileText, type InstallFs } from "./install-fs.js";
+import { errorCode, readFileText, tryUnlink, type InstallFs } from "./install-fs.js";
 import { isRecord } from "./manifest.js";
 import { JOURNAL_DIR, statePath, stateRel, type InstallRoot } from "./root.js";
 import { normalizeRelPath } from "./safe-path.js";
@@ -14,7 +14,8 @@ import { normalizeRelPath } from "./safe-path.js";
  * exist, files first, folders deepest first, only when empty); `stash`: the original was moved,
  * hard-linked or copied to stash slot `n` (undo: put it back); `move`: a managed file moved
  * (undo: move it back); `rmdir`: an empty folder was removed (undo: recreate it with its mode);
- * `commit`: the run is complete and is never undone.
+ * `commit`: the run is complete and is never undone; `rolled-back`: the changes recorded above
+ * it were undone (a damaged journal's, kept for you to look at) and are never undone again.
  */
 export type JournalRecord =
   | { op: "begin"; runId: string; startedAt: string; pid: number; host: string; runtime: string; scope: string; pack: string; bosunVersion: string }
@@ -24,7 +25,8 @@ export type JournalRecord =
   | { op: "stash"; path: string; n: number; how: "rename" | "link" | "copy" }
   | { op: "move"; from: string; to: string }
   | { op: "rmdir"; path: string; mode: number }
-  | { op: "commit"; at: string };
+  | { op: "commit"; at: string }
+  | { op: "rolled-back"; at: string };
 
 /** A path that could not be put back, and why. */
 export interface RestoreFailure {
@@ -162,6 +164,7 @@ function wellFormed(value: Record<string, unknown>): boolean {
     case "begin":
       return true;
     case "commit":
+    case "rolled-back":
       return typeof value.at === "string";
     case "mkdir":
     case "create":
@@ -179,88 +182,16 @@ function wellFormed(value: Record<string, unknown>): boolean {
   }
 }
 
-/** A relative path inside the root, exactly as bosun writes it. */
+/**
+ * A relative path inside the root, exactly as bosun writes it; of any length, since bosun journals
+ * its backups (`bosun-backups/<run>/<path>`) and temp files (`<path>.bosun-tmp`) too.
+ */
 function insideRel(path: unknown): boolean {
   try {
-    return normalizeRelPath(path, "journal") === path;
+    return normalizeRelPath(path, "journal", false) === path;
   } catch {
     return false;
   }
-}
-
-/**
- * Undoes a run, newest change first, and reports each path it could not put back. Every step
- * is safe to repeat: a change that never happened is skipped.
- */
-export function undoJournal(fs: InstallFs, root: InstallRoot, runId: string, records: readonly JournalRecord[]): RestoreFailure[] {
-  const failures: RestoreFailure[] = [];
-  const at = (rel: string) => join(root.dir, rel);
-  const stashDir = join(journalDir(root), runId);
-  for (const record of [...records].reverse()) {
-    try {
-      switch (record.op) {
-        case "create": {
-          const info = fs.lstatSync(at(record.path), { throwIfNoEntry: false });
-          if (info && !info.isDirectory()) fs.unlinkSync(at(record.path));
-          break;
-        }
-        case "stash": {
-          const stash = join(stashDir, String(record.n));
-          if (!fs.lstatSync(stash, { throwIfNoEntry: false })) break;
-          try {
-            fs.renameSync(stash, at(record.path));
-          } catch (error) {
-            if (errorCode(error) !== "EXDEV") throw error;
-            fs.copyFileSync(stash, at(record.path));
-            fs.chmodSync(at(record.path), fs.lstatSync(stash).mode & 0o7777);
-            fs.unlinkSync(stash);
-          }
-          break;
-        }
-        case "move": {
-          const to = fs.lstatSync(at(record.to), { throwIfNoEntry: false });
-          const from = fs.lstatSync(at(record.from), { throwIfNoEntry: false });
-          if (to && !from) fs.renameSync(at(record.to), at(record.from));
-          break;
-        }
-        case "mkdir": {
-          const info = fs.lstatSync(at(record.path), { throwIfNoEntry: false });
-          if (info?.isDirectory()) fs.rmdirSync(at(record.path));
-          break;
-        }
-        case "rmdir": {
-          if (!fs.lstatSync(at(record.path), { throwIfNoEntry: false })) {
-            fs.mkdirSync(at(record.path));
-            fs.chmodSync(at(record.path), record.mode);
-          }
-          break;
-        }
-        case "intent": {
-          for (const path of [...record.files].reverse()) {
-            const info = fs.lstatSync(at(path), { throwIfNoEntry: false });
-            if (info && !info.isDirectory()) fs.unlinkSync(at(path));
-          }
-          for (const path of [...record.dirs].sort((a, b) => b.split("/").length - a.split("/").length)) {
-            if (!fs.lstatSync(at(path), { throwIfNoEntry: false })?.isDirectory()) continue;
-            try {
-              fs.rmdirSync(at(path));
-            } catch (error) {
-              // A folder someone else filled meanwhile stays (with what they put there).
-              if (errorCode(error) !== "ENOTEMPTY" && errorCode(error) !== "EEXIST") throw error;
-            }
-          }
-          break;
-        }
-        case "begin":
-        case "commit":
-          break;
-      }
-    } catch (error) {
-      const path = record.op === "move" ? record.to : "path" in record ? record.path : record.op === "intent" ? `${record.files.length} new files` : "";
-      failures.push({ path, error: errorCode(error) ?? String((error as Error).message ?? error) });
-    }
-  }
-  return failures;
 }
 
 /** Removes a run's journal file and stash folder (best effort: leftovers are pruned later). */
@@ -285,10 +216,13 @@ export interface FoundJournal {
   runId: string;
   file: string;
   committed: boolean;
-  /** What can be undone: every record, or for a damaged journal those after its damaged line. */
+  /**
+   * What is left to undo: every record, or for a damaged journal those after its damaged line;
+   * none recorded before a `rolled-back` line.
+   */
   records: JournalRecord[];
-  /** The damaged line of an uncommitted journal (1-based); null when every line was read. */
-  damagedLine: number | null;
+  /** An uncommitted journal's damaged line (1-based), and how many changes were recorded after it; null when every line was read. */
+  damaged: { line: number; changes: number } | null;
 }
 
 /**
@@ -320,9 +254,39 @@ export function listJournals(fs: InstallFs, root: InstallRoot): FoundJournal[] {
     if (damaged && committed) {
       throw new InstallFileError(file, `line ${damaged.line} is damaged`, "the run it records was committed and is never undone, so it is only a record: delete it, then run again");
     }
-    found.push({ runId: name.slice(0, -".jsonl".length), file, committed, records: damaged ? records.slice(damaged.before) : records, damagedLine: damaged?.line ?? null });
+    const tail = damaged ? records.slice(damaged.before) : records;
+    const undone = tail.findLastIndex((record) => record.op === "rolled-back");
+    found.push({
+      runId: name.slice(0, -".jsonl".length),
+      file,
+      committed,
+      records: tail.slice(undone + 1),
+      damaged: damaged && { line: damaged.line, changes: tail.filter((record) => record.op !== "begin" && record.op !== "rolled-back").length },
+    });
   }
   return found;
+}
+
+/**
+ * Records at the end of a journal that what it lists has been undone, so that no later run undoes
+ * it again (a file made since at one of its paths is not the run's). The journal is rewritten
+ * whole, through a temp file and a rename, with its lines as they were, less a torn last one.
+ */
+export function markRolledBack(fs: InstallFs, file: string, at: string): void {
+  const text = readFileText(fs, file) ?? "";
+  const end = text.lastIndexOf("\n") + 1;
+  const last = text.slice(end);
+  const kept = last.trim() === "" || journalRecord(last) === null ? text.slice(0, end) : `${text}\n`;
+  const temp = `${file}.bosun-tmp`;
+  tryUnlink(fs, temp);
+  const fd = fs.openSync(temp, "wx", 0o600);
+  try {
+    fs.writeSync(fd, kept + JSON.stringify({ op: "rolled-back", at } satisfies JournalRecord) + "\n");
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temp, file);
 }
 
 /** Keeps the newest `keep` committed journals and removes older ones (and any leftover stash). */

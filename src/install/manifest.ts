@@ -1,5 +1,6 @@
 import { NotRegularFileError } from "../fs/regular-file.js";
 import { errorCode, readFileText, type InstallFs } from "./install-fs.js";
+import { ARTIFACT_NAME, PACK_NAME, SEMVER } from "./pack/pack-names.js";
 import { normalizeRelPath } from "./safe-path.js";
 
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -88,13 +89,17 @@ export function emptyManifest(): Manifest {
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
+/** A runtime's id, and the name it gives a hook event (`SessionStart`, `pre_user_prompt`…). */
+const RUNTIME_ID = /^[a-z][a-z0-9-]{0,31}$/;
+const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** More folders than any runtime's root is deep below the home folder: a larger number is not bosun's. */
 const MAX_CREATED_ROOT = 8;
 
 /**
  * Reads a manifest leniently: missing, unparsable or non-object means "bosun owns nothing here"
  * (every file classifies as unknown, so nothing is removed); entries that are not well-formed,
- * or whose path is unsafe, are dropped and reported. An older schema is read as is; a newer one
+ * whose path is unsafe, or whose names break the pack rules (they are printed: a name or version
+ * with a newline or a terminal escape is not one bosun wrote), are dropped and reported. An older schema is read as is; a newer one
  * is reported, not rejected.
  */
 export function readManifest(fs: InstallFs, path: string): ReadManifest {
@@ -124,7 +129,7 @@ export function parseManifest(text: string): ReadManifest {
   const newer = manifest.schemaVersion > MANIFEST_SCHEMA_VERSION;
   if (newer) problems.push(`was written by a newer bosun (schema ${manifest.schemaVersion}); read as far as this version understands it`);
   manifest.bosunVersion = shortString(raw.bosunVersion);
-  manifest.runtime = shortString(raw.runtime);
+  manifest.runtime = typeof raw.runtime === "string" && RUNTIME_ID.test(raw.runtime) ? raw.runtime : null;
   manifest.scope = shortString(raw.scope);
   manifest.updatedAt = shortString(raw.updatedAt);
 
@@ -142,7 +147,7 @@ export function parseManifest(text: string): ReadManifest {
   }
   if (isRecord(raw.packs)) {
     for (const [name, value] of Object.entries(raw.packs)) {
-      if (!isRecord(value) || typeof value.version !== "string") {
+      if (!PACK_NAME.test(name) || !isRecord(value) || typeof value.version !== "string" || !SEMVER.test(value.version)) {
         problems.push(`pack ${JSON.stringify(name.slice(0, 60))} is not valid; ignored`);
         continue;
       }
@@ -223,7 +228,7 @@ function isSorted(keys: readonly string[]): boolean {
 function configRecord(value: unknown): ConfigRecord | null {
   if (!isRecord(value) || typeof value.file !== "string" || safeRel(value.file) === null) return null;
   if (value.kind === "toml-block") return { kind: "toml-block", file: value.file };
-  if (value.kind === "hook" && typeof value.pack === "string" && typeof value.hook === "string" && typeof value.event === "string" && typeof value.command === "string") {
+  if (value.kind === "hook" && isName(value.pack, PACK_NAME) && isName(value.hook, ARTIFACT_NAME) && isName(value.event, EVENT_NAME) && typeof value.command === "string") {
     const created = typeof value.created === "number" && Number.isInteger(value.created) && value.created >= 0 ? { created: value.created } : {};
     const emptyInner = typeof value.emptyInner === "string" && value.emptyInner.trim() === "" ? { emptyInner: value.emptyInner } : {};
     return { kind: "hook", pack: value.pack, hook: value.hook, file: value.file, event: value.event, command: value.command, ...created, ...emptyInner };
@@ -237,6 +242,10 @@ function safeRel(value: unknown): string | null {
   } catch {
     return null;
   }
+}
+
+function isName(value: unknown, rule: RegExp): value is string {
+  return typeof value === "string" && rule.test(value);
 }
 
 function shortString(value: unknown): string | null {

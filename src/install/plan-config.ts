@@ -1,5 +1,5 @@
 import { isSkip, type InstallLayout } from "../runtimes/install-types.js";
-import { addHookEntries, hasHookEntry, hookSlotProblem, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
+import { addHookEntries, EVENT_PATH_DEPTH, hasHookEntry, hookSlotProblem, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
 import { addTomlBlock, findTomlBlock, parseToml, removeTomlBlock, tomlValueAt } from "./config/toml-block.js";
 import type { DesiredHook, DesiredInstall } from "./desired.js";
 import type { ConfigRecord, HookEntryRecord, Manifest } from "./manifest.js";
@@ -178,6 +178,8 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
  * The containers a leaving entry had created (`hooks`, the event's list) may still hold bosun's
  * other entries there, of this pack or another: those take them over, so the containers go with
  * the last of them (and a config file bosun created with it), as they would have with the first.
+ * The event's list goes to the entries on the same event; `hooks` also to those on another event
+ * in the same file that created their own event's list (then no list in it is yours).
  */
 function handOverContainers(records: ConfigRecord[], dropped: readonly HookEntryRecord[]): ConfigRecord[] {
   if (dropped.length === 0) return records;
@@ -187,8 +189,13 @@ function handOverContainers(records: ConfigRecord[], dropped: readonly HookEntry
     for (const entry of dropped) {
       if (entry.file === record.file && entry.event === record.event && entry.created !== undefined && entry.created > (from?.created ?? (record.created as number))) from = entry;
     }
-    if (!from) return record;
-    return { ...record, created: from.created as number, ...(record.emptyInner || !from.emptyInner ? {} : { emptyInner: from.emptyInner }) };
+    if (from) return { ...record, created: from.created as number, ...(record.emptyInner || !from.emptyInner ? {} : { emptyInner: from.emptyInner }) };
+    if (record.created === 0 || record.created >= EVENT_PATH_DEPTH) return record;
+    const hooksFrom = dropped.find((entry) => entry.file === record.file && entry.created !== undefined && entry.created >= EVENT_PATH_DEPTH);
+    if (!hooksFrom) return record;
+    // What the file's top object held while empty is put back when `hooks` leaves it.
+    const { emptyInner: _inner, ...rest } = record;
+    return { ...rest, created: EVENT_PATH_DEPTH, ...(hooksFrom.emptyInner ? { emptyInner: hooksFrom.emptyInner } : {}) };
   });
 }
 

@@ -1,14 +1,15 @@
 import { join } from "node:path";
 import { InstallFailedError, InstallFileError } from "./install-errors.js";
 import { errorCode, exists, isNonFolder, type InstallFs } from "./install-fs.js";
-import { journalDir, listJournals, pruneJournals, removeJournal, undoJournal, type FoundJournal } from "./journal.js";
+import { journalDir, listJournals, markRolledBack, pruneJournals, removeJournal, type FoundJournal } from "./journal.js";
+import { undoJournal } from "./journal-undo.js";
 import type { InstallRoot } from "./root.js";
 
 /**
  * Rolls back every interrupted run in this root (newest first) and tidies the stash a run killed
  * after its commit left behind; returns the ids of the runs rolled back.
  */
-export function recoverInterrupted(fs: InstallFs, root: InstallRoot, keep: number): string[] {
+export function recoverInterrupted(fs: InstallFs, root: InstallRoot, keep: number, now: () => Date): string[] {
   const rolledBack: string[] = [];
   for (const journal of listJournals(fs, root).reverse()) {
     if (journal.committed) continue;
@@ -16,14 +17,18 @@ export function recoverInterrupted(fs: InstallFs, root: InstallRoot, keep: numbe
     // starts); its own change, and so everything before it, is left as it is, with the journal
     // and the stash, so nothing bosun moved aside is lost.
     const failures = undoJournal(fs, root, journal.runId, journal.records);
-    const damaged = journal.damagedLine === null ? null : damagedJournal(fs, root, journal);
+    const damaged = journal.damaged && damagedJournal(fs, root, journal, journal.damaged);
     if (failures.length > 0) {
       throw new InstallFailedError(
         damaged ?? new Error(`an interrupted install (${journal.runId}) could not be fully rolled back`),
         failures.map((failure) => ({ root: root.dir, failure })),
       );
     }
-    if (damaged) throw damaged;
+    if (damaged) {
+      // Undone once: the runs after this one only say so (what you make there since is yours).
+      if (journal.records.length > 0) markRolledBack(fs, journal.file, now().toISOString());
+      throw damaged;
+    }
     removeJournal(fs, root, journal.runId);
     rolledBack.push(journal.runId);
   }
@@ -31,13 +36,12 @@ export function recoverInterrupted(fs: InstallFs, root: InstallRoot, keep: numbe
   return rolledBack;
 }
 
-function damagedJournal(fs: InstallFs, root: InstallRoot, journal: FoundJournal): InstallFileError {
+function damagedJournal(fs: InstallFs, root: InstallRoot, journal: FoundJournal, { line, changes }: { line: number; changes: number }): InstallFileError {
   const stash = join(journalDir(root), journal.runId);
-  const changes = journal.records.filter((record) => record.op !== "begin" && record.op !== "commit").length;
   const then = exists(fs, stash) ? `what the run had moved aside is in ${stash}/: put back what you need, then delete the journal and that folder` : "delete the journal";
   return new InstallFileError(
     journal.file,
-    `line ${journal.damagedLine} is damaged, so bosun cannot tell what that interrupted run changed up to there`,
+    `line ${line} is damaged, so bosun cannot tell what that interrupted run changed up to there`,
     `it undid the ${changes} change${changes === 1 ? "" : "s"} recorded after that line and left the rest as it is; ${then}, then run again`,
   );
 }

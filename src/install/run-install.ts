@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { dirname, join, sep } from "node:path";
 import { acquireLock, type HeldLock } from "../fs/file-lock.js";
-import { nonRegularKind } from "../fs/regular-file.js";
+import { UnusableFileError } from "../fs/regular-file.js";
 import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
 import type { DesiredInstall } from "./desired.js";
 import { RootExecutor } from "./executor.js";
 import { errorCode, exists, isNonFolder, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
-import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError, PackNotInstalledError } from "./install-errors.js";
+import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError, PackNotInstalledError, type RolledBack } from "./install-errors.js";
 import { readInstallState, serializeInstallState, type InstallState } from "./install-state.js";
-import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, undoJournal, type RestoreFailure } from "./journal.js";
+import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, type RestoreFailure } from "./journal.js";
+import { undoJournal } from "./journal-undo.js";
 import { journalState, recoverInterrupted } from "./recovery.js";
 import { readManifest, serializeManifest, type Manifest } from "./manifest.js";
 import type { Choice, MigrationRecord } from "./migration-record.js";
@@ -136,7 +137,7 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     for (const { root } of [...plans].sort((a, b) => (statePath(a.root, LOCK_FILE) < statePath(b.root, LOCK_FILE) ? -1 : 1))) {
       locks.push(await lockRoot(fs, root, createdDirs, request.lockTimeoutMs));
     }
-    for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS));
+    for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS, now));
     // Every bosun run that changes a root rewrites its manifest or state, and one that fails puts
     // them back: when both read as before and nothing was rolled back, the plan still holds.
     const stale = plans.some(
@@ -144,8 +145,9 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
         pendingJournals > 0 || (recovered.get(root.dir) ?? []).length > 0 || readOrNull(fs, statePath(root, MANIFEST_FILE)) !== plan.manifest.text || readOrNull(fs, statePath(root, STATE_FILE)) !== plan.stateText,
     );
     if (stale) plans = plans.map(({ target, root }) => ({ target, root, plan: plan(request, target, root, now, packHashes), pendingJournals: 0 }));
-    if (uninstall) failIfNotInstalled(plans, request.pack.name);
-    failOnBlocked(plans, request);
+    const rolledBack = [...recovered].flatMap(([root, runs]) => runs.map((run) => ({ root, run })));
+    if (uninstall) failIfNotInstalled(plans, request.pack.name, rolledBack);
+    failOnBlocked(plans, request, rolledBack);
     const questions = plans.flatMap(({ root, plan }) => plan.actions.filter(needsChoice).map((action) => ({ root, action })));
     if (questions.length > 0 && request.resolve === undefined && request.ask) await request.ask(questions);
     for (const { action } of questions) action.resolution ??= "keep";
@@ -169,6 +171,8 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     for (const { root } of plans) if (!exists(fs, statePath(root, MANIFEST_FILE))) for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
     // The last pack left: a root bosun made (and the folders above it it made) goes too, once empty.
     if (committed) for (const dir of emptiedRoots(fs, plans)) tryRmdir(fs, dir);
+    // The folders this run made that hold nothing (it failed, or they were made only to take the
+    // lock of a root with nothing to change), deepest first; the others hold what it installed.
     for (const dir of createdDirs.reverse()) tryRmdir(fs, dir);
   }
 }
@@ -266,7 +270,6 @@ async function apply(
       warnings.push(`could not tidy ${journalDir(root)}: ${(error as Error).message}`);
     }
   }
-  createdDirs.length = 0;
   const byRoot = new Map(executors.filter((executor) => !refreshed.has(executor.root.dir)).map((executor) => [executor.root.dir, executor]));
   const results = plans.map(({ root, plan }) => {
     const executor = byRoot.get(root.dir);
@@ -340,7 +343,7 @@ export function isNoop(plan: RootPlan): boolean {
   return sameManifestMeaning(after, plan.manifest.found ? plan.manifest.manifest : null);
 }
 
-function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: InstallRequest): void {
+function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: InstallRequest, rolledBack: readonly RolledBack[] = []): void {
   const blocked = plans.flatMap(({ root, plan }) => plan.actions.filter(isBlocked).map((action) => ({ root: root.dir, action })));
   if (blocked.length > 0) throw new InstallBlockedError(blocked);
   const questions = plans.flatMap(({ root, plan }) => plan.actions.filter(needsChoice).map((action) => ({ root: root.dir, action })));
@@ -350,7 +353,7 @@ function failOnBlocked(plans: { root: InstallRoot; plan: RootPlan }[], request: 
     return;
   }
   // Without a terminal, fail before anything is written (before the lock, when seen that early).
-  if (!request.ask) throw new NeedsChoiceError(questions);
+  if (!request.ask) throw new NeedsChoiceError(questions, rolledBack);
 }
 
 /** Copies bosun's hook helper into its data folder (0755, temp file + rename); false when it was already there. */
@@ -389,12 +392,11 @@ async function lockRoot(fs: InstallFs, root: InstallRoot, created: string[], tim
       // A folder that cannot be created (permissions, a file in the way) is the user's to fix.
       throw new InstallFailedError(error, []);
     }
-    // The lock's holder is read from the file: a FIFO there would be waited on forever.
-    const lock = fs.lstatSync(statePath(root, LOCK_FILE), { throwIfNoEntry: false });
-    if (lock && !lock.isFile()) throw new InstallFileError(statePath(root, LOCK_FILE), `is a ${nonRegularKind(lock)}, not bosun's lock`, "move it out of the way, then run again");
     try {
       return await acquireLock(statePath(root, LOCK_FILE), { timeoutMs });
     } catch (error) {
+      // A folder or FIFO… where the lock goes is refused by the lock itself (never waited on).
+      if (error instanceof UnusableFileError) throw new InstallFileError(error.file, error.problem, "move it out of the way, then run again");
       if (errorCode(error) !== "ENOENT" || attempt === 3) throw error;
     }
   }
@@ -421,7 +423,7 @@ function emptiedRoots(fs: InstallFs, plans: readonly { root: InstallRoot; plan: 
   return [...dirs].sort((a, b) => b.split(sep).length - a.split(sep).length);
 }
 
-function failIfNotInstalled(plans: readonly { target: InstallTarget; root: InstallRoot; plan: RootPlan }[], pack: string): void {
+function failIfNotInstalled(plans: readonly { target: InstallTarget; root: InstallRoot; plan: RootPlan }[], pack: string, rolledBack: readonly RolledBack[] = []): void {
   if (plans.some(({ plan }) => hasPack(plan.manifest.manifest, pack))) return;
   const byTarget = new Map<InstallTarget, Set<string>>();
   for (const { target, plan } of plans) {
@@ -429,7 +431,11 @@ function failIfNotInstalled(plans: readonly { target: InstallTarget; root: Insta
     for (const [name, record] of Object.entries(plan.manifest.manifest.packs)) installed.add(`${name} ${record.version}`);
     byTarget.set(target, installed);
   }
-  throw new PackNotInstalledError(pack, [...byTarget].map(([target, installed]) => ({ runtime: target.runtime.id, scope: target.scope, packs: [...installed].sort() })));
+  throw new PackNotInstalledError(
+    pack,
+    [...byTarget].map(([target, installed]) => ({ runtime: target.runtime.id, scope: target.scope, packs: [...installed].sort() })),
+    rolledBack,
+  );
 }
 
 function hasPack(manifest: Manifest, pack: string): boolean {

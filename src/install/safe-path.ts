@@ -27,20 +27,21 @@ const PLAIN_REL_PATH = /^[\w@+,=~-][\w .@+,=~-]{0,254}(?:\/[\w@+,=~-][\w .@+,=~-
  * An action path as the engine uses it: relative POSIX. Backslashes (Windows separators) become
  * `/`; absolute paths (POSIX, drive letters, UNC), empty, `.` and `..` segments, control
  * characters and overlong names are refused. Nothing is collapsed or decoded: `a/../b` is an
- * error, `%2e%2e` is a plain folder name.
+ * error, `%2e%2e` is a plain folder name. `limits` false skips the length limits, for the paths
+ * bosun makes from an action path (its backup copy, its temp file), which are longer.
  */
-export function normalizeRelPath(input: unknown, source: string): string {
+export function normalizeRelPath(input: unknown, source: string, limits = true): string {
   if (typeof input === "string" && input.length <= MAX_PATH_CHARS && PLAIN_REL_PATH.test(input)) return input;
   if (typeof input !== "string") throw new UnsafePathError(String(input), "not a string", source);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(input)) throw new UnsafePathError(input, "holds a control character", source);
   if (input.trim() === "") throw new UnsafePathError(input, "is empty", source);
-  if (input.length > MAX_PATH_CHARS) throw new UnsafePathError(input, `is longer than ${MAX_PATH_CHARS} characters`, source);
+  if (limits && input.length > MAX_PATH_CHARS) throw new UnsafePathError(input, `is longer than ${MAX_PATH_CHARS} characters`, source);
   const path = input.replaceAll("\\", "/");
   if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw new UnsafePathError(input, "must be relative", source);
   for (const segment of path.split("/")) {
     if (segment === "" || segment === "." || segment === "..") throw new UnsafePathError(input, "relPath must stay inside the root (no empty, . or .. parts)", source);
-    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new UnsafePathError(input, `has a name longer than ${MAX_SEGMENT_BYTES} bytes`, source);
+    if (limits && Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) throw new UnsafePathError(input, `has a name longer than ${MAX_SEGMENT_BYTES} bytes`, source);
   }
   return path;
 }

@@ -9,7 +9,7 @@ import { main } from "../../src/cli/main.js";
 import { Capture, runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { packDir } from "../fixtures/install.js";
-import { makeTempHome } from "../fixtures/temp-home.js";
+import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 const G = ["--runtime", "claude", "--scope", "global"];
 
@@ -143,6 +143,18 @@ describe("bosun install", () => {
     expect(result.stdout).toMatch(/^ {2}backup: ~\/\.claude\/bosun-backups\/.+\/commands\/bosun-delegate\.md$/m);
   });
 
+  it("on a terminal with --quiet: the plan is still shown before the question it asks about; the report on stdout is the same", async () => {
+    const t = makeTempHome();
+    const result = await runOnTerminal(["install", ...G, "--quiet"], t.env, ["y"]);
+    expect(result.code).toBe(0);
+    expect(result.questions).toEqual(["Apply these changes? [y/N]"]);
+    const [plan] = result.stderr.split("Apply these changes?");
+    expect(plan).toMatch(/^bosun install --dry-run: pack bosun 0\.1\.0 \(nothing was changed\)$/m);
+    expect(plan).toMatch(/^Claude Code \(global\)  ~\/\.claude  changes planned$/m);
+    expect(plan).toMatch(/^ {2}added \(new files\) \(12\)$/m);
+    expect(result.stdout).toMatch(/^Claude Code \(global\)  ~\/\.claude  installed$/m);
+  });
+
   it("--config-dir puts a runtime's global install where you say", async () => {
     const t = makeTempHome();
     const dir = join(t.root, "my-claude");
@@ -194,10 +206,39 @@ describe("bosun uninstall", () => {
     const both = await runCli(["uninstall", "nosuchpack", "--runtime", "claude,codex", "--scope", "global", "--yes"], t.env, t.home);
     expect(both.stderr).toBe('bosun: pack "nosuchpack" is not installed in any of claude global (installed: bosun 0.1.0, demo 1.0.0), codex global (nothing installed); nothing was changed\n');
     expect(snapshotTree(t.root)).toEqual(before);
-    // Installed in one of the runtimes named: that one is uninstalled, the other has nothing to change.
+    // Installed in one of the runtimes named: that one is uninstalled, the other has nothing to
+    // change, and its folders (none of them there) are not made to take its lock.
     const some = await runCli(["uninstall", "demo", "--runtime", "claude,codex", "--scope", "global", "--yes", "--json"], t.env, t.home);
     expect(some.code).toBe(0);
     expect(JSON.parse(some.stdout).targets.map((target: { roots: { status: string }[] }) => target.roots.map((root) => root.status))).toEqual([["changed"], ["unchanged", "unchanged"]]);
+    expect([".codex", ".agents"].filter((dir) => existsSync(join(t.home, dir)))).toEqual([]);
+    const detected = await runCli(["install", "--all-detected", "--scope", "global", "--dry-run", "--json"], t.env, t.home);
+    expect(JSON.parse(detected.stdout).targets.map((target: { runtime: string }) => target.runtime)).toEqual(["claude"]);
+  });
+
+  it("an interrupted run rolled back first is named: not installed, or a question without a terminal, then says nothing else was changed", async () => {
+    const run = "2026-12-01T00-00-00-000Z-0badf00d";
+    /** A run killed after it wrote commands/extra.md (its journal has no commit line). */
+    const interrupted = (t: TempHome) => {
+      const root = join(t.home, ".claude");
+      const begin = { op: "begin", runId: run, startedAt: "2026-12-01T00:00:00.000Z", pid: 1, host: "h", runtime: "claude", scope: "global", pack: "bosun", bosunVersion: "0.1.0" };
+      t.write(join(root, `bosun-journal/${run}.jsonl`), [begin, { op: "create", path: "commands/extra.md" }].map((line) => JSON.stringify(line)).join("\n") + "\n");
+      t.write(join(root, "commands/extra.md"), "half written\n");
+      return root;
+    };
+    const t = makeTempHome();
+    await runCli(["install", ...G, "--yes"], t.env, t.home);
+    let root = interrupted(t);
+    let result = await runCli(["uninstall", "nosuchpack", ...G, "--yes"], t.env, t.home);
+    expect([result.code, result.stderr]).toEqual([1, `bosun: pack "nosuchpack" is not installed in claude global (installed: bosun 0.1.0); the interrupted install ${run} in ${root} was rolled back first; nothing else was changed\n`]);
+    expect(existsSync(join(root, "commands/extra.md"))).toBe(false);
+    // A file of yours where the pack goes, found once the interrupted run is rolled back.
+    const fresh = makeTempHome();
+    root = interrupted(fresh);
+    fresh.write(join(root, "commands/bosun-status.md"), "mine\n");
+    result = await runCli(["install", ...G, "--yes"], fresh.env, fresh.home);
+    expect([result.code, result.stderr]).toEqual([1, expect.stringMatching(new RegExp(`and stdin is not a terminal; the interrupted install ${run} in ${root} was rolled back first; nothing else was written\\. Pass --resolve keep`))]);
+    expect(existsSync(join(root, "commands/extra.md"))).toBe(false);
   });
 
   it("removes the folders a fresh install created, the runtime's own folder included, once nothing is left in them", async () => {

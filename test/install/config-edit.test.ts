@@ -144,6 +144,44 @@ describe("installs and uninstalls leave your config files as they were", () => {
     }
   });
 
+  it("two packs' hooks on two events: once both have left, the file is as it was (or gone with ~/.claude, when bosun made them), whatever the order", async () => {
+    for (const mine of ['{\n  "model": "opus"\n}\n', null]) {
+      for (const [installFirst, uninstallFirst] of [["bosun", "bosun"], ["bosun", "stopper"], ["stopper", "bosun"], ["stopper", "stopper"]] as const) {
+        const t = makeTempHome();
+        const stopper = t.write("stopper/pack.json", JSON.stringify({ name: "stopper", version: "1.0.0", artifacts: { hooks: ["on-stop"] } }));
+        t.write("stopper/hooks/on-stop.json", JSON.stringify({ event: "stop", command: "echo finished" }));
+        const packs: Record<string, string | undefined> = { bosun: undefined, stopper: join(stopper, "..") };
+        const settings = join(t.home, ".claude/settings.json");
+        if (mine !== null) t.write(settings, mine);
+        const other = (name: string) => (name === "bosun" ? "stopper" : "bosun");
+        await install(t, { pack: packs[installFirst] });
+        await install(t, { pack: packs[other(installFirst)] });
+        expect(Object.keys(JSON.parse(readFileSync(settings, "utf8")).hooks).sort()).toEqual(["SessionStart", "Stop"]);
+        await uninstall(t, { pack: uninstallFirst });
+        await uninstall(t, { pack: other(uninstallFirst) });
+        const order = `installed ${installFirst} first, uninstalled ${uninstallFirst} first`;
+        expect(existsSync(settings) ? readFileSync(settings, "utf8") : null, order).toBe(mine);
+        if (mine === null) expect(existsSync(join(t.home, ".claude")), order).toBe(false);
+      }
+    }
+  });
+
+  it("one pack's hooks on two events leave together, whichever was registered first", async () => {
+    for (const mine of ['{\n  "model": "opus"\n}\n', null]) {
+      for (const events of [["session-start", "stop"], ["stop", "session-start"]]) {
+        const t = makeTempHome();
+        const names = events.map((event) => `on-${event}`);
+        const pack = t.write("both/pack.json", JSON.stringify({ name: "both", version: "1.0.0", artifacts: { hooks: names } }));
+        events.forEach((event, i) => t.write(`both/hooks/${names[i]}.json`, JSON.stringify({ event, command: `echo ${event}` })));
+        const settings = join(t.home, ".claude/settings.json");
+        if (mine !== null) t.write(settings, mine);
+        await install(t, { pack: join(pack, "..") });
+        await uninstall(t, { pack: "both" });
+        expect(existsSync(settings) ? readFileSync(settings, "utf8") : null, events.join(", ")).toBe(mine);
+      }
+    }
+  });
+
   it("a hook entry you deleted stays deleted on the next install", async () => {
     const t = makeTempHome();
     await install(t, {});

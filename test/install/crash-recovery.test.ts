@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PackNotInstalledError } from "../../src/install/install-errors.js";
+import { runCli } from "../fixtures/cli.js";
 import { install, packDir, treeState, uninstall } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 import { seededRandom } from "../fixtures/random.js";
@@ -34,8 +35,10 @@ async function prepared(): Promise<{ t: TempHome; mine: Map<string, string> }> {
   return { t, mine };
 }
 
-function runChild(t: TempHome, killAt: number, mode: "install" | "uninstall" = "install") {
-  const env = { ...t.env, CRASH_AFTER_WRITES: String(killAt), INSTALL_RUNTIMES: RUNTIMES.join(","), ...(mode === "install" ? { INSTALL_PACK: packDir("demo-v3") } : { INSTALL_MODE: "uninstall" }) };
+/** Kills the run before its `killAt`-th change, or before the first change to a path ending in `killAt`. */
+function runChild(t: TempHome, killAt: number | string, mode: "install" | "uninstall" = "install", pack = packDir("demo-v3")) {
+  const kill = typeof killAt === "number" ? { CRASH_AFTER_WRITES: String(killAt) } : { CRASH_AT_PATH: killAt };
+  const env = { ...t.env, ...kill, INSTALL_RUNTIMES: RUNTIMES.join(","), ...(mode === "install" ? { INSTALL_PACK: pack } : { INSTALL_MODE: "uninstall" }) };
   return spawnSync(process.execPath, [CHILD], { env: env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 30_000 });
 }
 
@@ -99,11 +102,14 @@ function userView(t: TempHome): Record<string, string> {
   );
 }
 
-/** Without what a run killed after its commit leaves of bosun's own (its journal, its lock) and the folders that then hold nothing. */
+/**
+ * Without what a run killed after its commit leaves of bosun's own: its journal, its lock, and a
+ * runtime folder it emptied but had not removed yet. Any other folder left is a failure.
+ */
 function withoutLeftovers(tree: Record<string, string>): Record<string, string> {
   const kept = Object.entries(tree).filter(([path]) => !/(^|\/)(bosun-journal|bosun-install\.lock)(\/|$)/.test(path));
-  const holdsSomething = (dir: string) => kept.some(([path, state]) => path.startsWith(dir + "/") && !state.startsWith("dir"));
-  return Object.fromEntries(kept.filter(([path, state]) => !state.startsWith("dir") || holdsSomething(path)));
+  const emptiedRoot = (path: string) => [".claude", ".codex", ".agents"].includes(path) && !kept.some(([other]) => other.startsWith(path + "/"));
+  return Object.fromEntries(kept.filter(([path]) => !emptiedRoot(path)));
 }
 
 describe("an uninstall killed with SIGKILL at a random moment", async () => {
@@ -144,5 +150,38 @@ describe("an uninstall killed with SIGKILL at a random moment", async () => {
       expect(withoutLeftovers(userView(t))).toEqual(withoutLeftovers(expected));
     }
     expect(readFileSync(join(t.home, ".claude/commands/mine.md"), "utf8")).toBe("my command\n");
+  });
+});
+
+/** A pack whose skill has a file at a path of the longest length an action may have (1,024 characters), with the longest name (255 bytes). */
+function longPathPack(t: TempHome, version: string): { dir: string; rel: string } {
+  const rel = ["skills/deep/references", "a".repeat(199), "b".repeat(199), "c".repeat(199), "d".repeat(199), "e".repeat(70), `${"é".repeat(125)}ee.md`].join("/");
+  expect([rel.length, Buffer.byteLength(rel.split("/").at(-1)!)]).toEqual([1024, 255]);
+  const dir = join(t.root, `long-${version}`);
+  t.write(join(dir, "pack.json"), JSON.stringify({ name: "long", version, artifacts: { skills: ["deep"] } }));
+  t.write(join(dir, "skills/deep/SKILL.md"), "---\nname: deep\ndescription: a skill with a deep file\n---\nRead the references.\n");
+  t.write(join(dir, rel), `version ${version}\n`);
+  return { dir, rel };
+}
+
+describe("an action path of the longest length allowed", () => {
+  it("its file is replaced (its temp file's name cut to fit), and the journal lines of its backup and temp file (longer still) read back: after a committed upgrade, and after one killed part way", async () => {
+    for (const killed of [false, true]) {
+      const t = makeTempHome();
+      const v1 = longPathPack(t, "1.0.0");
+      await install(t, { pack: v1.dir, runtimes: RUNTIMES });
+      writeFileSync(join(t.home, ".claude", v1.rel), "my edits\n");
+      // The upgrade backs up your edited copy and replaces the file through a temp file.
+      const v2 = longPathPack(t, "2.0.0");
+      if (killed) expect(runChild(t, "bosun-manifest.json", "install", v2.dir).signal).toBe("SIGKILL");
+      else await install(t, { pack: v2.dir, runtimes: RUNTIMES });
+      const result = await runCli(["install", v2.dir, "--runtime", RUNTIMES.join(","), "--scope", "global", "--yes"], t.env, t.home);
+      expect([result.code, result.stderr], killed ? "killed" : "committed").toEqual([0, ""]);
+      const tree = treeState(t.home);
+      expect(readFileSync(join(t.home, ".claude", v2.rel), "utf8")).toBe("version 2.0.0\n");
+      const backups = Object.keys(tree).filter((path) => path.startsWith(".claude/bosun-backups/") && path.endsWith(v1.rel));
+      expect(backups.map((path) => readFileSync(join(t.home, path), "utf8"))).toEqual(["my edits\n"]);
+      expect(Object.keys(tree).filter((path) => path.endsWith(".bosun-tmp"))).toEqual([]);
+    }
   });
 });

@@ -13,6 +13,7 @@ import { makeFifo, makeTempHome, type TempHome } from "../fixtures/temp-home.js"
 
 const G = ["--runtime", "claude", "--scope", "global"];
 const RUN = "2026-12-01T00-00-00-000Z-0badf00d";
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 async function installed(pack?: string): Promise<{ t: TempHome; root: string }> {
   const t = makeTempHome();
@@ -81,18 +82,28 @@ describe("an interrupted run whose journal has a damaged line", () => {
     return { t, root, journal, stash };
   }
 
-  it("undoes only what was recorded after the damaged line, keeps the journal and its stash (your copy is in it), and says so on every run", async () => {
+  it("undoes once only what was recorded after the damaged line, keeps the journal and its stash (your copy is in it), and says so on every run", async () => {
     const { t, root, journal, stash } = await interrupted('{"op":"stash","path":"agents/demo-agent.md","n":1,"ho');
     const message = `bosun: ${journal}: line 2 is damaged, so bosun cannot tell what that interrupted run changed up to there; it undid the 2 changes recorded after that line and left the rest as it is; what the run had moved aside is in ${stash}/: put back what you need, then delete the journal and that folder, then run again\n`;
-    for (let run = 0; run < 2; run++) {
+    const lines = readFileSync(journal, "utf8").split("\n").slice(0, -1);
+    for (let run = 0; run < 3; run++) {
       const result = await runCli(["install", packDir("demo-v1"), ...G, "--yes"], t.env, t.home);
       expect([result.code, result.stderr]).toEqual([1, message]);
-      expect(existsSync(join(root, "commands/extra.md"))).toBe(false);
-      expect(existsSync(join(root, "newdir"))).toBe(false);
+      // Undone on the first run only: what you wrote at those paths since is yours, and stays.
+      const extra = join(root, "commands/extra.md");
+      expect(existsSync(extra) ? readFileSync(extra, "utf8") : null, `run ${run}`).toBe(run === 0 ? null : "mine now\n");
+      expect(existsSync(join(root, "newdir")), `run ${run}`).toBe(run > 0);
       expect(readFileSync(join(stash, "1"), "utf8")).toBe("my edits\n");
-      expect(existsSync(journal)).toBe(true);
+      // The journal is kept as it was, with a line saying its tail was undone.
+      expect(readFileSync(journal, "utf8")).toMatch(new RegExp(`^${escape(lines.join("\n"))}\n\\{"op":"rolled-back","at":"[^"]+"\\}\n$`));
       expect(existsSync(join(root, "bosun-install.lock"))).toBe(false);
+      if (run === 0) {
+        t.write(join(root, "commands/extra.md"), "mine now\n");
+        mkdirSync(join(root, "newdir"));
+      }
     }
+    rmSync(join(root, "commands/extra.md"));
+    rmSync(join(root, "newdir"), { recursive: true });
     // Once you have put your copy back and removed the journal, bosun carries on with your edits.
     renameSync(join(stash, "1"), join(root, "agents/demo-agent.md"));
     rmSync(stash, { recursive: true });
@@ -102,6 +113,18 @@ describe("an interrupted run whose journal has a damaged line", () => {
     expect(readFileSync(join(root, "agents/demo-agent.md"), "utf8")).toBe("my edits\n");
   });
 
+  it("a torn last line as well (a crash mid-write): the journal keeps every whole line, and its tail is undone once", async () => {
+    const { t, root, journal } = await interrupted('{"op":"stash","path":"agents/demo-agent.md","n":1,"ho');
+    const whole = readFileSync(journal, "utf8");
+    writeFileSync(journal, `${whole}{"op":"create","pa`);
+    for (let run = 0; run < 2; run++) {
+      expect((await runCli(["install", packDir("demo-v1"), ...G, "--yes"], t.env, t.home)).stderr).toMatch(/line 2 is damaged, .* it undid the 2 changes recorded after that line/);
+      expect(readFileSync(journal, "utf8")).toMatch(new RegExp(`^${escape(whole)}\\{"op":"rolled-back","at":"[^"]+"\\}\n$`));
+      if (run === 0) t.write(join(root, "commands/extra.md"), "mine now\n");
+    }
+    expect(readFileSync(join(root, "commands/extra.md"), "utf8")).toBe("mine now\n");
+  });
+
   it("a line that is JSON but no record bosun writes (a path out of the folder) is damaged: never undone", async () => {
     const { t, root, journal } = await interrupted('{"op":"create","path":"../../outside.txt"}');
     const outside = t.write("outside.txt", "not bosun's\n");
@@ -109,6 +132,33 @@ describe("an interrupted run whose journal has a damaged line", () => {
     expect([result.code, result.stderr]).toEqual([1, expect.stringContaining(`${journal}: line 2 is damaged`)]);
     expect(readFileSync(outside, "utf8")).toBe("not bosun's\n");
     expect(existsSync(join(root, "commands/extra.md"))).toBe(false);
+  });
+});
+
+describe("a manifest whose names no pack could have (a project's manifest is repository content)", () => {
+  it("a pack name or version, or a hook's pack, name or event, with a newline or a terminal escape is dropped and reported, never printed", async () => {
+    const t = makeTempHome();
+    const project = join(t.home, "clone");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    const L = ["--runtime", "claude", "--scope", "local"];
+    expect((await runCli(["install", ...L, "--yes"], t.env, project)).code).toBe(0);
+    const file = join(project, ".claude/bosun-manifest.json");
+    const manifest = JSON.parse(readFileSync(file, "utf8"));
+    const hook = manifest.config[0];
+    manifest.packs["evil\u001b[2J\nbosun: all good"] = { version: "1.0.0", files: [] };
+    manifest.packs.fine = { version: "1.0.0\u001b[31m\nred", files: [] };
+    manifest.config.push({ ...hook, pack: "x\u001b]0;title\u0007" }, { ...hook, hook: "h\nh" }, { ...hook, event: "Stop\u001b[1A" });
+    writeFileSync(file, JSON.stringify(manifest));
+    const runs = [
+      await runCli(["uninstall", "nosuchpack", ...L, "--yes"], t.env, project),
+      await runCli(["install", "--status", ...L], t.env, project),
+      await runCli(["install", ...L, "--yes"], t.env, project),
+      await runCli(["uninstall", ...L, "--yes"], t.env, project),
+    ];
+    expect(runs[0]!.stderr).toBe('bosun: pack "nosuchpack" is not installed in claude local (installed: bosun 0.1.0); nothing was changed\n');
+    expect(runs[1]!.stdout).toMatch(/pack "evil\\u001b\[2J\\nbosun: all good" is not valid; ignored/);
+    for (const { stdout, stderr } of runs) expect(stdout + stderr).not.toMatch(/\u001b|\u0007|\nbosun: all good|\nred|h\nh/);
+    expect(runs.slice(2).map((run) => run.code)).toEqual([0, 0]);
   });
 });
 
@@ -146,7 +196,7 @@ describe("a manifest or install state that is not a file, a runtime folder that 
   });
 
   it("bosun-install.lock that is a FIFO or a folder: refused at once, never waited on (the real bin, with a timeout)", async () => {
-    for (const kind of ["FIFO (named pipe)", "folder"]) {
+    for (const [kind, problem] of [["FIFO", "is a FIFO (named pipe), not a regular file"], ["folder", "is a folder, not a regular file"]] as const) {
       const t = makeTempHome();
       const lock = join(t.home, ".claude/bosun-install.lock");
       mkdirSync(join(t.home, ".claude"));
@@ -154,7 +204,7 @@ describe("a manifest or install state that is not a file, a runtime folder that 
       else makeFifo(lock);
       const before = snapshotTree(t.root);
       const result = runBin(["install", ...G, "--yes"], t.env, t.home);
-      expect([result.code, result.stderr]).toEqual([1, `bosun: ${lock}: is a ${kind}, not bosun's lock; move it out of the way, then run again\n`]);
+      expect([result.code, result.stderr]).toEqual([1, `bosun: ${lock}: ${problem}; move it out of the way, then run again\n`]);
       expect(snapshotTree(t.root)).toEqual(before);
     }
   });

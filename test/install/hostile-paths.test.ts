@@ -2,13 +2,14 @@
 // unicode, symlink escapes): whatever a migration returns, nothing outside the root is written,
 // read or deleted.
 import * as nodeFs from "node:fs";
-import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { InstallFs } from "../../src/install/install-fs.js";
 import type { MigrationAction } from "../../src/install/migration-record.js";
 import { normalizeRelPath, UnsafePathError } from "../../src/install/safe-path.js";
 import { record, runEngine, seedRoot } from "../fixtures/engine.js";
+import { runCli } from "../fixtures/cli.js";
 import { treeState } from "../fixtures/install.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 import { seededRandom } from "../fixtures/random.js";
@@ -167,6 +168,47 @@ describe("hostile action paths", () => {
       expect(parent === realRoot || parent.startsWith(realRoot + sep), `${path} resolves to ${parent}`).toBe(true);
     }
   }, 120_000);
+});
+
+describe("an interrupted run's journal in a cloned repository", () => {
+  const RUN = "2026-12-01T00-00-00-000Z-0badf00d";
+  const begin = { op: "begin", runId: RUN, startedAt: "2026-12-01T00:00:00.000Z", pid: 1, host: "h", runtime: "claude", scope: "local", pack: "bosun", bosunVersion: "0.1.0" };
+  // One undo step of each kind whose path goes through skills/link, a symlink to a folder out of the
+  // project (with what it would do there): every one is refused, and nothing out there changes.
+  const steps: [string, Record<string, unknown>][] = [
+    ["create (would delete precious.txt)", { op: "create", path: "skills/link/precious.txt" }],
+    ["intent (would delete precious.txt and empty/)", { op: "intent", dirs: ["skills/link/empty"], files: ["skills/link/precious.txt"] }],
+    ["mkdir (would remove empty/)", { op: "mkdir", path: "skills/link/empty" }],
+    ["rmdir (would make new/)", { op: "rmdir", path: "skills/link/new", mode: 0o755 }],
+    ["stash (would overwrite precious.txt)", { op: "stash", path: "skills/link/precious.txt", n: 1, how: "rename" }],
+    ["move back from (would take precious.txt)", { op: "move", from: "commands/mine.md", to: "skills/link/precious.txt" }],
+    ["move back to (would write moved.md)", { op: "move", from: "skills/link/moved.md", to: "commands/mine.md" }],
+  ];
+
+  it.each(steps)("%s: refused with the path named, the journal kept, nothing outside the project changed", async (_name, step) => {
+    const t = makeTempHome();
+    const outside = join(t.root, "elsewhere");
+    t.write(join(outside, "precious.txt"), "precious\n");
+    mkdirSync(join(outside, "empty"));
+    const project = join(t.home, "clone");
+    const claude = join(project, ".claude");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    t.write(join(claude, "commands/mine.md"), "mine\n");
+    mkdirSync(join(claude, "skills"));
+    symlinkSync(outside, join(claude, "skills/link"));
+    t.write(join(claude, `bosun-journal/${RUN}/1`), "planted\n");
+    const journal = join(claude, `bosun-journal/${RUN}.jsonl`);
+    writeFileSync(journal, [begin, step].map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const before = treeState(outside);
+
+    const result = await runCli(["install", "--runtime", "claude", "--scope", "local", "--yes"], t.env, project);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`could not be restored: ${claude}/skills/link/\\S+ \\(skills/link is a symlink to a folder outside the root \\(${realpathSync(outside)}\\)\\).*; the journal is kept`));
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(treeState(outside)).toEqual(before);
+    expect(existsSync(journal)).toBe(true);
+    expect(nodeFs.readFileSync(join(claude, "commands/mine.md"), "utf8")).toBe("mine\n");
+  });
 });
 
 /** The real path of the deepest existing folder holding `path` (the path itself is not followed). */

@@ -31,6 +31,9 @@ function eventPath(event: string): string[] {
   return ["hooks", event];
 }
 
+/** How many parts `hooks.<event>` has: an entry with `created` this high made the `hooks` object. */
+export const EVENT_PATH_DEPTH = 2;
+
 /** The entry bosun adds for a hook, in the format's shape. */
 function entryFor(format: HookConfigFormat, hook: HookEntry): unknown {
   switch (format) {
@@ -130,7 +133,11 @@ export function addHookEntries(text: string | null, format: HookConfigFormat, ho
  */
 export function removeHookEntries(text: string, format: HookConfigFormat, hooks: readonly { event: string; command: string; created?: number; emptyInner?: string }[]): string {
   let current = text;
-  for (const hook of hooks) {
+  // The entries that created fewer containers go first: a container then goes with the last
+  // entry to leave it, which is one that created it (an event list, `hooks`), whatever the order
+  // they were recorded in.
+  const ordered = [...hooks].sort((a, b) => (a.created ?? EVENT_PATH_DEPTH) - (b.created ?? EVENT_PATH_DEPTH));
+  for (const hook of ordered) {
     const eventKey = eventPath(hook.event);
     for (;;) {
       const parsed = parseConfig(current);

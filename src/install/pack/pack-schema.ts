@@ -1,15 +1,14 @@
 import { z } from "zod";
 import { HOOK_EVENTS } from "../../runtimes/install-types.js";
+import { ARTIFACT_NAME, PACK_NAME, SEMVER } from "./pack-names.js";
 
-/** Pack, artifact and hook names: what becomes a folder or file name in every runtime. */
-export const ARTIFACT_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const artifactName = z.string().regex(ARTIFACT_NAME, "use 1-64 lower-case letters, digits and '-', starting with a letter or digit");
 
 export const packJsonSchema = z
   .object({
     $schema: z.string().optional(),
-    name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, "use lower-case letters, digits, '.', '_' or '-'"),
-    version: z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, "use a semantic version such as 1.2.0"),
+    name: z.string().regex(PACK_NAME, "use lower-case letters, digits, '.', '_' or '-'"),
+    version: z.string().regex(SEMVER, "use a semantic version such as 1.2.0"),
     description: z.string().max(1024).optional(),
     artifacts: z
       .object({
