@@ -90,6 +90,12 @@ export interface Runtime {
   /** Keys and defaults of `bosun.json` `agents.<id>`. */
   headless: HeadlessDefaults;
   status: StatusAdapter;
+  /**
+   * The real CLI whose own sign-in verdict this runtime's detection was checked against by the
+   * differential tests in test/real (e.g. "claude 2.1.197 (claude auth status)"). Absent: the rules
+   * follow the agent's public documentation only, and `bosun agents --json` marks them unverified.
+   */
+  signInVerifiedAgainst?: string;
   /** Where `bosun install` puts a pack for this agent; absent when it has no config folder for one. */
   installSurface?: InstallSurface;
 }
