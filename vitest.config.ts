@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { realClisDir } from "./scripts/real-clis.mjs";
 
 export default defineConfig({
   test: {
@@ -6,5 +7,8 @@ export default defineConfig({
     setupFiles: ["test/setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // Where `node scripts/real-clis.mjs install` put the pinned CLIs, found from the real home
+    // before test/setup.ts points HOME and XDG_CACHE_HOME at a throwaway folder.
+    env: { BOSUN_REAL_CLIS_DIR: realClisDir() },
   },
 });
