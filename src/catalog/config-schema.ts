@@ -27,7 +27,11 @@ const providerEntrySchema = z
     name: z.string().min(1).optional(),
     /** The AI SDK package that speaks its API, e.g. `@ai-sdk/openai-compatible`. */
     npm: z.string().regex(/^(@[a-z0-9._-]+\/)?[a-z0-9._-]+(\/[a-z0-9._-]+)*$/, "use an npm package name such as @ai-sdk/openai-compatible").optional(),
-    baseURL: z.url({ protocol: /^https?$/, message: "use an http:// or https:// URL" }).optional(),
+    baseURL: z
+      .url({ protocol: /^https?$/, message: "use an http:// or https:// URL" })
+      // A key written into the URL would be shown wherever the URL is (errors, --verbose, logs).
+      .refine((url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url), { message: "put no user or password in the URL; use apiKey, headers, or bosun auth set" })
+      .optional(),
     /** A key written into the config file; `bosun auth set` or an environment variable keeps it out of files. */
     apiKey: z.string().min(1).optional(),
     env: z.array(envNameSchema).optional(),

@@ -46,6 +46,9 @@ describe("catalog config sections", () => {
 
   it("names the file, line and field of a mistake", async () => {
     expect(await problem('{\n  "providers": { "local": { "baseURL": "ftp://x" } }\n}')).toBe("FILE:2: providers.local.baseURL: use an http:// or https:// URL");
+    expect(await problem('{\n  "providers": { "local": { "baseURL": "https://me:sk-secret@proxy.example/v1" } }\n}')).toBe(
+      "FILE:2: providers.local.baseURL: put no user or password in the URL; use apiKey, headers, or bosun auth set",
+    );
     expect(await problem('{\n  "model": "gpt-5"\n}')).toBe("FILE:2: model: use provider/model, e.g. anthropic/claude-sonnet-4-5");
     expect(await problem('{ "providers": { "local": { "models": { "m": { "contextLimit": -1 } } } } }')).toMatch(/^FILE:1: providers\.local\.models\.m\.contextLimit: too small/);
     expect(await problem('{ "providers": { "bad id": {} } }')).toBe("FILE:1: providers.bad id: invalid name: use letters, digits, '.', '_' or '-'");
