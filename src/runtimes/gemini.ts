@@ -55,7 +55,7 @@ const geminiInstall: InstallSurface = {
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "gemini-toml" },
     agents: { dir: "agents", format: "gemini" },
-    hooks: settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms"),
+    hooks: settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms", "json"),
   }),
   notes: (scope) =>
     scope === "local"
@@ -95,7 +95,7 @@ const geminiInstall: InstallSurface = {
       local: ".gemini/settings.json (trusted folders only)",
       when: WHEN_HOOKS,
       owner: OWNS_OWN_ENTRIES,
-      why: "the SessionStart hook in settings.json ran in the probe (it does not run while auth is missing)",
+      why: "the SessionStart hook in settings.json ran in the probe (it does not run while auth is missing); its output reaches the model only as JSON `hookSpecificOutput.additionalContext` (plain stdout is shown to the user), so bosun's helper runs with `--format json` (test/real/hook-session.test.ts)",
       checkedAgainst: GEMINI_CHECKED,
     },
     "hook-files": {
