@@ -3,7 +3,7 @@
 // must be standalone (Node built-ins only), quick, and never break the agent that called it:
 // whatever goes wrong, it exits 0 within a few seconds.
 //
-//   bosun-hook.mjs session-start [--format F]  print one bosun status line for the agent's context
+//   bosun-hook.mjs [--format F] session-start  print one bosun status line for the agent's context
 //   bosun-hook.mjs refresh [--cli PATH]        rebuild that line by running `bosun status --json`
 //   bosun-hook.mjs --version | --help
 //
@@ -134,20 +134,28 @@ function sessionStart(format) {
   if (typeof cli === "string" && !(age < STALE_AFTER_MS)) startBackgroundRefresh(cli);
 }
 
+// Options may come before or after the command: `{bosun-hook}` in a pack's hook command becomes
+// `node bosun-hook.mjs --format json` for a runtime that needs it, followed by the pack's words.
+function parseArgs(argv) {
+  const options = {};
+  const words = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--format" || argv[i] === "--cli") options[argv[i].slice(2)] = argv[++i];
+    else words.push(argv[i]);
+  }
+  return { command: words[0], options };
+}
+
 function main(argv) {
-  const [command, ...rest] = argv;
-  const option = (name) => {
-    const at = rest.indexOf(name);
-    return at >= 0 ? rest[at + 1] : undefined;
-  };
-  if (command === "session-start") return sessionStart(option("--format"));
+  const { command, options } = parseArgs(argv);
+  if (command === "session-start") return sessionStart(options.format);
   if (command === "refresh") {
-    const cli = option("--cli") ?? readSnapshot()?.cli?.entry;
+    const cli = options.cli ?? readSnapshot()?.cli?.entry;
     if (typeof cli === "string" && cli) return refreshStatusSnapshot(resolve(cli));
     return;
   }
   if (command === "--version") return void process.stdout.write(`${HELPER_VERSION}\n`);
-  process.stdout.write("usage: bosun-hook.mjs session-start [--format text|json] | refresh [--cli PATH] | --version\n");
+  process.stdout.write("usage: bosun-hook.mjs [--format text|json] session-start | refresh [--cli PATH] | --version\n");
 }
 
 neverFailTheHost(() => main(process.argv.slice(2)));

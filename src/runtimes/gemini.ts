@@ -95,7 +95,7 @@ const geminiInstall: InstallSurface = {
       local: ".gemini/settings.json (trusted folders only)",
       when: WHEN_HOOKS,
       owner: OWNS_OWN_ENTRIES,
-      why: "the SessionStart hook in settings.json ran in the probe (it does not run while auth is missing); its output reaches the model only as JSON `hookSpecificOutput.additionalContext` (plain stdout is shown to the user), so bosun's helper runs with `--format json` (test/real/hook-session.test.ts)",
+      why: "the SessionStart hook in settings.json ran in the probe (it does not run while auth is missing)",
       checkedAgainst: GEMINI_CHECKED,
     },
     "hook-files": {
