@@ -8,7 +8,8 @@ import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 // Each CLI's session runs in its own temp home: `bosun install` (bosun's own pack, global scope),
 // `bosun status` once, then the real CLI offline. The line must be the summary bosun status
-// printed, never the helper's fallback.
+// printed, never the helper's fallback. The tests run one after another: a temp home is removed
+// after each test, so tests sharing the file cannot overlap.
 const SESSION_TIMEOUT_MS = 120_000;
 
 interface Installed {
@@ -35,7 +36,7 @@ function sentToModel(requests: ModelRequest[], line: string): boolean {
   return requests.some((request) => bodyStrings(request).some((text) => text.includes(line)));
 }
 
-describe.concurrent("a real session right after bosun install shows bosun's summary line", () => {
+describe("a real session right after bosun install shows bosun's summary line", () => {
   it("claude: the SessionStart hook answers with the line, and the model gets it", { timeout: 4 * SESSION_TIMEOUT_MS }, async () => {
     const cli = realCli("claude");
     const { t, project, summary } = installBosun("claude");
