@@ -35,7 +35,6 @@ export interface SnapshotPlace {
   dataDir: string;
   /** bosun's package folder (its `bin/bosun.js` is what the helper's refresh runs). */
   packageRoot: string;
-  now?: () => Date;
 }
 
 /** Is bosun's hook helper installed? Without it no hook reads the snapshot, and none is written. */
@@ -50,7 +49,7 @@ export function helperInstalled(dataDir: string): boolean {
 export function writeHookSnapshot(place: SnapshotPlace, line: string): string {
   const snapshot: HookSnapshot = {
     version: SNAPSHOT_FORMAT,
-    generatedAt: (place.now?.() ?? new Date()).toISOString(),
+    generatedAt: new Date().toISOString(),
     line,
     cli: { node: process.execPath, entry: join(place.packageRoot, "bin", "bosun.js") },
   };

@@ -95,7 +95,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     ctx,
     ...(options.configDir === undefined ? {} : { configDir: options.configDir }),
     varsFor: (runtime) =>
-      templateVars({ agents, bosunVersion: options.bosunVersion, hookCommand: helperCommand, runtime: { id: runtime.id, title: runtime.title }, scope: options.scope, pack: { name: pack.name, version: pack.version } }),
+      templateVars({ agents, bosunVersion: options.bosunVersion, hookCommand: runtimeHelperCommand(runtime, options.scope, helperCommand), runtime: { id: runtime.id, title: runtime.title }, scope: options.scope, pack: { name: pack.name, version: pack.version } }),
     helperCommand,
     fs,
     allRuntimes: listInstallRuntimes(),
