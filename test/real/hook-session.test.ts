@@ -36,6 +36,16 @@ function sentToModel(requests: ModelRequest[], line: string): boolean {
   return requests.some((request) => bodyStrings(request).some((text) => text.includes(line)));
 }
 
+/** `codex exec hello` with a custom provider pointed at the loopback model server: the requests it sent. */
+async function codexExec(t: TempHome, project: string): Promise<ModelRequest[]> {
+  const provider = 'model_providers.loopback={name="loopback",base_url="{model-base}/v1",env_key="LOOPBACK_KEY",wire_api="responses",request_max_retries=0,stream_max_retries=0}';
+  const args = ["exec", "--skip-git-repo-check", "--json", "-c", "model_provider=loopback", "-c", provider, "hello"];
+  const { run, requests } = await runRealCliWithModelServer(realCli("codex"), args, { home: t.home, cwd: project, env: { LOOPBACK_KEY: "sk-test-hook-session-0000" }, timeoutMs: SESSION_TIMEOUT_MS });
+  expect(run.timedOut).toBe(false);
+  expect(requests.length, run.stdout + run.stderr).toBeGreaterThan(0);
+  return requests;
+}
+
 describe("a real session right after bosun install shows bosun's summary line", () => {
   it("claude: the SessionStart hook answers with the line, and the model gets it", { timeout: 4 * SESSION_TIMEOUT_MS }, async () => {
     const cli = realCli("claude");
@@ -61,32 +71,14 @@ describe("a real session right after bosun install shows bosun's summary line", 
   it("codex: once the user trusted the hook, its plain line is in the request to the model", { timeout: 4 * SESSION_TIMEOUT_MS }, async () => {
     const cli = realCli("codex");
     const { t, project, summary } = installBosun("codex");
-    const options = { home: t.home, cwd: project, timeoutMs: SESSION_TIMEOUT_MS };
-    const hooks = await trustCodexHooks(cli, options, project);
+    const hooks = await trustCodexHooks(cli, { home: t.home, cwd: project, timeoutMs: SESSION_TIMEOUT_MS }, project);
     expect(hooks.filter((hook) => hook.command.includes("bosun-hook.mjs")).map((hook) => hook.trustStatus)).toEqual(["trusted"]);
-    const provider = 'model_providers.loopback={name="loopback",base_url="{model-base}/v1",env_key="LOOPBACK_KEY",wire_api="responses",request_max_retries=0,stream_max_retries=0}';
-    const { run, requests } = await runRealCliWithModelServer(cli, ["exec", "--skip-git-repo-check", "--json", "-c", "model_provider=loopback", "-c", provider, "hello"], {
-      ...options,
-      env: { LOOPBACK_KEY: "sk-test-hook-session-0000" },
-    });
-    expect(run.timedOut).toBe(false);
-    expect(requests.length, run.stdout + run.stderr).toBeGreaterThan(0);
-    expect(sentToModel(requests, summary)).toBe(true);
+    expect(sentToModel(await codexExec(t, project), summary)).toBe(true);
   });
 
   it("codex: an untrusted hook does not run (what the README tells the user to do first)", { timeout: 4 * SESSION_TIMEOUT_MS }, async () => {
-    const cli = realCli("codex");
     const { t, project, summary } = installBosun("codex");
-    const provider = 'model_providers.loopback={name="loopback",base_url="{model-base}/v1",env_key="LOOPBACK_KEY",wire_api="responses",request_max_retries=0,stream_max_retries=0}';
-    const { run, requests } = await runRealCliWithModelServer(cli, ["exec", "--skip-git-repo-check", "--json", "-c", "model_provider=loopback", "-c", provider, "hello"], {
-      home: t.home,
-      cwd: project,
-      env: { LOOPBACK_KEY: "sk-test-hook-session-0000" },
-      timeoutMs: SESSION_TIMEOUT_MS,
-    });
-    expect(run.timedOut).toBe(false);
-    expect(requests.length, run.stdout + run.stderr).toBeGreaterThan(0);
-    expect(sentToModel(requests, summary)).toBe(false);
+    expect(sentToModel(await codexExec(t, project), summary)).toBe(false);
   });
 
   it("gemini: the line reaches the model as additionalContext (JSON output), not only the user's screen", { timeout: 4 * SESSION_TIMEOUT_MS }, async () => {
