@@ -24,6 +24,7 @@ describe("detection sees the agent's environment, not bosun's .env", () => {
     expect(agents.code, agents.stderr).toBe(0);
     const reports: AgentJson[] = JSON.parse(agents.stdout).agents;
     expect(reports.filter((report) => report.auth.connected).map((report) => report.id)).toEqual([]);
+    expect(agents.stdout).not.toContain(KEY);
     const status = await runCli(["status", "--json"], t.env, t.home);
     const report = JSON.parse(status.stdout);
     expect(report.subsystems.agents.signedIn).toBe(0);
