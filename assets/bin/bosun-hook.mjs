@@ -3,9 +3,15 @@
 // must be standalone (Node built-ins only), quick, and never break the agent that called it:
 // whatever goes wrong, it exits 0 within a few seconds.
 //
-//   bosun-hook.mjs session-start          print one bosun status line for the agent's context
-//   bosun-hook.mjs refresh [--cli PATH]   rebuild that line by running `bosun status --json`
+//   bosun-hook.mjs [--format F] session-start  print one bosun status line for the agent's context
+//   bosun-hook.mjs refresh [--cli PATH]        rebuild that line by running `bosun status --json`
 //   bosun-hook.mjs --version | --help
+//
+// --format says how the agent that runs the hook takes context from it: `text` (the default, and
+// what a command installed before formats existed gets) prints the bare line, which Claude Code and
+// Codex add to the model's context; `json` prints the line as SessionStart `additionalContext`
+// (`{"hookSpecificOutput":{...}}`), the form Gemini CLI needs to pass it to the model (it shows
+// plain stdout to the user only). An unknown format prints the bare line.
 //
 // bosun replaces an installed copy with a newer packaged one only when the packaged one still has
 // the functions marked "safety marker" below (see src/migrations/30_runtime_helper_sync.ts).
@@ -15,7 +21,7 @@ import { closeSync, openSync, readSync, renameSync, statSync, unlinkSync, writeF
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const HELPER_VERSION = 1;
+const HELPER_VERSION = 2;
 
 const HELPER_FILE = fileURLToPath(import.meta.url);
 // The helper lives in <bosun data dir>/bin/; its snapshot sits in the data dir.
@@ -114,25 +120,42 @@ function startBackgroundRefresh(cli) {
   }
 }
 
-function sessionStart() {
+// What the agent reads on stdout: the line alone, or wrapped as SessionStart context.
+function sessionStartOutput(line, format) {
+  if (format !== "json") return line + "\n";
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: line } }) + "\n";
+}
+
+function sessionStart(format) {
   const snapshot = readSnapshot();
-  process.stdout.write(sanitizeLine(snapshot ? snapshot.line : FALLBACK_LINE) + "\n");
+  process.stdout.write(sessionStartOutput(sanitizeLine(snapshot ? snapshot.line : FALLBACK_LINE), format));
   const age = snapshot ? Date.now() - Date.parse(snapshot.generatedAt) : Infinity;
   const cli = snapshot?.cli?.entry;
   if (typeof cli === "string" && !(age < STALE_AFTER_MS)) startBackgroundRefresh(cli);
 }
 
+// Options may come before or after the command: `{bosun-hook}` in a pack's hook command becomes
+// `node bosun-hook.mjs --format json` for a runtime that needs it, followed by the pack's words.
+function parseArgs(argv) {
+  const options = {};
+  const words = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--format" || argv[i] === "--cli") options[argv[i].slice(2)] = argv[++i];
+    else words.push(argv[i]);
+  }
+  return { command: words[0], options };
+}
+
 function main(argv) {
-  const [command, ...rest] = argv;
-  if (command === "session-start") return sessionStart();
+  const { command, options } = parseArgs(argv);
+  if (command === "session-start") return sessionStart(options.format);
   if (command === "refresh") {
-    const at = rest.indexOf("--cli");
-    const cli = at >= 0 ? rest[at + 1] : readSnapshot()?.cli?.entry;
+    const cli = options.cli ?? readSnapshot()?.cli?.entry;
     if (typeof cli === "string" && cli) return refreshStatusSnapshot(resolve(cli));
     return;
   }
   if (command === "--version") return void process.stdout.write(`${HELPER_VERSION}\n`);
-  process.stdout.write("usage: bosun-hook.mjs session-start | refresh [--cli PATH] | --version\n");
+  process.stdout.write("usage: bosun-hook.mjs [--format text|json] session-start | refresh [--cli PATH] | --version\n");
 }
 
 neverFailTheHost(() => main(process.argv.slice(2)));

@@ -37,7 +37,14 @@ export interface BootOptions {
 
 /** Everything a command needs after bosun has started. */
 export interface Boot {
+  /** bosun's own environment: the process's, plus what `<data>/.env` adds. */
   env: Env;
+  /**
+   * The environment as this process got it, before `.env` was loaded: what a coding agent started
+   * from the same shell sees (it never reads bosun's `.env`). Detecting agents, their sign-in and
+   * their folders uses this one, so a key kept for bosun does not make another agent look signed in.
+   */
+  agentEnv: Env;
   paths: BosunPaths;
   project: Project | null;
   packageRoot: string;
@@ -66,6 +73,7 @@ export async function startBosun(options: BootOptions = {}): Promise<Boot> {
   const { project, warnings: projectWarnings } = findProject(cwd, paths.home);
   const root = packageRoot();
   const dotenvFile = join(paths.data, ".env");
+  const agentEnv: Env = { ...env };
   const dotenv = new DotenvLoader(env);
   dotenv.load(dotenvFile);
 
@@ -105,5 +113,5 @@ export async function startBosun(options: BootOptions = {}): Promise<Boot> {
 
   const warnings = [...projectWarnings, ...(config?.warnings ?? [])];
   const log = options.log ?? createFileLog(paths.state);
-  return { env, paths, project, packageRoot: root, dotenv: reloaded, migrations, configSources: sources, config, warnings, plugins, extensions, log };
+  return { env, agentEnv, paths, project, packageRoot: root, dotenv: reloaded, migrations, configSources: sources, config, warnings, plugins, extensions, log };
 }

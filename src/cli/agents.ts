@@ -1,10 +1,12 @@
 import type { Command } from "commander";
+import { packageVersion } from "../boot/package-info.js";
 import { displayPath } from "../boot/paths.js";
 import type { Boot } from "../boot/start.js";
 import { isUserError, UserError } from "../errors.js";
 import type { DisconnectPlan, Runtime } from "../runtimes/types.js";
 import type { Spinner } from "./spinner.js";
 import { bootForCommand } from "./boot.js";
+import { saveAgentsPartInHookSnapshot } from "./hook-snapshot.js";
 import { styler, notify, writeJson, writeLine, type Output } from "./output.js";
 
 export function registerAgents(program: Command, output: Output): void {
@@ -35,7 +37,7 @@ async function detection(boot: Boot) {
     import("../runtimes/machine.js"),
     import("../runtimes/registry.js"),
   ]);
-  const ctx = context.machineDetectionContext(boot.env, boot.paths);
+  const ctx = context.machineDetectionContext(boot.agentEnv, boot.paths);
   const agentsConfig = boot.config?.value.agents;
   return { ...collect, ...registry, ctx, agentsConfig, configOf: (runtime: Runtime) => collect.runtimeConfig(agentsConfig, runtime.id) };
 }
@@ -43,17 +45,23 @@ async function detection(boot: Boot) {
 /** `bosun agents [--json]` (also run directly by main's fast path). */
 export async function listAgents(options: { json?: boolean }, output: Output): Promise<void> {
   const boot = await bootForCommand(output);
-  const [{ agentsHeadline, collectAgentReports, ctx, agentsConfig }, view] = await Promise.all([
+  const [{ agentsHeadline, agentsSummaryPart, AGENTS_SUMMARY_PART, collectAgentReports, unverifiedNote, ctx, agentsConfig }, view] = await Promise.all([
     detection(boot),
     options.json ? import("../runtimes/headless-defaults.js") : import("./render-agents.js"),
   ]);
   const reports = await collectAgentReports(ctx, agentsConfig);
+  saveAgentsPartInHookSnapshot(boot, packageVersion(), agentsSummaryPart(reports), AGENTS_SUMMARY_PART);
   if ("collectHeadlessDefaults" in view) return writeJson(output, { agents: reports, defaults: view.collectHeadlessDefaults(agentsConfig) });
   const { agentsTable } = view;
   const style = styler(output);
   writeLine(output.stdout, style("bold", `Agents: ${agentsHeadline(reports)}`));
   writeLine(output.stdout);
   for (const line of agentsTable(reports, boot.paths.home, boot.paths.data, output)) writeLine(output.stdout, line);
+  const note = unverifiedNote(reports);
+  if (note) {
+    writeLine(output.stdout);
+    writeLine(output.stdout, style("dim", note));
+  }
 }
 
 async function loginAgent(id: string, options: { json?: boolean }, output: Output): Promise<void> {

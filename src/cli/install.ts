@@ -68,7 +68,7 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     dryRun: true,
     ...(resolve ? { resolve } : {}),
     lockTimeoutMs,
-    env: boot.env,
+    env: boot.agentEnv,
     home: boot.paths.home,
     cwd: process.cwd(),
     dataDir: boot.paths.data,
@@ -98,6 +98,7 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     progress.stop();
   }
   logOutcome(boot, outcome);
+  await (await import("./hook-snapshot.js")).saveHookSnapshotAfterInstall(boot, output, outcome);
   await render(outcome, false, flags, boot, output);
 }
 
@@ -152,7 +153,7 @@ async function installStatus(flags: InstallFlags, output: Output): Promise<void>
   const statuses = collectInstallStatus({
     runtimes,
     ...(scopes ? { scopes } : {}),
-    ctx: { env: boot.env, home: boot.paths.home, cwd: process.cwd() },
+    ctx: { env: boot.agentEnv, home: boot.paths.home, cwd: process.cwd() },
     fs: nodeFs,
     checkDrift: true,
     includeMissing: named.length > 0,

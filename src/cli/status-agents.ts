@@ -8,11 +8,11 @@ import type { SubsystemStatusSource } from "./status-report.js";
  * bounded at 2 s; a refused connection answers at once).
  */
 export const agentsStatus: SubsystemStatusSource = async (boot, output) => {
-  const [{ agentCounts, agentsHeadline, collectAgentReports, signInLabel }, { machineDetectionContext }] = await Promise.all([
+  const [{ agentCounts, agentsHeadline, agentsSummaryPart, collectAgentReports, signInLabel }, { machineDetectionContext }] = await Promise.all([
     import("../runtimes/collect-status.js"),
     import("../runtimes/machine.js"),
   ]);
-  const reports = await collectAgentReports(machineDetectionContext(boot.env, boot.paths), boot.config?.value.agents);
+  const reports = await collectAgentReports(machineDetectionContext(boot.agentEnv, boot.paths), boot.config?.value.agents);
   const style = styler(output);
   const counts = agentCounts(reports);
   const errors = reports.filter((report) => report.auth.error);
@@ -32,7 +32,7 @@ export const agentsStatus: SubsystemStatusSource = async (boot, output) => {
       ...counts,
       agents: reports.map(({ id, installed, auth }) => ({ id, installed, connected: auth.connected, mode: auth.mode })),
     },
-    summary: `${counts.signedIn} of ${counts.total} agents signed in`,
+    summary: agentsSummaryPart(reports),
     ...(counts.installed === 0
       ? { next: "install a coding agent: bosun agents lists the install command of each" }
       : counts.signedIn === 0

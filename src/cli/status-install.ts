@@ -12,7 +12,7 @@ import type { SubsystemStatusSource } from "./status-report.js";
  */
 export const installStatus: SubsystemStatusSource = async (boot, output) => {
   const [{ listInstallRuntimes }, { resolveGlobalRoot, resolveLocalRoot, MANIFEST_FILE }] = await Promise.all([import("../runtimes/install-registry.js"), import("../runtimes/install-roots.js")]);
-  const ctx = { env: boot.env, home: boot.paths.home, cwd: process.cwd() };
+  const ctx = { env: boot.agentEnv, home: boot.paths.home, cwd: process.cwd() };
   const found: { runtime: string; scope: "global" | "local"; dir: string; manifest: string | null }[] = [];
   for (const runtime of listInstallRuntimes()) {
     const global = resolveGlobalRoot(runtime.installSurface.globalRoot, ctx).dir;

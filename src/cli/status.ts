@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { describeWarning } from "../boot/config-warning.js";
 import { displayPath } from "../boot/paths.js";
 import { bootForCommand } from "./boot.js";
+import { saveHookSnapshot } from "./hook-snapshot.js";
 import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
 import { migrationLines } from "./render-migrations.js";
 import { buildStatusReport, SUBSYSTEM_TITLES, type StatusReport, type SubsystemName, type SubsystemStatus } from "./status-report.js";
@@ -18,6 +19,7 @@ export function registerStatus(program: Command, output: Output): void {
 export async function runStatus(options: { json?: boolean }, output: Output): Promise<void> {
   const boot = await bootForCommand(output);
   const { report, sections } = await buildStatusReport(boot, output);
+  saveHookSnapshot(boot, report.summary);
   if (options.json) writeJson(output, report);
   else renderStatus(report, sections, boot.paths.home, output);
 }

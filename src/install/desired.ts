@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { ExtraRootName, HookConfigFormat, InstallRuntime, InstallScope, TomlBlock } from "../runtimes/install-types.js";
+import { helperCommandFor } from "../runtimes/install-surfaces.js";
 import { isSkip } from "../runtimes/install-types.js";
 import { sha256 } from "./file-hash.js";
 import type { LoadedPack, PackFile } from "./pack/load-pack.js";
@@ -139,7 +140,7 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
       const hookDir = `${placement.filesDir}/${hook.name}`;
       for (const file of hook.files) copied("main", `${hookDir}/${file.rel}`, file, `hook ${hook.name}`);
       const mainDir = inputs.rootDirs.main ?? "";
-      const command = hook.command.replaceAll("{bosun-hook}", inputs.helperCommand).replaceAll("{hook-dir}", join(mainDir, hookDir));
+      const command = hook.command.replaceAll("{bosun-hook}", helperCommandFor(inputs.helperCommand, placement.helperOutput)).replaceAll("{hook-dir}", join(mainDir, hookDir));
       if (hook.command.includes("{bosun-hook}")) usesHelper = true;
       const register = placement.register;
       if (register.kind === "file") {

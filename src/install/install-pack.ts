@@ -5,7 +5,8 @@ import { HELPER_RELATIVE_PATH, packagedHelperPath } from "../migrations/30_runti
 import { collectHeadlessDefaults } from "../runtimes/headless-defaults.js";
 import type { AgentsConfig } from "../runtimes/collect-status.js";
 import { collectContractRows, getInstallRuntime, listInstallRuntimes } from "../runtimes/install-registry.js";
-import type { InstallRuntime, InstallScope, RootContext } from "../runtimes/install-types.js";
+import { helperCommandFor } from "../runtimes/install-surfaces.js";
+import { isSkip, type InstallRuntime, type InstallScope, type RootContext } from "../runtimes/install-types.js";
 import type { DesiredInstall } from "./desired.js";
 import { exists, type InstallFs } from "./install-fs.js";
 import { migrationChecksum, type Choice } from "./migration-record.js";
@@ -78,7 +79,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   const placements = placementsFor(runtimes, options.scope, ctx, options.configDir);
   const engine = ENGINE_MIGRATIONS.map((record) => ({ source: record.source, id: record.id, checksum: migrationChecksum(record) }));
   const inputs = placements.map((placement, index) =>
-    settledInputs({ bosunVersion: options.bosunVersion, engine, runtime: placement.runtime.id, scope: options.scope, configDir: options.configDir ?? null, roots: placement.roots, packDir, helperTarget, agents, peers: placementPeers(placements, index) }),
+    settledInputs({ bosunVersion: options.bosunVersion, engine, runtime: placement.runtime.id, scope: options.scope, configDir: options.configDir ?? null, roots: placement.roots, packDir, helperTarget, helperCommand: runtimeHelperCommand(placement.runtime, options.scope, helperCommand), agents, peers: placementPeers(placements, index) }),
   );
   // A reinstall of a settled pack: nothing to load, nothing to plan.
   if (options.trustSettled !== false) {
@@ -94,7 +95,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     ctx,
     ...(options.configDir === undefined ? {} : { configDir: options.configDir }),
     varsFor: (runtime) =>
-      templateVars({ agents, bosunVersion: options.bosunVersion, hookCommand: helperCommand, runtime: { id: runtime.id, title: runtime.title }, scope: options.scope, pack: { name: pack.name, version: pack.version } }),
+      templateVars({ agents, bosunVersion: options.bosunVersion, hookCommand: runtimeHelperCommand(runtime, options.scope, helperCommand), runtime: { id: runtime.id, title: runtime.title }, scope: options.scope, pack: { name: pack.name, version: pack.version } }),
     helperCommand,
     fs,
     allRuntimes: listInstallRuntimes(),
@@ -109,6 +110,12 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
   return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result, notes, settled: false };
+}
+
+/** What `{bosun-hook}` becomes for one runtime and scope (its hooks placement says how the helper prints). */
+function runtimeHelperCommand(runtime: InstallRuntime, scope: InstallScope, helperCommand: string): string {
+  const hooks = runtime.installSurface.layout(scope).hooks;
+  return helperCommandFor(helperCommand, isSkip(hooks) ? undefined : hooks.helperOutput);
 }
 
 /**

@@ -60,6 +60,8 @@ export function settledInputs(parts: {
   roots: readonly InstallRoot[];
   packDir: string;
   helperTarget: string;
+  /** What `{bosun-hook}` becomes in this runtime's hook commands (it differs by runtime). */
+  helperCommand?: string;
   agents: unknown;
   peers: unknown;
 }): string {

@@ -13,6 +13,10 @@ export interface AgentReport {
   supportsDeviceLogin: boolean;
   canDisconnect: boolean;
   auth: AuthStatus;
+  /** The sign-in rules were checked against the real CLI (differential tests); false: from public docs only. */
+  verified: boolean;
+  /** The CLI and the check they were verified against, when verified. */
+  verifiedAgainst?: string;
 }
 
 /** `bosun.json` `agents` (or nothing): each runtime's section. */
@@ -55,6 +59,8 @@ export async function reportRuntime(runtime: Runtime, config: RuntimeConfig, ctx
     supportsDeviceLogin: status.supportsDeviceLogin(),
     canDisconnect,
     auth,
+    verified: runtime.signInVerifiedAgainst !== undefined,
+    ...(runtime.signInVerifiedAgainst === undefined ? {} : { verifiedAgainst: runtime.signInVerifiedAgainst }),
   };
 }
 
@@ -75,6 +81,22 @@ export function signInLabel(report: AgentReport): string {
 
 export function agentCounts(reports: AgentReport[]): { total: number; installed: number; signedIn: number } {
   return { total: reports.length, installed: reports.filter((r) => r.installed).length, signedIn: reports.filter((r) => r.auth.connected).length };
+}
+
+/** The agents' part of the one-line status summary: "3 of 8 agents signed in". */
+export function agentsSummaryPart(reports: AgentReport[]): string {
+  const { total, signedIn } = agentCounts(reports);
+  return `${signedIn} of ${total} agents signed in`;
+}
+
+/** Finds the part `agentsSummaryPart` wrote in a summary line. */
+export const AGENTS_SUMMARY_PART = /\b\d+ of \d+ agents signed in\b/;
+
+/** The line under the agents table naming the agents whose sign-in rules were not checked against the real CLI, or null. */
+export function unverifiedNote(reports: AgentReport[]): string | null {
+  const unverified = reports.filter((report) => !report.verified).map((report) => report.id);
+  if (unverified.length === 0) return null;
+  return `${unverified.join(", ")}: sign-in rules from public docs, not verified against the real CLI`;
 }
 
 /** "3 of 8 agents signed in, 4 installed". */

@@ -55,7 +55,7 @@ const geminiInstall: InstallSurface = {
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "gemini-toml" },
     agents: { dir: "agents", format: "gemini" },
-    hooks: settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms"),
+    hooks: settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms", "json"),
   }),
   notes: (scope) =>
     scope === "local"

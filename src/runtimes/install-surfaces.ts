@@ -10,8 +10,13 @@ export const CLAUDE_HOOK_EVENTS: Readonly<Partial<Record<HookEvent, string>>> = 
 };
 
 /** Hooks registered Claude-style in a JSON settings file (`hooks.<Event>[].hooks[]`). */
-export function settingsHooks(files: readonly string[], contract: string, events = CLAUDE_HOOK_EVENTS, timeoutUnit: "s" | "ms" = "s"): HookPlacement {
-  return { events, filesDir: "hooks", register: { kind: "config", files, format: "nested", timeoutUnit, contract } };
+export function settingsHooks(files: readonly string[], contract: string, events = CLAUDE_HOOK_EVENTS, timeoutUnit: "s" | "ms" = "s", helperOutput?: HookPlacement["helperOutput"]): HookPlacement {
+  return { events, filesDir: "hooks", register: { kind: "config", files, format: "nested", timeoutUnit, contract }, ...(helperOutput ? { helperOutput } : {}) };
+}
+
+/** What `{bosun-hook}` becomes in a runtime's hook commands: the helper, told how to print for that runtime. */
+export function helperCommandFor(helperCommand: string, helperOutput: HookPlacement["helperOutput"]): string {
+  return helperOutput ? `${helperCommand} --format ${helperOutput}` : helperCommand;
 }
 
 /** Claude Code's convention, shared by its clones: `settings.json` user-wide, `settings.local.json` (not committed) in a project. */

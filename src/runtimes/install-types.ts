@@ -110,6 +110,12 @@ export interface HookPlacement {
   filesDir: string;
   register: HookRegistration;
   toml?: TomlBlock;
+  /**
+   * How bosun's hook helper must print for this runtime to put its line in the model's context:
+   * `json` is SessionStart `hookSpecificOutput.additionalContext` (Gemini CLI shows plain stdout
+   * to the user only). Absent: the bare line, which Claude Code and Codex add to the context.
+   */
+  helperOutput?: "json";
 }
 
 export interface InstallLayout {

@@ -45,11 +45,12 @@ describe("bosun agents", () => {
     expect(Object.keys(json)).toEqual(["agents", "defaults"]);
     expect(json.agents.map((a: { id: string }) => a.id)).toEqual(IDS);
     for (const agent of json.agents) {
-      expect(Object.keys(agent)).toEqual(["id", "title", "description", "binary", "installed", "installHint", "supportsDeviceLogin", "canDisconnect", "auth"]);
+      expect(Object.keys(agent)).toEqual(["id", "title", "description", "binary", "installed", "installHint", "supportsDeviceLogin", "canDisconnect", "auth", "verified", ...(agent.verified ? ["verifiedAgainst"] : [])]);
       expect(Object.keys(agent.auth)).toEqual(["connected", "mode", "authPath"]);
       expect(agent).toMatchObject({ installed: false, canDisconnect: false, auth: { connected: false, mode: "" } });
     }
-    expect(json.agents[1]).toEqual({
+    const { verified: _verified, verifiedAgainst: _against, ...codex } = json.agents[1];
+    expect(codex).toEqual({
       id: "codex",
       title: "OpenAI Codex CLI",
       description: "OpenAI Codex CLI for autonomous coding tasks in a working folder.",

@@ -122,6 +122,15 @@ describe("30_runtime_helper_sync as a step", () => {
     expect((await runSteps(ctx, [runtimeHelperSyncStep])).steps[0]!.actions).toEqual([]);
   });
 
+  it("replaces the helper bosun shipped before --format (version 1): it would print Gemini a line its model never sees", () => {
+    const t = makeTempHome();
+    const target = join(t.paths.data, "bin/bosun-hook.mjs");
+    const packaged = readFileSync(packagedHelperPath(packageRoot()), "utf8");
+    t.write(target, packaged.replace(/const HELPER_VERSION = \d+;/, "const HELPER_VERSION = 1;"));
+    expect(syncRuntimeHelper(target, packagedHelperPath(packageRoot()))).toMatchObject({ ok: true, updated: true });
+    expect(readFileSync(target, "utf8")).toBe(packaged);
+  });
+
   it("reports a refresh that could not start without failing the step", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.data, "bin/bosun-hook.mjs"), STALE);
@@ -160,9 +169,29 @@ describe("the packaged hook helper", () => {
     const cli = t.write("fake-bosun.mjs", `process.stdout.write(JSON.stringify({ summary: "bosun 9: all good" }));`);
     expect(run("refresh", "--cli", cli).status).toBe(0);
     const written = JSON.parse(readFileSync(snapshot, "utf8"));
-    expect(written).toMatchObject({ version: 1, line: "bosun 9: all good", cli: { entry: cli, node: process.execPath } });
+    expect(written).toMatchObject({ version: 2, line: "bosun 9: all good", cli: { entry: cli, node: process.execPath } });
     expect(statSync(snapshot).mode & 0o777).toBe(0o600);
     expect(run("session-start").stdout).toBe("bosun 9: all good\n");
+  });
+
+  it("prints the line as SessionStart additionalContext with --format json (Gemini), and the bare line without it", () => {
+    const { run, t, snapshot } = install();
+    t.write(snapshot, JSON.stringify({ version: 2, generatedAt: new Date().toISOString(), line: "bosun 9: 1 of 8 agents signed in\u001b" }));
+    const json = run("session-start", "--format", "json");
+    expect(json.status).toBe(0);
+    expect(json.stdout.endsWith("\n")).toBe(true);
+    expect(JSON.parse(json.stdout)).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "bosun 9: 1 of 8 agents signed in" } });
+    // A command installed before --format existed, and a format the helper does not know: the bare line.
+    expect(run("session-start").stdout).toBe("bosun 9: 1 of 8 agents signed in\n");
+    expect(run("session-start", "--format", "yaml").stdout).toBe("bosun 9: 1 of 8 agents signed in\n");
+    expect(run("session-start", "--format").stdout).toBe("bosun 9: 1 of 8 agents signed in\n");
+    // As an installed command has it: the option first (what `{bosun-hook}` becomes), then the pack's words.
+    expect(JSON.parse(run("--format", "json", "session-start").stdout).hookSpecificOutput.additionalContext).toBe("bosun 9: 1 of 8 agents signed in");
+  });
+
+  it("wraps the fallback line too with --format json", () => {
+    const { run } = install();
+    expect(JSON.parse(run("session-start", "--format", "json").stdout).hookSpecificOutput.additionalContext).toContain("not cached yet");
   });
 
   it("exits 0 even when refresh cannot run bosun", () => {
