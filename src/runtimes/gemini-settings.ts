@@ -101,7 +101,8 @@ function readFile(ctx: DetectionContext, scope: SettingsScope, path: string): Se
   try {
     text = ctx.files.readText(path, MAX_CREDENTIAL_BYTES);
   } catch (error) {
-    if (error instanceof CredentialReadError) throw new GeminiSettingsError(`Gemini CLI cannot read its ${scope} settings (${error.message})`);
+    // Gemini stops at a settings file it cannot read (and waits forever on a FIFO).
+    if (error instanceof CredentialReadError) throw new GeminiSettingsError(error.message);
     throw error;
   }
   let value: unknown;
