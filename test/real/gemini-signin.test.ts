@@ -110,22 +110,31 @@ const INGREDIENTS: Ingredient[] = [
   },
 ];
 
+/** What only counts in a folder Gemini trusts. */
+const TRUST_SENSITIVE = ["workspace selectedType gemini-api-key", "workspace selectedType vertex-ai", "~/.gemini/.env key", "project .gemini/.env key", "project .env vertex", "~/.env GCA"];
+const TRUSTING = ["trustedFolders.json", "env GEMINI_CLI_TRUST_WORKSPACE"];
+
 /**
- * Every ingredient alone, then seeded random combinations of two or three (each ingredient
- * appears in at least one), without repeating a set.
+ * Every ingredient alone; each trust-sensitive one with each way of trusting the folder (the
+ * workspace settings with a key, so that they decide); then seeded random combinations of two or
+ * three, without repeating a set.
  */
 function generateStates(): string[][] {
   const states: string[][] = [[]];
   for (const ingredient of INGREDIENTS) states.push([ingredient.label]);
+  for (const sensitive of TRUST_SENSITIVE) {
+    for (const trusting of TRUSTING) states.push([trusting, sensitive, ...(sensitive.startsWith("workspace") ? ["env GEMINI_API_KEY"] : [])]);
+  }
+  const fixed = states.length;
   const next = seededRandom(13);
-  const seen = new Set(states.map((labels) => labels.join("+")));
-  while (states.length < INGREDIENTS.length + 22) {
+  const seen = new Set(states.map((labels) => [...labels].sort().join("+")));
+  while (states.length < fixed + 12) {
     const size = 2 + Math.floor(next() * 2);
     const pick = new Set<string>();
     while (pick.size < size) pick.add(INGREDIENTS[Math.floor(next() * INGREDIENTS.length)]!.label);
     const labels = INGREDIENTS.map((i) => i.label).filter((label) => pick.has(label));
-    if (seen.has(labels.join("+"))) continue;
-    seen.add(labels.join("+"));
+    if (seen.has([...labels].sort().join("+"))) continue;
+    seen.add([...labels].sort().join("+"));
     states.push(labels);
   }
   return states;
