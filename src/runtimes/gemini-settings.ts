@@ -35,9 +35,8 @@ export class GeminiSettingsError extends Error {
 }
 
 export interface GeminiSettings {
-  files: SettingsFile[];
   trusted: boolean;
-  /** A value from the merged settings (system defaults < user < trusted workspace < system). */
+  /** A value from the merged settings (system defaults < user < trusted workspace < system), `$VAR`s expanded. */
   get(path: readonly string[]): unknown;
   /** The file whose value `get` returns. */
   definedIn(path: readonly string[]): SettingsFile | undefined;
@@ -58,30 +57,33 @@ export function readGeminiSettings(ctx: DetectionContext): GeminiSettings {
   const workspacePath = join(ctx.cwd, ".gemini", "settings.json");
   const workspace = samePlace(ctx, ctx.cwd, geminiHomeRoot(ctx)) ? { scope: "workspace" as const, path: workspacePath, value: {} } : readFile(ctx, "workspace", workspacePath);
   const trustLayers = [defaults, user, system];
-  const trusted = folderTrusted(ctx, (path) => lastDefined(trustLayers, path)?.value);
+  const trusted = folderTrusted(ctx, (path) => lastDefined(ctx, trustLayers, path)?.value);
   const layers = trusted ? [defaults, user, workspace, system] : trustLayers;
   const excluded = new Set(DEFAULT_EXCLUDED_ENV_VARS);
   for (const file of layers) {
-    const list = at(file.value, ["advanced", "excludedEnvVars"]);
+    const list = at(ctx, file.value, ["advanced", "excludedEnvVars"]);
     for (const name of Array.isArray(list) ? list : []) if (typeof name === "string") excluded.add(name);
   }
-  return { files: [system, defaults, user, workspace], trusted, get: (path) => lastDefined(layers, path)?.value, definedIn: (path) => lastDefined(layers, path)?.file, excludedEnvVars: excluded };
+  return { trusted, get: (path) => lastDefined(ctx, layers, path)?.value, definedIn: (path) => lastDefined(ctx, layers, path)?.file, excludedEnvVars: excluded };
 }
 
-function lastDefined(layers: SettingsFile[], path: readonly string[]): { value: unknown; file: SettingsFile } | undefined {
+function lastDefined(ctx: DetectionContext, layers: SettingsFile[], path: readonly string[]): { value: unknown; file: SettingsFile } | undefined {
   for (let i = layers.length - 1; i >= 0; i--) {
-    const value = at(layers[i]!.value, path);
+    const value = at(ctx, layers[i]!.value, path);
     if (value !== undefined) return { value, file: layers[i]! };
   }
   return undefined;
 }
 
-function at(value: unknown, path: readonly string[]): unknown {
+/** The value at `path`; strings (also in an array) with `$VAR`s expanded, as Gemini expands every string it loads. */
+function at(ctx: DetectionContext, value: unknown, path: readonly string[]): unknown {
   let current = value;
   for (const key of path) {
     if (typeof current !== "object" || current === null || Array.isArray(current) || !Object.hasOwn(current, key)) return undefined;
     current = (current as Record<string, unknown>)[key];
   }
+  if (typeof current === "string") return expandEnv(current, ctx);
+  if (Array.isArray(current)) return current.map((item: unknown) => (typeof item === "string" ? expandEnv(item, ctx) : item));
   return current;
 }
 
@@ -115,7 +117,7 @@ function readFile(ctx: DetectionContext, scope: SettingsScope, path: string): Se
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new GeminiSettingsError(`Gemini CLI will not start: its ${scope} settings ${path} are not a JSON object`);
   }
-  return { scope, path, value: expandEnv(value, ctx) as Record<string, unknown> };
+  return { scope, path, value: value as Record<string, unknown> };
 }
 
 /** System files count only when they and every folder above them are root's and not writable by others. */
@@ -137,22 +139,11 @@ function readSystemFile(ctx: DetectionContext, scope: SettingsScope, path: strin
 // `$NAME`, `${NAME}` and `${NAME:-default}` in string values, as Gemini expands them when it loads a file.
 const ENV_REFERENCE = /\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})/g;
 
-function expandEnv(value: unknown, ctx: DetectionContext): unknown {
-  if (typeof value === "string") {
-    return value.replace(ENV_REFERENCE, (match, bare: string | undefined, braced: string | undefined, fallback: string | undefined) => {
-      const name = bare ?? braced ?? "";
-      const set = ctx.env[name];
-      if (typeof set === "string") return set;
-      return fallback ?? match;
-    });
-  }
-  if (Array.isArray(value)) return value.map((item) => expandEnv(item, ctx));
-  if (typeof value === "object" && value !== null) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) copy[key] = expandEnv(child, ctx);
-    return copy;
-  }
-  return value;
+function expandEnv(text: string, ctx: DetectionContext): string {
+  return text.replace(ENV_REFERENCE, (match, bare: string | undefined, braced: string | undefined, fallback: string | undefined) => {
+    const set = ctx.env[bare ?? braced ?? ""];
+    return typeof set === "string" ? set : (fallback ?? match);
+  });
 }
 
 function realPath(ctx: DetectionContext, path: string): string {
