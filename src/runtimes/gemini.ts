@@ -108,6 +108,6 @@ export const gemini: Runtime = {
     authStatus: async (_config, ctx) => geminiAuthStatus(ctx),
     planDisconnect: planGeminiDisconnect,
   }),
-  signInVerifiedAgainst: "gemini 0.61.0 (whether `gemini -p` passes its auth check offline; a Google login is checked online, so only its cached file is seen)",
+  signInVerifiedAgainst: "gemini 0.61.0 (gemini -p passes its auth check offline; a Google login by its cached file only)",
   installSurface: geminiInstall,
 };
