@@ -115,20 +115,20 @@ const TRUST_SENSITIVE = ["workspace selectedType gemini-api-key", "workspace sel
 const TRUSTING = ["trustedFolders.json", "env GEMINI_CLI_TRUST_WORKSPACE"];
 
 /**
- * Every ingredient alone; each trust-sensitive one with each way of trusting the folder (the
- * workspace settings with a key, so that they decide); then seeded random combinations of two or
- * three, without repeating a set.
+ * Every ingredient alone; each trust-sensitive one in a trusted folder (trusted one way or the
+ * other in turn; the workspace settings with a key, so that they decide); then seeded random
+ * combinations of two or three, without repeating a set.
  */
 function generateStates(): string[][] {
   const states: string[][] = [[]];
   for (const ingredient of INGREDIENTS) states.push([ingredient.label]);
-  for (const sensitive of TRUST_SENSITIVE) {
-    for (const trusting of TRUSTING) states.push([trusting, sensitive, ...(sensitive.startsWith("workspace") ? ["env GEMINI_API_KEY"] : [])]);
+  for (const [i, sensitive] of TRUST_SENSITIVE.entries()) {
+    states.push([TRUSTING[i % TRUSTING.length]!, sensitive, ...(sensitive.startsWith("workspace") ? ["env GEMINI_API_KEY"] : [])]);
   }
   const fixed = states.length;
   const next = seededRandom(13);
   const seen = new Set(states.map((labels) => [...labels].sort().join("+")));
-  while (states.length < fixed + 12) {
+  while (states.length < fixed + 8) {
     const size = 2 + Math.floor(next() * 2);
     const pick = new Set<string>();
     while (pick.size < size) pick.add(INGREDIENTS[Math.floor(next() * INGREDIENTS.length)]!.label);
