@@ -1,9 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseDotenv } from "../../src/runtimes/gemini-dotenv.js";
 import { gemini, geminiHome } from "../../src/runtimes/gemini.js";
+import { runCli } from "../fixtures/cli.js";
 import { makeDetection, readerFailingAt, type DetectionFixture } from "../fixtures/detection.js";
+import { makeTempHome } from "../fixtures/temp-home.js";
 
 const status = gemini.status;
 const auth = (t: DetectionFixture) => status.authStatus({}, t.ctx);
@@ -240,5 +242,22 @@ describe("gemini: disconnect", () => {
 
   it("names the real CLI its rules were checked against", () => {
     expect(gemini.signInVerifiedAgainst).toMatch(/^gemini 0\.61\.0 /);
+  });
+});
+
+describe("gemini: bosun agents disconnect gemini", () => {
+  it("deletes the cached Google login, and refuses a key in the environment naming it", async () => {
+    const t = makeTempHome();
+    const env = { ...t.env, GOOGLE_GENAI_USE_GCA: "true", GEMINI_CLI_SYSTEM_SETTINGS_PATH: "/nonexistent/settings.json" };
+    const file = t.write(join(t.home, ".gemini", "oauth_creds.json"), JSON.stringify({ refresh_token: "r" }));
+    const done = await runCli(["agents", "disconnect", "gemini", "--yes", "--json"], env, t.home);
+    expect(JSON.parse(done.stdout)).toEqual({ agent: "gemini", removed: true, mode: "external", authPath: file });
+    expect(existsSync(file)).toBe(false);
+    const keyed = await runCli(["agents", "disconnect", "gemini", "--yes"], { ...env, GOOGLE_GENAI_USE_GCA: undefined, GEMINI_API_KEY: "k" }, t.home);
+    expect(keyed).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "bosun: Gemini CLI: nothing to disconnect (Gemini CLI signs in with the GEMINI_API_KEY variable, which bosun does not remove; unset or edit it yourself)\n",
+    });
   });
 });
