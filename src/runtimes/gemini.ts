@@ -1,46 +1,31 @@
-import { join } from "node:path";
-import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./adapter.js";
-import { presentFile, presentText } from "./detect/file-reader.js";
-import { envPath, firstSetEnvVar } from "./detect/env.js";
-import { dotenvHoldsKey } from "./detect/secret-rules.js";
+import { basename, join } from "node:path";
+import { defineStatusAdapter } from "./adapter.js";
+import { envPath } from "./detect/env.js";
+import { GEMINI_OAUTH_FILE, geminiAuthStatus } from "./gemini-auth.js";
+import { geminiDir } from "./gemini-settings.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { InstallSurface } from "./install-types.js";
-import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
+import type { DetectionContext, DisconnectPlan, Runtime, RuntimeConfig } from "./types.js";
 
-/** In this order. */
+/** The variables Gemini's sign-in reads a key from (GOOGLE_API_KEY only for Vertex AI). */
 export const GEMINI_ENV_KEYS = ["GEMINI_API_KEY", "GOOGLE_API_KEY"] as const;
-export const GEMINI_SERVICE_ACCOUNT_VAR = "GOOGLE_APPLICATION_CREDENTIALS";
-export const GEMINI_CREDENTIAL_FILES = ["gemini-credentials.json", "oauth_creds.json"] as const;
 
 /** `$GEMINI_CLI_HOME/.gemini` (the variable names the parent of `.gemini`), else `~/.gemini`. */
-export function geminiHome(ctx: DetectionContext): string {
-  return join(envPath(ctx.env, "GEMINI_CLI_HOME", ctx.home, ctx.cwd) ?? ctx.home, ".gemini");
-}
+export const geminiHome = geminiDir;
 
-/** gcloud's application default credentials: `$CLOUDSDK_CONFIG/…`, else `~/.config/gcloud/…`. */
-export function geminiAdcPath(ctx: DetectionContext): string {
-  return join(envPath(ctx.env, "CLOUDSDK_CONFIG", ctx.home, ctx.cwd) ?? join(ctx.home, ".config", "gcloud"), "application_default_credentials.json");
-}
-
-// Gemini reads several stores; one it cannot read is simply not there.
-function findGeminiAuth(ctx: DetectionContext): AuthStatus | undefined {
-  const variable = firstSetEnvVar(ctx.env, GEMINI_ENV_KEYS);
-  if (variable) return signedIn("env", variable);
-  const serviceAccount = envPath(ctx.env, GEMINI_SERVICE_ACCOUNT_VAR, ctx.home, ctx.cwd);
-  if (serviceAccount && unlessUnreadable(() => presentFile(ctx.files, serviceAccount))) return signedIn("env", GEMINI_SERVICE_ACCOUNT_VAR);
-  const home = geminiHome(ctx);
-  for (const name of GEMINI_CREDENTIAL_FILES) {
-    const file = unlessUnreadable(() => presentFile(ctx.files, join(home, name)));
-    if (file) return signedIn("external", file.shownPath);
+/**
+ * Only a cached Google login can be removed exactly: `oauth_creds.json`, while it is what Gemini
+ * signs in with. Keys in variables or `.env` files, Vertex AI and Compute Engine credentials are
+ * the user's to remove.
+ */
+async function planGeminiDisconnect(_config: RuntimeConfig, ctx: DetectionContext): Promise<DisconnectPlan> {
+  const status = geminiAuthStatus(ctx);
+  if (status.connected && status.mode === "external" && basename(status.authPath) === GEMINI_OAUTH_FILE) {
+    return { action: "remove-file", mode: "external", path: join(geminiHome(ctx), GEMINI_OAUTH_FILE) };
   }
-  const dotenv = unlessUnreadable(() => {
-    const file = presentText(ctx.files, join(home, ".env"));
-    return file && dotenvHoldsKey(file.text, new Set(GEMINI_ENV_KEYS)) ? file : undefined;
-  });
-  if (dotenv) return signedIn("external", dotenv.shownPath);
-  const adc = unlessUnreadable(() => presentFile(ctx.files, geminiAdcPath(ctx)));
-  if (adc) return signedIn("external", adc.shownPath);
-  return undefined;
+  if (!status.connected) return { action: "none", reason: status.error ?? "Gemini CLI is not signed in" };
+  const where = status.mode === "env" ? `the ${status.authPath} variable` : status.authPath;
+  return { action: "none", reason: `Gemini CLI signs in with ${where}, which bosun does not remove; unset or edit it yourself` };
 }
 
 const GEMINI_CHECKED = "Gemini CLI 0.61.0, probed offline (`gemini skills list`; commands, agents and hooks through a loopback model server); bosun's pack checked with scripts/accept-install.mjs";
@@ -115,12 +100,14 @@ export const gemini: Runtime = {
   description: "Google's Gemini CLI, run headless with `gemini -p`.",
   binary: "gemini",
   installHint: "npm install -g @google/gemini-cli",
-  loginHint: "set GEMINI_API_KEY (or GOOGLE_API_KEY, or GOOGLE_APPLICATION_CREDENTIALS)",
+  loginHint: "run gemini and sign in with Google, or set GEMINI_API_KEY (Vertex AI: GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or GOOGLE_API_KEY)",
   headless: { values: { binary: "gemini", model: "" } },
   status: defineStatusAdapter({
     id: "gemini",
     binary: "gemini",
-    authStatus: async (_config, ctx) => findGeminiAuth(ctx) ?? notSignedIn(geminiHome(ctx)),
+    authStatus: async (_config, ctx) => geminiAuthStatus(ctx),
+    planDisconnect: planGeminiDisconnect,
   }),
+  signInVerifiedAgainst: "gemini 0.61.0 (gemini -p passes its auth check offline; a Google login by its cached file only)",
   installSurface: geminiInstall,
 };

@@ -174,7 +174,7 @@ describe("bosun status (agents part)", () => {
   it("counts agents installed and signed in, with a line per agent and a summary part", async () => {
     const t = agentsHome();
     t.fake("gemini");
-    const env = { ...t.env, GOOGLE_API_KEY: "gem-secret-123456" };
+    const env = { ...t.env, GEMINI_API_KEY: "gem-secret-123456" };
     const json = JSON.parse((await runCli(["status", "--json"], env, t.home)).stdout);
     expect(json.subsystems.agents).toEqual({
       state: "ready",

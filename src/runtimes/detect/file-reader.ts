@@ -6,6 +6,9 @@ export interface FileInfo {
   size: number;
   /** Set when the path itself is a symlink: where it leads (the path reported to the user). */
   realPath?: string;
+  /** Owner and permission bits, when the reader knows them (for agents that trust only root-owned files). */
+  uid?: number;
+  mode?: number;
 }
 
 /**

@@ -15,7 +15,7 @@ export const nodeFileReader: FileReader = {
       if (ABSENT.has(errnoCode(error))) return undefined;
       throw new CredentialReadError(path, describeErrno(error));
     }
-    const result: FileInfo = { kind: info.isFile() ? "file" : info.isDirectory() ? "directory" : "other", size: info.size };
+    const result: FileInfo = { kind: info.isFile() ? "file" : info.isDirectory() ? "directory" : "other", size: info.size, uid: info.uid, mode: info.mode };
     if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
       try {
         result.realPath = realpathSync(path);

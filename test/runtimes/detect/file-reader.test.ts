@@ -12,7 +12,8 @@ describe("the file reader", () => {
     const t = makeDetection();
     const file = t.put("a.json", '{"a":1}');
     expect(files.readText(file, 100)).toBe('{"a":1}');
-    expect(files.stat(file)).toEqual({ kind: "file", size: 7 });
+    chmodSync(file, 0o640);
+    expect(files.stat(file)).toEqual({ kind: "file", size: 7, uid: process.getuid!(), mode: 0o100640 });
     expect(files.stat(t.home)).toMatchObject({ kind: "directory" });
     expect(files.stat(join(t.home, "missing"))).toBeUndefined();
     expect(files.stat(join(file, "below-a-file"))).toBeUndefined();
@@ -23,7 +24,7 @@ describe("the file reader", () => {
     const real = t.put("store/real.json", "{}");
     const link = join(t.home, "link.json");
     symlinkSync(real, link);
-    expect(files.stat(link)).toEqual({ kind: "file", size: 2, realPath: real });
+    expect(files.stat(link)).toMatchObject({ kind: "file", size: 2, realPath: real });
     expect(presentFile(files, link)).toEqual({ shownPath: real });
     expect(files.readText(link, 100)).toBe("{}");
   });
