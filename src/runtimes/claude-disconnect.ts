@@ -1,3 +1,4 @@
+import { unlessUnreadable } from "./adapter.js";
 import { claudeSignInSources, readJsonObject, type ClaudeSource } from "./claude-signin.js";
 import type { CredentialEdit, DetectionContext, DisconnectPlan } from "./types.js";
 
@@ -24,7 +25,7 @@ export function claudeDisconnectPlan(ctx: DetectionContext): DisconnectPlan {
     return onlyLogin ? { kind: "remove-file", path: source.file } : { kind: "remove-json-key", path: source.file, key: "claudeAiOauth" };
   });
   const winner = stored[0]!.file;
-  return { action: "edit-credentials", mode: "external", authPath: ctx.files.stat(winner)?.realPath ?? winner, edits };
+  return { action: "edit-credentials", mode: "external", authPath: unlessUnreadable(() => ctx.files.stat(winner)?.realPath) ?? winner, edits };
 }
 
 type StoredSource = Extract<ClaudeSource, { kind: "stored-login" | "login-key" }>;

@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import type { Env } from "../boot/paths.js";
 import { envIsSet } from "./detect/env.js";
+import { unlessUnreadable } from "./adapter.js";
 import { MAX_CREDENTIAL_BYTES, type FileReader } from "./detect/file-reader.js";
 import type { DetectionContext } from "./types.js";
 
@@ -60,7 +61,7 @@ export function claudeCredentialsPath(ctx: Pick<DetectionContext, "env" | "home"
 /** The global config (`.claude.json`): `<config dir>/.config.json` when that exists, else `.claude.json` in `$CLAUDE_CONFIG_DIR` (empty or unset: HOME). */
 export function claudeGlobalConfigPath(ctx: DetectionContext): string {
   const legacy = join(claudeConfigDir(ctx), ".config.json");
-  if (ctx.files.stat(legacy)) return legacy;
+  if (unlessUnreadable(() => ctx.files.stat(legacy))) return legacy;
   const dir = ctx.env.CLAUDE_CONFIG_DIR ? resolve(ctx.cwd, ctx.env.CLAUDE_CONFIG_DIR) : ctx.home;
   return join(dir, ".claude.json");
 }
@@ -78,21 +79,20 @@ export function claudeSettingsFiles(ctx: DetectionContext): string[] {
 const MANAGED_DIR = "/etc/claude-code";
 
 function managedSettingsFiles(files: FileReader): string[] {
-  const dropIns = files
-    .list(join(MANAGED_DIR, "managed-settings.d"))
+  const dropIns = (unlessUnreadable(() => files.list(join(MANAGED_DIR, "managed-settings.d"))) ?? [])
     .filter((name) => name.endsWith(".json") && !name.startsWith("."))
     .map((name) => join(MANAGED_DIR, "managed-settings.d", name));
   return [join(MANAGED_DIR, "managed-settings.json"), ...dropIns];
 }
 
 /**
- * A JSON object from a file, or undefined when the file is missing, not a regular file, or not a
- * JSON object (Claude Code ignores such a file whole). A read error propagates (`CredentialReadError`).
+ * A JSON object from a file, or undefined when the file is missing, not a regular file, cannot be
+ * read (too large, not UTF-8, no permission) or is not a JSON object: Claude Code skips such a
+ * file and goes on to its next source, and so does bosun.
  */
 export function readJsonObject(files: FileReader, path: string): Record<string, unknown> | undefined {
-  const info = files.stat(path);
-  if (!info || info.kind !== "file") return undefined;
-  const text = files.readText(path, MAX_CREDENTIAL_BYTES);
+  const text = unlessUnreadable(() => (files.stat(path)?.kind === "file" ? files.readText(path, MAX_CREDENTIAL_BYTES) : undefined));
+  if (text === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(text);
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -153,17 +153,16 @@ function profileType(ctx: DetectionContext, file: string): "oidc_federation" | "
   if (type !== "user_oauth") return undefined;
   const given = auth!.credentials_path;
   const credentials = typeof given === "string" ? given : join(file, "..", "..", "credentials", file.slice(file.lastIndexOf("/") + 1));
-  return ctx.files.stat(credentials)?.kind === "file" ? type : undefined;
+  return unlessUnreadable(() => ctx.files.stat(credentials)?.kind === "file") ? type : undefined;
 }
 
 function readSmallText(files: FileReader, path: string): string | undefined {
-  return files.stat(path)?.kind === "file" ? files.readText(path, MAX_CREDENTIAL_BYTES) : undefined;
+  return unlessUnreadable(() => (files.stat(path)?.kind === "file" ? files.readText(path, MAX_CREDENTIAL_BYTES) : undefined));
 }
 
 /**
  * Every source that would sign Claude Code in, in the CLI's precedence: the first is the one it
- * uses. Empty: not signed in. Values are only tested, never kept. Throws `CredentialReadError`
- * for a file it cannot read.
+ * uses. Empty: not signed in. Values are only tested, never kept.
  */
 export function claudeSignInSources(ctx: DetectionContext): ClaudeSource[] {
   const { env } = ctx;

@@ -1,4 +1,4 @@
-import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
+import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./adapter.js";
 import { claudeSignInSources, type ClaudeSource } from "./claude-signin.js";
 import { claudeDisconnectPlan } from "./claude-disconnect.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
@@ -6,22 +6,24 @@ import type { InstallSurface } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
 
 export const CLAUDE_ENV_KEY = "ANTHROPIC_API_KEY";
+/** The variables Claude Code reads a secret from (checked by the planted-secret tests). */
+export const CLAUDE_SECRET_ENV_KEYS = ["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", CLAUDE_ENV_KEY] as const;
 export { claudeCredentialsPath } from "./claude-signin.js";
 
 /** What `bosun agents` shows for the source Claude Code uses: a variable's name, or a file (its real path when it is a symlink). */
 function authOf(source: ClaudeSource, ctx: DetectionContext): AuthStatus {
   if (source.kind === "provider" || source.kind === "env" || source.kind === "profile-env") return signedIn("env", source.variable);
-  return signedIn("external", ctx.files.stat(source.file)?.realPath ?? source.file);
+  return signedIn("external", unlessUnreadable(() => ctx.files.stat(source.file)?.realPath) ?? source.file);
 }
 
 const status = defineStatusAdapter({
   id: "claude",
   binary: "claude",
-  authStatus: (_config, ctx) =>
-    stopOnReadError(() => {
-      const [winner] = claudeSignInSources(ctx);
-      return winner ? authOf(winner, ctx) : notSignedIn("");
-    }),
+  // A file Claude Code cannot read is one it skips: the next source decides, as in the CLI.
+  authStatus: async (_config, ctx) => {
+    const [winner] = claudeSignInSources(ctx);
+    return winner ? authOf(winner, ctx) : notSignedIn("");
+  },
   planDisconnect: async (_config, ctx) => claudeDisconnectPlan(ctx),
 });
 

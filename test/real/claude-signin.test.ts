@@ -135,11 +135,14 @@ describe("Claude Code disconnect, checked with the real CLI", () => {
     const env = plantClaudeState({ name: "both", env: {}, files: { ".claude/.credentials.json": credentials, ".claude.json": config }, planted: {} }, t.home);
     const ctx = detectionContext(t.home, env);
     expect((await authStatus(cli, t.home, env)).code).toBe(0);
+    // The CLI rewrites .claude.json itself (its own formatting, new keys): compare with what it left.
+    const configBefore = readFileSync(join(t.home, ".claude.json"), "utf8");
+    expect(configBefore).toMatch(/^ {2}"primaryApiKey": "sk-ant-api03-test-x",\n/m);
     const plan = await planRuntimeDisconnect(claude, {}, ctx);
     const outcome = await carryOutDisconnect(claude, plan, ctx);
     expect(outcome).toEqual({ agent: "claude", removed: true, mode: "external", authPath: join(t.home, ".claude/.credentials.json") });
     expect(readFileSync(join(t.home, ".claude/.credentials.json"), "utf8")).toBe('{\n  "mcpOAuth": {"server|1": {"accessToken": "mcp-token"}}\n}\n');
-    expect(readFileSync(join(t.home, ".claude.json"), "utf8")).toBe(config.replace('  "primaryApiKey": "sk-ant-api03-test-x",\n', ""));
+    expect(readFileSync(join(t.home, ".claude.json"), "utf8")).toBe(configBefore.replace('  "primaryApiKey": "sk-ant-api03-test-x",\n', ""));
     const after = await authStatus(cli, t.home, env);
     expect(after.code).toBe(1);
     expect(after.json.loggedIn).toBe(false);
