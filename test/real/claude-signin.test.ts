@@ -7,6 +7,7 @@ import { nodeFileReader } from "../../src/runtimes/detect/node-file-reader.js";
 import { carryOutDisconnect, planRuntimeDisconnect } from "../../src/runtimes/disconnect.js";
 import type { AuthStatus, DetectionContext } from "../../src/runtimes/types.js";
 import { claudeStates, plantClaudeState, type ClaudeState } from "../fixtures/claude-signin-states.js";
+import { runBinAsync } from "../fixtures/cli.js";
 import { realCli, runRealCli, type RealCli } from "../fixtures/real-clis.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
@@ -116,9 +117,16 @@ describe("Claude Code sign-in: bosun agrees with the real `claude auth status`",
       const env = plantClaudeState(state, t.home);
       const verdict = await authStatus(cli, t.home, env);
       const bosun = await claude.status.authStatus({}, detectionContext(t.home, env));
-      return { state: state.name, cli: expectedAuth(verdict, state, t.home), bosun };
+      const outcome = { state: state.name, cli: expectedAuth(verdict, state, t.home), bosun, agents: bosun };
+      // A few states end to end: `bosun agents --json` from the built bin, in the project folder.
+      if (states.indexOf(state) % 9 === 0) {
+        const run = await runBinAsync(["agents", "--json"], { ...t.env, ...env }, { cwd: join(t.home, "proj"), timeoutMs: RUN_TIMEOUT_MS });
+        expect(run.code, run.stderr).toBe(0);
+        outcome.agents = (JSON.parse(run.stdout) as { agents: { id: string; auth: AuthStatus }[] }).agents.find((agent) => agent.id === "claude")!.auth;
+      }
+      return outcome;
     });
-    const disagreements = outcomes.filter((outcome) => JSON.stringify(outcome.cli) !== JSON.stringify(outcome.bosun));
+    const disagreements = outcomes.filter((outcome) => JSON.stringify(outcome.cli) !== JSON.stringify(outcome.bosun) || JSON.stringify(outcome.cli) !== JSON.stringify(outcome.agents));
     expect(disagreements).toEqual([]);
     // The matrix covers both verdicts and every kind of source.
     const kinds = new Set(outcomes.map((outcome) => (outcome.cli.connected ? `${outcome.cli.mode}` : "no")));
