@@ -3,7 +3,7 @@ import { packageVersion } from "../boot/package-info.js";
 import { displayPath } from "../boot/paths.js";
 import type { Boot } from "../boot/start.js";
 import { isUserError, UserError } from "../errors.js";
-import type { DisconnectPlan, Runtime } from "../runtimes/types.js";
+import type { Runtime } from "../runtimes/types.js";
 import type { Spinner } from "./spinner.js";
 import { bootForCommand } from "./boot.js";
 import { saveAgentsPartInHookSnapshot } from "./hook-snapshot.js";
@@ -115,9 +115,9 @@ async function disconnectAgent(id: string, options: { yes?: boolean; json?: bool
   const boot = await bootForCommand(output);
   const { getRuntime, ctx, configOf } = await detection(boot);
   const runtime = getRuntime(id);
-  const { carryOutDisconnect, planRuntimeDisconnect } = await import("../runtimes/disconnect.js");
+  const { carryOutDisconnect, describeDisconnectPlan, planRuntimeDisconnect } = await import("../runtimes/disconnect.js");
   const plan = await planRuntimeDisconnect(runtime, configOf(runtime), ctx);
-  const what = describePlan(plan, boot.paths.home);
+  const what = describeDisconnectPlan(plan, boot.paths.home);
   if (!options.yes) {
     const { askYesNo } = await import("./confirm.js");
     const answer = await askYesNo(output, `Disconnect ${runtime.title}: ${what}?`);
@@ -145,9 +145,4 @@ function safeMessage(error: unknown): string {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function describePlan(plan: Exclude<DisconnectPlan, { action: "none" }>, home: string): string {
-  if (plan.action === "remove-file") return `delete ${displayPath(plan.path, home)}`;
-  return `run \`${[plan.command, ...plan.args].join(" ")}\` (signs out of ${displayPath(plan.authPath, home)})`;
 }

@@ -1,36 +1,51 @@
-import { join } from "node:path";
-import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
-import { isRegularFile, presentFile } from "./detect/file-reader.js";
-import { envIsSet, envPath } from "./detect/env.js";
+import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./adapter.js";
+import { claudeSignInSources, type ClaudeSource } from "./claude-signin.js";
+import { claudeDisconnectPlan } from "./claude-disconnect.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { InstallSurface } from "./install-types.js";
-import type { DetectionContext, Runtime } from "./types.js";
+import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
 
 export const CLAUDE_ENV_KEY = "ANTHROPIC_API_KEY";
+/** The variables Claude Code reads a secret from (checked by the planted-secret tests). */
+export const CLAUDE_SECRET_ENV_KEYS = ["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", CLAUDE_ENV_KEY] as const;
+export { claudeCredentialsPath } from "./claude-signin.js";
 
-/** `$CLAUDE_CONFIG_DIR/.credentials.json`, else `~/.claude/.credentials.json`. */
-export function claudeCredentialsPath(ctx: DetectionContext): string {
-  return join(envPath(ctx.env, "CLAUDE_CONFIG_DIR", ctx.home, ctx.cwd) ?? join(ctx.home, ".claude"), ".credentials.json");
+/** What `bosun agents` shows for the source Claude Code uses: a variable's name, or a file (its real path when it is a symlink). */
+function authOf(source: ClaudeSource, ctx: DetectionContext): AuthStatus {
+  if (source.kind === "provider" || source.kind === "env" || source.kind === "profile-env") return signedIn("env", source.variable);
+  return signedIn("external", unlessUnreadable(() => ctx.files.stat(source.file)?.realPath) ?? source.file);
 }
 
 const status = defineStatusAdapter({
   id: "claude",
   binary: "claude",
-  // The credentials file is only looked at (a non-empty regular file), never read.
-  authStatus: (_config, ctx) =>
-    stopOnReadError(() => {
-      if (envIsSet(ctx.env, CLAUDE_ENV_KEY)) return signedIn("env", CLAUDE_ENV_KEY);
-      const file = presentFile(ctx.files, claudeCredentialsPath(ctx));
-      return file ? signedIn("external", file.shownPath) : notSignedIn("");
-    }),
-  // A key in the environment stays in charge: removing the file would not sign Claude Code out.
-  async planDisconnect(_config, ctx) {
-    if (envIsSet(ctx.env, CLAUDE_ENV_KEY)) return { action: "none", reason: `${CLAUDE_ENV_KEY} is set in the environment; unset it to sign Claude Code out` };
-    const path = claudeCredentialsPath(ctx);
-    if (isRegularFile(ctx.files, path)) return { action: "remove-file", mode: "external", path };
-    return { action: "none", reason: "no Claude Code credentials found" };
+  // A file Claude Code cannot read is one it skips: the next source decides, as in the CLI.
+  authStatus: async (_config, ctx) => {
+    const [winner] = claudeSignInSources(ctx);
+    return winner ? authOf(winner, ctx) : notSignedIn("");
   },
+  planDisconnect: async (_config, ctx) => claudeDisconnectPlan(ctx),
 });
+
+const PROVIDER_LABELS: Readonly<Record<string, string>> = {
+  CLAUDE_CODE_USE_GATEWAY: "gateway",
+  CLAUDE_CODE_USE_BEDROCK: "Bedrock",
+  CLAUDE_CODE_USE_FOUNDRY: "Foundry",
+  CLAUDE_CODE_USE_ANTHROPIC_AWS: "AWS",
+  CLAUDE_CODE_USE_MANTLE: "Mantle",
+  CLAUDE_CODE_USE_VERTEX: "Vertex",
+  ANTHROPIC_FEDERATION_RULE_ID: "federation",
+};
+
+/** "helper" for an apiKeyHelper, "profile" for an ant profile, "login key" for /login's key, the provider for a cloud switch. */
+function claudeSignInLabel(auth: AuthStatus): string | undefined {
+  if (auth.mode === "env") return PROVIDER_LABELS[auth.authPath];
+  if (auth.mode !== "external") return undefined;
+  if (/(^|\/)(settings(\.local)?\.json|managed-settings\.json|managed-settings\.d\/[^/]+)$/.test(auth.authPath)) return "helper";
+  if (/\/configs\/[^/]+\.json$/.test(auth.authPath)) return "profile";
+  if (/\/(\.claude|\.config)\.json$/.test(auth.authPath)) return "login key";
+  return undefined;
+}
 
 const CLAUDE_CHECKED = "Claude Code 2.1.332 and 2.1.197, probed offline: the stream-json init line lists them; bosun's pack checked on 2.1.197 with scripts/accept-install.mjs";
 
@@ -100,6 +115,8 @@ export const claude: Runtime = {
     values: { binary: "claude", model: "", permission_mode: "bypassPermissions", allowed_tools: "Bash,Read,Edit", bare: false },
   },
   status,
+  signInLabel: claudeSignInLabel,
+  signInVerifiedAgainst: "claude 2.1.197 (claude auth status)",
   installSurface: claudeInstall,
 };
 

@@ -74,6 +74,8 @@ function displaySafeAuth(auth: AuthStatus): AuthStatus {
 /** How an agent is signed in, in words: `env`, `own login` (or the runtime's word), `bosun login`, `error` or `no`. */
 export function signInLabel(report: AgentReport): string {
   if (!report.auth.connected) return report.auth.error ? "error" : "no";
+  const own = getRuntime(report.id).signInLabel?.(report.auth);
+  if (own) return own;
   if (report.auth.mode === "env") return "env";
   if (report.auth.mode === "plugin") return "bosun login";
   return getRuntime(report.id).externalLabel ?? "own login";

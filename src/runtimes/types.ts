@@ -42,13 +42,17 @@ export interface DetectionContext {
   probeSocket: SocketProber;
 }
 
+/** One change to a credential store: delete a file, or take one top-level key out of a JSON file (the rest kept byte for byte). */
+export type CredentialEdit = { kind: "remove-file"; path: string } | { kind: "remove-json-key"; path: string; key: string };
+
 /**
  * What `disconnect` would do, decided without changing anything (so a prompt can say it first):
- * delete one credential file the adapter names exactly, run the agent's own logout command, or
- * nothing (with the reason).
+ * delete one credential file the adapter names exactly, make a few such edits, run the agent's
+ * own logout command, or nothing (with the reason).
  */
 export type DisconnectPlan =
   | { action: "remove-file"; mode: Exclude<AuthMode, "">; path: string }
+  | { action: "edit-credentials"; mode: Exclude<AuthMode, "">; authPath: string; edits: CredentialEdit[] }
   | { action: "run-logout"; mode: "external"; command: string; args: string[]; authPath: string; secretFiles: string[] }
   | { action: "none"; reason: string };
 
@@ -96,6 +100,8 @@ export interface Runtime {
    * follow the agent's public documentation only, and `bosun agents --json` marks them unverified.
    */
   signInVerifiedAgainst?: string;
+  /** A shorter word than the mode's for how it is signed in (e.g. "helper", "Bedrock"); undefined: the mode's word. */
+  signInLabel?(auth: AuthStatus): string | undefined;
   /** Where `bosun install` puts a pack for this agent; absent when it has no config folder for one. */
   installSurface?: InstallSurface;
 }

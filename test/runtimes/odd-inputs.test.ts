@@ -38,10 +38,8 @@ describe("odd credential files", () => {
       const reports = await collectAgentReports(t.ctx, undefined);
       expect(Date.now() - started).toBeLessThan(2000);
       for (const report of reports) {
-        // Claude only looks for a non-empty regular file (never reads it), so any content counts;
         // Cursor and Grok fall back to a text scan, so invalid JSON naming a secret key counts, as in those CLIs.
-        const regularFile = !["a folder", "a FIFO", "a broken symlink"].includes(name);
-        const expected = (regularFile && report.id === "claude") || (name === "invalid JSON/TOML" && ["cursor", "grok"].includes(report.id));
+        const expected = name === "invalid JSON/TOML" && ["cursor", "grok"].includes(report.id);
         expect(report.auth.connected, report.id).toBe(expected);
         if (report.auth.error) expect(report.auth.error, report.id).toMatch(DISPLAY_SAFE);
       }

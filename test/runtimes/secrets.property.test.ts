@@ -3,7 +3,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLAUDE_ENV_KEY } from "../../src/runtimes/claude.js";
+import { CLAUDE_SECRET_ENV_KEYS } from "../../src/runtimes/claude.js";
 import { CURSOR_ENV_KEYS } from "../../src/runtimes/cursor.js";
 import { GEMINI_ENV_KEYS } from "../../src/runtimes/gemini.js";
 import { GROK_ENV_KEYS } from "../../src/runtimes/grok.js";
@@ -16,7 +16,7 @@ import { makeTempHome } from "../fixtures/temp-home.js";
 import { seededRandom as random } from "../fixtures/random.js";
 
 /** Every variable any adapter reads a secret from. */
-const SECRET_VARS = [...new Set([CLAUDE_ENV_KEY, ...CURSOR_ENV_KEYS, ...GEMINI_ENV_KEYS, ...GROK_ENV_KEYS, ...HERMES_ENV_KEYS, ...OPENCODE_ENV_KEYS, "CODEX_API_KEY"])];
+const SECRET_VARS = [...new Set([...CLAUDE_SECRET_ENV_KEYS, ...CURSOR_ENV_KEYS, ...GEMINI_ENV_KEYS, ...GROK_ENV_KEYS, ...HERMES_ENV_KEYS, ...OPENCODE_ENV_KEYS, "CODEX_API_KEY"])];
 const SEEDS = [1, 7, 42, 1337, 90210];
 /** Leaks this long or longer are caught, so a CLI that prints a masked key's first 8 characters is too. */
 const WINDOW = 8;
@@ -53,7 +53,13 @@ function plantedContent(format: StoreFormat, s: Secrets): string {
     case "dotenv":
       return `${found ? "GEMINI_API_KEY" : "UNRELATED_KEY"}="${s.make()}"\nOPENAI_API_KEY=${found ? s.make() : ""}\n# ${s.make()}\n`;
     case "opaque":
-      return JSON.stringify({ claudeAiOauth: { accessToken: s.make(), refreshToken: s.make() }, private_key: s.make() });
+      return JSON.stringify({ claudeAiOauth: { accessToken: s.make(), refreshToken: s.make(), scopes: found ? ["user:inference"] : [] }, private_key: s.make() });
+    case "claude-config":
+      return JSON.stringify({ numStartups: 1, [found ? "primaryApiKey" : "customApiKeyResponses"]: s.make(), oauthAccount: { accountUuid: s.make() } });
+    case "claude-settings":
+      return found ? `{"apiKeyHelper": "printf ${s.make()}", "env": {"ANTHROPIC_AUTH_TOKEN": "${s.make()}"}}` : `// ${s.make()}\n{"apiKeyHelper": "printf ${s.make()}"}`;
+    case "ant-profile":
+      return JSON.stringify({ authentication: { type: found ? "oidc_federation" : "api_key", credentials_path: s.make(), token: s.make() } });
   }
 }
 
