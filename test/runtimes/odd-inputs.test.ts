@@ -25,7 +25,7 @@ const ODDITIES: Record<string, Oddity> = {
 
 const DISPLAY_SAFE = /^cannot read \/\S+: (is not a regular file|is larger than 1 MiB|is not UTF-8 text|permission denied \(EACCES\))$/;
 // Codex refuses to run with a login file it cannot read, so bosun names the file and what Codex would make of it.
-const CODEX_DISPLAY_SAFE = /^(cannot read \/\S+: (is not a regular file|is larger than 1 MiB|is not UTF-8 text)|\/\S+ (is not a regular file \(Codex cannot read its login\)|is not a login Codex can read: it is not valid JSON))$/;
+const CODEX_DISPLAY_SAFE = /^(cannot read \/\S+: (is not a regular file|is larger than 1 MiB|is not UTF-8 text)|\/\S+ (is not a regular file \(Codex cannot read its (login|configuration)\)|is not a login Codex can read: it is not valid JSON)|\/\S+\/config\.toml:\d+:\d+: [a-z ]+ \(Codex refuses a config\.toml that does not parse\))$/;
 
 describe("odd credential files", () => {
   for (const [name, make] of Object.entries(ODDITIES)) {
