@@ -98,7 +98,7 @@ export const codex: Runtime = {
   description: "OpenAI Codex CLI for autonomous coding tasks in a working folder.",
   binary: "codex",
   installHint: "npm install -g @openai/codex",
-  loginHint: "bosun agents login codex (or codex login)",
+  loginHint: "bosun agents login codex, or codex login (printenv OPENAI_API_KEY | codex login --with-api-key for a key)",
   pluginLoginHint: (dataDir) => `start Codex with CODEX_HOME=${dataDir} to use it`,
   headless: { values: { binary: "codex", model: "", bypass_sandbox: true } },
   status,
