@@ -33,7 +33,7 @@ export function judgeCodexAuthFile(text: string): CodexAuthFileVerdict {
   if (!isObject(root)) return refused("it is not a JSON object");
   if (hasDuplicateKnownKey(text)) return refused("a field appears twice");
   const mode = root.auth_mode;
-  if (mode != null && (typeof mode !== "string" || !(mode in AUTH_MODES))) return refused("auth_mode is not one Codex knows (apikey, chatgpt)");
+  if (mode != null && (typeof mode !== "string" || !Object.hasOwn(AUTH_MODES, mode))) return refused("auth_mode is not one Codex knows (apikey, chatgpt)");
   const key = root.OPENAI_API_KEY;
   if (key != null && typeof key !== "string") return refused("OPENAI_API_KEY is not a string");
   if (root.last_refresh != null && (typeof root.last_refresh !== "string" || !RFC3339.test(root.last_refresh))) return refused("last_refresh is not a date-time");

@@ -43,6 +43,7 @@ describe("codex (OpenAI Codex CLI) sign-in", () => {
       [JSON.stringify({ tokens: { id_token: jwtOf({ "https://api.openai.com/auth": { chatgpt_plan_type: "pro" } }), access_token: "", refresh_token: "" } }), "chatgpt"],
       ['{"auth_mode": "apikey"}', "auth_mode is apikey but there is no OPENAI_API_KEY"],
       ['{"auth_mode": "api_key", "OPENAI_API_KEY": "sk-1"}', "auth_mode is not one Codex knows (apikey, chatgpt)"],
+      ['{"auth_mode": "toString"}', "auth_mode is not one Codex knows (apikey, chatgpt)"],
       ['{"OPENAI_API_KEY": 5}', "OPENAI_API_KEY is not a string"],
       ['{"OPENAI_API_KEY": "a", "OPENAI_API_KEY": "b"}', "a field appears twice"],
       ['{"last_refresh": "yesterday"}', "last_refresh is not a date-time"],
