@@ -110,7 +110,7 @@ export const claude: Runtime = {
   description: "Anthropic's Claude Code CLI, run headless with `claude -p`.",
   binary: "claude",
   installHint: "npm install -g @anthropic-ai/claude-code",
-  loginHint: "claude auth login --claudeai (or --console, --sso), or set ANTHROPIC_API_KEY",
+  loginHint: "claude auth login --claudeai (or --console, --sso), claude setup-token for CLAUDE_CODE_OAUTH_TOKEN, or set ANTHROPIC_API_KEY",
   headless: {
     values: { binary: "claude", model: "", permission_mode: "bypassPermissions", allowed_tools: "Bash,Read,Edit", bare: false },
   },

@@ -24,6 +24,8 @@ const ODDITIES: Record<string, Oddity> = {
 };
 
 const DISPLAY_SAFE = /^(cannot read \/\S+: (is not a regular file|is larger than 1 MiB|is not UTF-8 text|permission denied \(EACCES\))|Gemini CLI will not start: its user settings \/\S+ are not valid JSON)$/;
+// Codex refuses to run with a login file it cannot read, so bosun names the file and what Codex would make of it.
+const CODEX_DISPLAY_SAFE = /^(cannot read \/\S+: (is not a regular file|is larger than 1 MiB|is not UTF-8 text)|\/\S+ (is not a regular file \(Codex cannot read its (login|configuration)\)|is not a login Codex can read: it is not valid JSON)|\/\S+\/config\.toml:\d+:\d+: [a-z ]+ \(Codex refuses a config\.toml that does not parse\))$/;
 
 describe("odd credential files", () => {
   for (const [name, make] of Object.entries(ODDITIES)) {
@@ -41,13 +43,15 @@ describe("odd credential files", () => {
         // Cursor and Grok fall back to a text scan, so invalid JSON naming a secret key counts, as in those CLIs.
         const expected = name === "invalid JSON/TOML" && ["cursor", "grok"].includes(report.id);
         expect(report.auth.connected, report.id).toBe(expected);
-        if (report.auth.error) expect(report.auth.error, report.id).toMatch(DISPLAY_SAFE);
+        if (report.auth.error) expect(report.auth.error, report.id).toMatch(report.id === "codex" ? CODEX_DISPLAY_SAFE : DISPLAY_SAFE);
       }
-      // Adapters that stop at an unreadable file say why; Codex treats it as absent. Gemini treats
-      // credential files so, but stops at a settings file it cannot use, as Gemini CLI itself does.
+      // Adapters that stop at an unreadable file say why (Codex at anything but a missing file, as
+      // Codex itself); Claude treats it as absent; Gemini treats credential files so, but stops at a
+      // settings file it cannot use, as Gemini CLI itself does.
       const withError = reports.filter((report) => report.auth.error).map((report) => report.id);
       const unreadable = ["a 50 MB file", "bytes that are not UTF-8"].includes(name) ? ["cursor", "grok", "hermes", "opencode"] : [];
-      expect(withError.sort()).toEqual((name === "a broken symlink" ? unreadable : [...unreadable, "gemini"]).sort());
+      const stopsAtAnyOddFile = name === "a broken symlink" ? [] : ["codex", "gemini"];
+      expect(withError.sort()).toEqual([...unreadable, ...stopsAtAnyOddFile].sort());
     });
   }
 

@@ -44,6 +44,9 @@ function plantedContent(format: StoreFormat, s: Secrets): string {
   switch (format) {
     case "codex":
       return JSON.stringify({ auth_mode: "chatgpt", OPENAI_API_KEY: s.make(), tokens: { id_token: s.make(), access_token: found ? s.make() : "", refresh_token: s.make(), account_id: s.make() } });
+    case "codex-config":
+      // Either a config.toml Codex cannot parse (bosun names its line) or a valid one; a secret in both.
+      return found ? `model = "gpt-5"\nexperimental_bearer_token = ${s.make()}\n` : `[model_providers.x]\nexperimental_bearer_token = "${s.make()}"\n`;
     case "json":
       return JSON.stringify({ provider: { [found ? "api_key" : "note"]: s.make(), type: "oauth" }, refresh_token: found ? s.make() : "", other: [s.make()] });
     case "json-or-text":
@@ -113,9 +116,11 @@ describe("secrets never leave the check that read them", () => {
           mkdirSync(dirname(path), { recursive: true });
           writeFileSync(path, plantedContent(store.format, s));
         }
-        // bosun's own Codex login is valid (its disconnect is logged); Codex's holds the key the fake CLI prints a part of.
-        writeFileSync(join(t.paths.data, "runtimes/codex/auth.json"), JSON.stringify({ tokens: { access_token: s.make(), refresh_token: s.make(), id_token: s.make() } }));
-        writeFileSync(join(t.home, ".codex/auth.json"), JSON.stringify({ tokens: { access_token: access, refresh_token: s.make(), id_token: s.make() } }));
+        // bosun's own Codex login is valid (its disconnect is logged), with secrets in its id token's claims too; Codex's
+        // holds the key the fake CLI prints a part of, as `codex login --with-api-key` writes it.
+        const idToken = [{ alg: "none" }, { email: s.make(), "https://api.openai.com/auth": { chatgpt_account_id: s.make() } }].map((part) => Buffer.from(JSON.stringify(part)).toString("base64url")).join(".") + `.${s.make()}`;
+        writeFileSync(join(t.paths.data, "runtimes/codex/auth.json"), JSON.stringify({ tokens: { access_token: s.make(), refresh_token: s.make(), id_token: idToken } }));
+        writeFileSync(join(t.home, ".codex/auth.json"), JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: access }));
 
         const outputs: CliResult[] = [];
         const run = async (argv: string[]) => outputs.push(await runCli(argv, env, t.home));
@@ -126,15 +131,16 @@ describe("secrets never leave the check that read them", () => {
         await run(["agents", "disconnect", "cursor", "--yes"]);
         await run(["agents", "disconnect", "claude"]);
         await run(["agents", "login", "codex", "--json"]);
-        // Drop bosun's own Codex login so disconnect reaches the fake `codex logout`.
+        // Refused while CODEX_API_KEY is set (or config.toml stops Codex); then Codex's own login and bosun's, without running the fake `codex`.
         await run(["agents", "disconnect", "codex", "--yes"]);
-        await run(["agents", "disconnect", "codex", "--yes"]);
+        for (let i = 0; i < 2; i++) outputs.push(await runCli(["agents", "disconnect", "codex", "--yes"], { ...env, CODEX_API_KEY: undefined }, t.home));
         outputs.push(await runCliAnswering(["agents", "disconnect", "claude"], env, "y", t.home));
 
         const logFile = join(t.paths.state, "logs", "bosun.log");
         expect(existsSync(logFile)).toBe(true);
         const everything = [...outputs.flatMap((o) => [o.stdout, o.stderr]), readFileSync(logFile, "utf8")].join("\n");
-        expect(everything).toContain("`codex logout` failed");
+        expect(everything).toContain("Disconnected OpenAI Codex CLI");
+        if (withEnv) expect(everything).toMatch(/uses the key in CODEX_API_KEY|config\.toml:2:\d+: /);
         expect(everything).toContain("agent disconnected");
         expect(leaksIn(everything, s.all)).toEqual([]);
         const json = JSON.parse(outputs[0]!.stdout) as { agents: { auth: { connected: boolean } }[] };
