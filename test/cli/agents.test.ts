@@ -270,7 +270,7 @@ describe("bosun agents login codex", () => {
   it("refuses agents without device login, naming how to sign them in", async () => {
     const t = agentsHome();
     const result = await runCli(["agents", "login", "claude"], t.env, t.home);
-    expect(result.stderr).toBe("bosun: Claude Code has no device login in bosun; sign in with: claude auth login --claudeai (or --console, --sso), or set ANTHROPIC_API_KEY\n");
+    expect(result.stderr).toBe("bosun: Claude Code has no device login in bosun; sign in with: claude auth login --claudeai (or --console, --sso), claude setup-token for CLAUDE_CODE_OAUTH_TOKEN, or set ANTHROPIC_API_KEY\n");
   });
 
   it("Ctrl-C cancels cleanly: exit 1, one line, nothing stored", async () => {
