@@ -1,7 +1,7 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { notSignedIn, signedIn } from "./adapter.js";
 import { CredentialReadError, presentText } from "./detect/file-reader.js";
-import { envPath, firstSetEnvVar } from "./detect/env.js";
+import { firstSetEnvVar } from "./detect/env.js";
 import { parseJson } from "./detect/secret-rules.js";
 import { OPENCODE_ENV_KEYS } from "./opencode-env-keys.js";
 import type { AuthStatus, DetectionContext, DisconnectPlan } from "./types.js";
@@ -9,9 +9,13 @@ import type { AuthStatus, DetectionContext, DisconnectPlan } from "./types.js";
 /** OpenCode takes this variable, when it parses as JSON, instead of its `auth.json`. */
 export const OPENCODE_AUTH_CONTENT = "OPENCODE_AUTH_CONTENT";
 
-/** `$XDG_DATA_HOME/opencode/auth.json`, else `~/.local/share/opencode/auth.json`. */
+/**
+ * `$XDG_DATA_HOME/opencode/auth.json`, else `~/.local/share/opencode/auth.json`. OpenCode takes
+ * the variable as it is: not trimmed, no `~`, and a relative one is relative to the working folder.
+ */
 export function opencodeAuthPath(ctx: DetectionContext): string {
-  return join(envPath(ctx.env, "XDG_DATA_HOME", ctx.home, ctx.cwd) ?? join(ctx.home, ".local", "share"), "opencode", "auth.json");
+  const xdg = ctx.env.XDG_DATA_HOME;
+  return join(xdg ? resolve(ctx.cwd, xdg) : join(ctx.home, ".local", "share"), "opencode", "auth.json");
 }
 
 const isString = (value: unknown): value is string => typeof value === "string";

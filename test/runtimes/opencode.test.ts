@@ -100,13 +100,21 @@ describe("opencode (OpenCode)", () => {
     expect(await status.authStatus({}, t.ctx)).toEqual({ connected: true, mode: "external", authPath: file });
   });
 
-  it("follows XDG_DATA_HOME (trimmed, ~ expanded)", async () => {
-    const t = makeDetection({ env: { XDG_DATA_HOME: " ~/xdg " } });
-    expect(opencodeAuthPath(t.ctx)).toBe(join(t.home, "xdg", "opencode", "auth.json"));
+  it("follows XDG_DATA_HOME as OpenCode does: as it is, relative to the working folder, no ~", async () => {
+    const t = makeDetection({ env: { XDG_DATA_HOME: join("/", "srv", "xdg") } });
+    expect(opencodeAuthPath(t.ctx)).toBe(join("/", "srv", "xdg", "opencode", "auth.json"));
+    t.ctx.env.XDG_DATA_HOME = "~/xdg";
+    expect(opencodeAuthPath(t.ctx)).toBe(join(t.ctx.cwd, "~", "xdg", "opencode", "auth.json"));
+    t.ctx.env.XDG_DATA_HOME = " data ";
+    expect(opencodeAuthPath(t.ctx)).toBe(join(t.ctx.cwd, " data ", "opencode", "auth.json"));
+    t.put("xdg/opencode/auth.json", '{"p":{"type":"api","key":"k"}}');
+    t.ctx.env.XDG_DATA_HOME = join(t.home, "xdg");
     t.put(AUTH, '{"p":{"type":"api","key":"k"}}');
+    expect(await status.authStatus({}, t.ctx)).toEqual({ connected: true, mode: "external", authPath: join(t.home, "xdg", "opencode", "auth.json") });
+    t.ctx.env.XDG_DATA_HOME = "~/xdg";
     expect((await status.authStatus({}, t.ctx)).connected).toBe(false);
-    const file = t.put("xdg/opencode/auth.json", '{"p":{"type":"api","key":"k"}}');
-    expect(await status.authStatus({}, t.ctx)).toEqual({ connected: true, mode: "external", authPath: file });
+    t.ctx.env.XDG_DATA_HOME = "";
+    expect((await status.authStatus({}, t.ctx)).authPath).toBe(join(t.home, AUTH));
   });
 
   it("stops with a display-safe error for a file over the size limit", async () => {
