@@ -66,20 +66,27 @@ function closingQuote(lines: string[], start: number, quote: string, afterOpen: 
   return undefined;
 }
 
-/** dotenv reads `.env.vault` instead when `DOTENV_KEY` is set and a vault is there; bosun cannot open that. */
-function dotenvVaultInUse(ctx: DetectionContext): boolean {
-  return envIsSet(ctx.env, "DOTENV_KEY") && ctx.files.stat(join(ctx.cwd, ".env.vault")) !== undefined;
+/**
+ * dotenv loads `.env.vault` instead of `.env` when `DOTENV_KEY` is set and a vault is there, and
+ * grok does not start at all when that cannot be decrypted; bosun does not open vaults.
+ */
+function dotenvVault(ctx: DetectionContext): string | undefined {
+  const vault = join(ctx.cwd, ".env.vault");
+  return envIsSet(ctx.env, "DOTENV_KEY") && ctx.files.stat(vault) !== undefined ? vault : undefined;
 }
 
 /**
  * The npm grok's own check (`grok -p` stops with "API key required" when it fails): a non-empty
  * `GROK_API_KEY`; else, when the variable is not there at all, the one `<cwd>/.env` sets; else an
+ * (a dotenv vault in use is an error: bosun cannot tell)
  * `apiKey` that JavaScript takes as true in `~/.grok/user-settings.json` (invalid JSON there is no
  * key). The project's `.grok/settings.json` is never read for a key.
  */
 export function findNpmGrokAuth(ctx: DetectionContext): AuthStatus {
+  const vault = dotenvVault(ctx);
+  if (vault) return { ...notSignedIn(vault), error: `grok loads ${vault} (DOTENV_KEY is set) and stops if it cannot decrypt it; bosun does not open it` };
   if (envIsSet(ctx.env, NPM_GROK_ENV_KEY)) return signedIn("env", NPM_GROK_ENV_KEY);
-  if (ctx.env[NPM_GROK_ENV_KEY] === undefined && !dotenvVaultInUse(ctx)) {
+  if (ctx.env[NPM_GROK_ENV_KEY] === undefined) {
     const dotenv = presentText(ctx.files, join(ctx.cwd, ".env"));
     if (dotenv && dotenvAssigns(dotenv.text, NPM_GROK_ENV_KEY)) return signedIn("external", dotenv.shownPath);
   }
@@ -100,6 +107,7 @@ export function planNpmGrokDisconnect(ctx: DetectionContext): DisconnectPlan {
     if (error instanceof CredentialReadError) return { action: "none", reason: error.message };
     throw error;
   }
+  if (auth.error) return { action: "none", reason: auth.error };
   if (!auth.connected) return { action: "none", reason: `no key in ${NPM_GROK_ENV_KEY}, ${join(ctx.cwd, ".env")} or ${auth.authPath}` };
   if (auth.mode === "env") return { action: "none", reason: `grok uses the environment variable ${NPM_GROK_ENV_KEY}; unset it` };
   if (auth.authPath.endsWith(".env")) return { action: "none", reason: `grok reads ${NPM_GROK_ENV_KEY} from ${auth.authPath}; remove that line` };
