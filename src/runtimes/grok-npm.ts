@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { notSignedIn, signedIn } from "./adapter.js";
-import { CredentialReadError, presentText } from "./detect/file-reader.js";
+import { presentText } from "./detect/file-reader.js";
 import { envIsSet } from "./detect/env.js";
 import { parseJson } from "./detect/secret-rules.js";
 import type { AuthStatus, DetectionContext, DisconnectPlan } from "./types.js";
@@ -100,13 +100,7 @@ export function findNpmGrokAuth(ctx: DetectionContext): AuthStatus {
 
 /** There is no logout: the key is a variable, a `.env` line, or one field among the user's settings. */
 export function planNpmGrokDisconnect(ctx: DetectionContext): DisconnectPlan {
-  let auth: AuthStatus;
-  try {
-    auth = findNpmGrokAuth(ctx);
-  } catch (error) {
-    if (error instanceof CredentialReadError) return { action: "none", reason: error.message };
-    throw error;
-  }
+  const auth = findNpmGrokAuth(ctx);
   if (auth.error) return { action: "none", reason: auth.error };
   if (!auth.connected) return { action: "none", reason: `no key in ${NPM_GROK_ENV_KEY}, ${join(ctx.cwd, ".env")} or ${auth.authPath}` };
   if (auth.mode === "env") return { action: "none", reason: `grok uses the environment variable ${NPM_GROK_ENV_KEY}; unset it` };

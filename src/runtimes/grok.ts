@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
+import { defineStatusAdapter, noPlanOnReadError, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
 import { presentText } from "./detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./detect/env.js";
 import { grokTomlHoldsSecret, jsonOrTextHoldsSecret } from "./detect/secret-rules.js";
@@ -83,9 +83,11 @@ export const grok: Runtime = {
     authStatus: (config, ctx) => stopOnReadError(() => (grokVariant(config, ctx) === NPM_GROK ? findNpmGrokAuth(ctx) : findGrokBuildAuth(ctx))),
     // Grok Build's store is not one bosun can name; the npm grok's key is the user's to remove.
     planDisconnect: async (config, ctx) =>
-      grokVariant(config, ctx) === NPM_GROK
-        ? planNpmGrokDisconnect(ctx)
-        : { action: "none", reason: "bosun cannot name every place Grok Build keeps its login; sign out with grok itself" },
+      noPlanOnReadError(() =>
+        grokVariant(config, ctx) === NPM_GROK
+          ? planNpmGrokDisconnect(ctx)
+          : { action: "none", reason: "bosun cannot name every place Grok Build keeps its login; sign out with grok itself" },
+      ),
   }),
   variant: grokVariant,
 };

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { notSignedIn, signedIn } from "./adapter.js";
-import { CredentialReadError, presentText } from "./detect/file-reader.js";
+import { presentText } from "./detect/file-reader.js";
 import { firstSetEnvVar } from "./detect/env.js";
 import { parseJson } from "./detect/secret-rules.js";
 import { OPENCODE_ENV_KEYS } from "./opencode-env-keys.js";
@@ -99,13 +99,7 @@ export function findOpencodeAuth(ctx: DetectionContext): AuthStatus {
  * credential. Several providers are not chosen between, and a variable is the user's to unset.
  */
 export function planOpencodeDisconnect(ctx: DetectionContext, binary: string): DisconnectPlan {
-  let store: OpencodeStore;
-  try {
-    store = readOpencodeStore(ctx);
-  } catch (error) {
-    if (error instanceof CredentialReadError) return { action: "none", reason: error.message };
-    throw error;
-  }
+  const store = readOpencodeStore(ctx);
   const stored = "broken" in store.stored ? [] : store.stored.providers;
   if (store.fromEnv && stored.length > 0) return { action: "none", reason: `OpenCode takes its credentials from ${OPENCODE_AUTH_CONTENT}; unset it` };
   if (stored.length === 0) {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { defineStatusAdapter, stopOnReadError } from "./adapter.js";
+import { defineStatusAdapter, noPlanOnReadError, stopOnReadError } from "./adapter.js";
 import { contractRows } from "./install-surfaces.js";
 import type { InstallSurface } from "./install-types.js";
 import { findOpencodeAuth, planOpencodeDisconnect } from "./opencode-credentials.js";
@@ -74,7 +74,7 @@ export const opencode: Runtime = {
     id: "opencode",
     binary: "opencode",
     authStatus: (_config, ctx) => stopOnReadError(() => findOpencodeAuth(ctx)),
-    planDisconnect: async (config, ctx) => planOpencodeDisconnect(ctx, opencode.status.resolveBinary(config, ctx)),
+    planDisconnect: async (config, ctx) => noPlanOnReadError(() => planOpencodeDisconnect(ctx, opencode.status.resolveBinary(config, ctx))),
   }),
   signInVerifiedAgainst: "opencode 1.18.33 (opencode auth list)",
   installSurface: opencodeInstall,
