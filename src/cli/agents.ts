@@ -24,7 +24,7 @@ export function registerAgents(program: Command, output: Output): void {
     .action(async (id: string, options: { json?: boolean }) => loginAgent(id, options, output));
   agents
     .command("disconnect")
-    .description("sign an agent out: remove the credentials bosun can name exactly (codex, claude)")
+    .description("sign an agent out: remove the credentials bosun can name exactly (codex, claude, opencode)")
     .argument("<agent>", "the agent to sign out")
     .option("--yes", "do it without asking")
     .option("--json", "print the result as JSON")

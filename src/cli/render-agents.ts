@@ -24,7 +24,7 @@ function hint(report: AgentReport, home: string, dataDir: string, style: Style):
   const runtime = getRuntime(report.id);
   if (report.auth.error) return style("yellow", displayPathsIn(report.auth.error, home));
   if (!report.installed) return `install: ${report.installHint}`;
-  if (!report.auth.connected) return `sign in: ${runtime.loginHint}`;
+  if (!report.auth.connected) return `sign in: ${report.loginHint}`;
   if (report.auth.mode === "plugin" && runtime.pluginLoginHint) return runtime.pluginLoginHint(displayPath(runtime.status.dataDir({ dataDir }), home));
   return "";
 }

@@ -52,6 +52,16 @@ export async function stopOnReadError(check: () => AuthStatus | Promise<AuthStat
   }
 }
 
+/** For disconnect plans: a credential path that cannot be read is the reason nothing is done. */
+export function noPlanOnReadError(plan: () => DisconnectPlan): DisconnectPlan {
+  try {
+    return plan();
+  } catch (error) {
+    if (error instanceof CredentialReadError) return { action: "none", reason: error.message };
+    throw error;
+  }
+}
+
 /** For checks whose read errors mean "not there" (Gemini, Codex). */
 export function unlessUnreadable<T>(check: () => T): T | undefined {
   try {

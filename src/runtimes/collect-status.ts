@@ -1,15 +1,18 @@
 import { displaySafeError, oneLine } from "./probe-error.js";
 import { getRuntime, listRuntimes } from "./registry.js";
-import type { AuthStatus, DetectionContext, Runtime, RuntimeConfig } from "./types.js";
+import type { AuthStatus, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./types.js";
 
 /** One agent as `bosun agents --json` shows it. */
 export interface AgentReport {
   id: string;
   title: string;
   description: string;
+  /** Which of the CLIs sharing the binary name this is (runtimes with variants only: grok). */
+  variant?: string;
   binary: string;
   installed: boolean;
   installHint: string;
+  loginHint: string;
   supportsDeviceLogin: boolean;
   canDisconnect: boolean;
   auth: AuthStatus;
@@ -39,28 +42,34 @@ export async function reportRuntime(runtime: Runtime, config: RuntimeConfig, ctx
   const { status } = runtime;
   let binary = runtime.binary;
   let installed = false;
+  let variant: RuntimeVariant | undefined;
   try {
     binary = status.resolveBinary(config, ctx);
     installed = status.isInstalled(config, ctx);
+    variant = runtime.variant?.(config, ctx);
   } catch {
     // An odd PATH or binary setting leaves the agent "not installed"; detection carries on.
   }
+  const shown = variant ?? runtime;
   const [auth, canDisconnect] = await Promise.all([
     status.authStatus(config, ctx).then(displaySafeAuth, (error: unknown): AuthStatus => ({ connected: false, mode: "", authPath: "", error: displaySafeError(error) })),
     status.planDisconnect ? status.planDisconnect(config, ctx).then((plan) => plan.action !== "none", () => false) : Promise.resolve(false),
   ]);
   return {
     id: runtime.id,
-    title: runtime.title,
-    description: runtime.description,
+    title: shown.title,
+    description: shown.description,
+    ...(variant ? { variant: variant.id } : {}),
     binary,
     installed,
-    installHint: runtime.installHint,
+    installHint: shown.installHint,
+    loginHint: shown.loginHint,
     supportsDeviceLogin: status.supportsDeviceLogin(),
     canDisconnect,
     auth,
-    verified: runtime.signInVerifiedAgainst !== undefined,
-    ...(runtime.signInVerifiedAgainst === undefined ? {} : { verifiedAgainst: runtime.signInVerifiedAgainst }),
+    // A variant (grok) is verified on its own: the npm grok is, Grok Build is not.
+    verified: shown.signInVerifiedAgainst !== undefined,
+    ...(shown.signInVerifiedAgainst === undefined ? {} : { verifiedAgainst: shown.signInVerifiedAgainst }),
   };
 }
 

@@ -1,11 +1,14 @@
 import { join } from "node:path";
-import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
+import { defineStatusAdapter, noPlanOnReadError, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
 import { presentText } from "./detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./detect/env.js";
 import { grokTomlHoldsSecret, jsonOrTextHoldsSecret } from "./detect/secret-rules.js";
-import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
+import { locateBinary } from "./detect/binary.js";
+import { findNpmGrokAuth, planNpmGrokDisconnect } from "./grok-npm.js";
+import { isNpmGrok, NPM_GROK_PACKAGE } from "./grok-variant.js";
+import type { AuthStatus, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./types.js";
 
-/** In this order; `API_KEY_XAI` is Agent Zero's name for the same key. */
+/** Grok Build's variables, in this order; `API_KEY_XAI` is Agent Zero's name for the same key. */
 export const GROK_ENV_KEYS = ["XAI_API_KEY", "API_KEY_XAI"] as const;
 export const GROK_SECRET_KEYS: ReadonlySet<string> = new Set(["access_token", "api_key", "id_token", "refresh_token", "token"]);
 
@@ -21,7 +24,8 @@ function fileHoldsSecret(ctx: DetectionContext, path: string): { shownPath: stri
   return holds ? file : undefined;
 }
 
-function findGrokAuth(ctx: DetectionContext): AuthStatus {
+/** Grok Build's rules (from xAI's documentation; it cannot be installed here to check them). */
+function findGrokBuildAuth(ctx: DetectionContext): AuthStatus {
   const variable = firstSetEnvVar(ctx.env, GROK_ENV_KEYS);
   if (variable) return signedIn("env", variable);
   const home = grokHome(ctx);
@@ -37,13 +41,38 @@ function findGrokAuth(ctx: DetectionContext): AuthStatus {
   return notSignedIn(home);
 }
 
-export const grok: Runtime = {
-  id: "grok",
+/** xAI's Grok Build: what bosun assumes when the `grok` found is not the npm one (or none is found). */
+export const GROK_BUILD: RuntimeVariant = {
+  id: "grok-build",
   title: "Grok Build",
   description: "xAI's Grok Build CLI, run headless with `grok -p`.",
-  binary: "grok",
   installHint: "curl -fsSL https://x.ai/cli/install.sh | bash",
   loginHint: "grok login --device-auth, or set XAI_API_KEY",
+};
+
+/** The community `grok` from npm, whose sign-in rules were checked against the real CLI. */
+export const NPM_GROK: RuntimeVariant = {
+  id: "vibe-kit-grok-cli",
+  title: "Grok CLI (npm @vibe-kit/grok-cli)",
+  description: "The community Grok CLI from npm (@vibe-kit/grok-cli), run headless with `grok -p`.",
+  installHint: `npm install -g ${NPM_GROK_PACKAGE}`,
+  loginHint: "set GROK_API_KEY, or run grok -k KEY once (it saves the key in ~/.grok/user-settings.json)",
+  signInVerifiedAgainst: "@vibe-kit/grok-cli 0.0.34 (grok -p: \"API key required\" or not)",
+};
+
+/** Which `grok` is installed, from the binary bosun would run. */
+export function grokVariant(config: RuntimeConfig, ctx: DetectionContext): RuntimeVariant {
+  const binary = locateBinary(grok.status.resolveBinary(config, ctx), ctx);
+  return binary && isNpmGrok(binary, ctx.files) ? NPM_GROK : GROK_BUILD;
+}
+
+export const grok: Runtime = {
+  id: "grok",
+  title: GROK_BUILD.title,
+  description: GROK_BUILD.description,
+  binary: "grok",
+  installHint: GROK_BUILD.installHint,
+  loginHint: GROK_BUILD.loginHint,
   headless: {
     values: { binary: "grok", model: "", output_format: "json", always_approve: true, no_auto_update: true },
     choices: { output_format: ["text", "json", "stream-json"] },
@@ -51,6 +80,14 @@ export const grok: Runtime = {
   status: defineStatusAdapter({
     id: "grok",
     binary: "grok",
-    authStatus: (_config, ctx) => stopOnReadError(() => findGrokAuth(ctx)),
+    authStatus: (config, ctx) => stopOnReadError(() => (grokVariant(config, ctx) === NPM_GROK ? findNpmGrokAuth(ctx) : findGrokBuildAuth(ctx))),
+    // Grok Build's store is not one bosun can name; the npm grok's key is the user's to remove.
+    planDisconnect: async (config, ctx) =>
+      noPlanOnReadError(() =>
+        grokVariant(config, ctx) === NPM_GROK
+          ? planNpmGrokDisconnect(ctx)
+          : { action: "none", reason: "bosun cannot name every place Grok Build keeps its login; sign out with grok itself" },
+      ),
   }),
+  variant: grokVariant,
 };

@@ -74,6 +74,21 @@ export interface StatusAdapter {
 }
 
 /**
+ * One of several different CLIs that share a runtime's binary name (`grok` is xAI's Grok Build or
+ * the npm `@vibe-kit/grok-cli`): what `bosun agents` shows for it, and its own sign-in rules.
+ */
+export interface RuntimeVariant {
+  /** Stable id, shown as `variant` in `bosun agents --json`. */
+  id: string;
+  title: string;
+  description: string;
+  installHint: string;
+  loginHint: string;
+  /** As `Runtime.signInVerifiedAgainst`, for this variant. */
+  signInVerifiedAgainst?: string;
+}
+
+/**
  * One external coding agent. Each facet lives in the runtime's own module: `status` here, the
  * install surfaces next to it, so a new facet never changes how the registry is consumed.
  */
@@ -102,6 +117,11 @@ export interface Runtime {
   signInVerifiedAgainst?: string;
   /** A shorter word than the mode's for how it is signed in (e.g. "helper", "Bedrock"); undefined: the mode's word. */
   signInLabel?(auth: AuthStatus): string | undefined;
+  /**
+   * For a binary name several CLIs share: which one is here, decided by looking at the installed
+   * binary (never by running it). Its fields replace the runtime's own in `bosun agents`.
+   */
+  variant?(config: RuntimeConfig, ctx: DetectionContext): RuntimeVariant;
   /** Where `bosun install` puts a pack for this agent; absent when it has no config folder for one. */
   installSurface?: InstallSurface;
 }

@@ -45,7 +45,9 @@ describe("bosun agents", () => {
     expect(Object.keys(json)).toEqual(["agents", "defaults"]);
     expect(json.agents.map((a: { id: string }) => a.id)).toEqual(IDS);
     for (const agent of json.agents) {
-      expect(Object.keys(agent)).toEqual(["id", "title", "description", "binary", "installed", "installHint", "supportsDeviceLogin", "canDisconnect", "auth", "verified", ...(agent.verified ? ["verifiedAgainst"] : [])]);
+      // Only an agent whose binary name several CLIs share (grok) says which one it is.
+      const variant = agent.id === "grok" ? ["variant"] : [];
+      expect(Object.keys(agent)).toEqual(["id", "title", "description", ...variant, "binary", "installed", "installHint", "loginHint", "supportsDeviceLogin", "canDisconnect", "auth", "verified", ...(agent.verified ? ["verifiedAgainst"] : [])]);
       expect(Object.keys(agent.auth)).toEqual(["connected", "mode", "authPath"]);
       expect(agent).toMatchObject({ installed: false, canDisconnect: false, auth: { connected: false, mode: "" } });
     }
@@ -57,6 +59,7 @@ describe("bosun agents", () => {
       binary: "codex",
       installed: false,
       installHint: "npm install -g @openai/codex",
+      loginHint: "bosun agents login codex, or codex login (printenv OPENAI_API_KEY | codex login --with-api-key for a key)",
       supportsDeviceLogin: true,
       canDisconnect: false,
       auth: { connected: false, mode: "", authPath: "" },

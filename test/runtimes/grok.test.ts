@@ -7,7 +7,7 @@ import { makeFifo } from "../fixtures/temp-home.js";
 
 const status = grok.status;
 
-describe("grok (Grok Build)", () => {
+describe("grok (Grok Build: no grok, or one that is not the npm package)", () => {
   it("checks XAI_API_KEY, then API_KEY_XAI (Agent Zero's name for it)", async () => {
     const both = makeDetection({ env: { API_KEY_XAI: "b", XAI_API_KEY: "a" } });
     expect(await status.authStatus({}, both.ctx)).toEqual({ connected: true, mode: "env", authPath: "XAI_API_KEY" });
@@ -73,8 +73,9 @@ describe("grok (Grok Build)", () => {
     expect(await status.authStatus({}, t.ctx)).toEqual({ connected: false, mode: "", authPath: "", error: `cannot read ${join(t.home, ".grok", "auth")}: permission denied (EACCES)` });
   });
 
-  it("cannot be disconnected and has no device login", () => {
-    expect(status.planDisconnect).toBeUndefined();
+  it("is not disconnected: bosun cannot name Grok Build's store", async () => {
+    const t = makeDetection({ env: { XAI_API_KEY: "k" } });
+    expect(await status.planDisconnect!({}, t.ctx)).toEqual({ action: "none", reason: "bosun cannot name every place Grok Build keeps its login; sign out with grok itself" });
     expect(status.supportsDeviceLogin()).toBe(false);
   });
 });

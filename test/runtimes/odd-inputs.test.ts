@@ -31,8 +31,8 @@ describe("odd credential files", () => {
   for (const [name, make] of Object.entries(ODDITIES)) {
     it(`${name} in every store: not signed in or a display-safe error, no crash, no hang`, async () => {
       const t = makeDetection({ env: { GOOGLE_APPLICATION_CREDENTIALS: "~/service-account.json" } });
-      for (const store of CREDENTIAL_STORES) {
-        const path = storePath(store, t.home, t.ctx.dataDir);
+      // Two agents may read one file (~/.env: Gemini, and the npm grok in its working folder).
+      for (const path of new Set(CREDENTIAL_STORES.map((store) => storePath(store, t.home, t.ctx.dataDir)))) {
         mkdirSync(dirname(path), { recursive: true });
         make(path);
       }
@@ -41,7 +41,9 @@ describe("odd credential files", () => {
       expect(Date.now() - started).toBeLessThan(2000);
       for (const report of reports) {
         // Cursor and Grok fall back to a text scan, so invalid JSON naming a secret key counts, as in those CLIs.
-        const expected = name === "invalid JSON/TOML" && ["cursor", "grok"].includes(report.id);
+        // OpenCode's catalogue lists GOOGLE_APPLICATION_CREDENTIALS (Vertex), so it counts once its file check gets through.
+        const opencodeReadsOn = !["a 50 MB file", "bytes that are not UTF-8"].includes(name);
+        const expected = (name === "invalid JSON/TOML" && ["cursor", "grok"].includes(report.id)) || (report.id === "opencode" && opencodeReadsOn);
         expect(report.auth.connected, report.id).toBe(expected);
         if (report.auth.error) expect(report.auth.error, report.id).toMatch(report.id === "codex" ? CODEX_DISPLAY_SAFE : DISPLAY_SAFE);
       }
@@ -62,7 +64,9 @@ describe("odd credential files", () => {
     truncateSync(big, 50 * 1024 * 1024);
     const files = { ...t.ctx.files, readText: (path: string, maxBytes: number) => (reads.push(maxBytes), t.ctx.files.readText(path, maxBytes)) };
     const [report] = await Promise.all([reportRuntime((await import("../../src/runtimes/opencode.js")).opencode, {}, { ...t.ctx, files })]);
-    expect(reads).toEqual([1024 * 1024]);
+    // Sign-in and disconnect each look once, never past the limit.
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((maxBytes) => maxBytes === 1024 * 1024)).toBe(true);
     expect(report!.auth.error).toBe(`cannot read ${big}: is larger than 1 MiB`);
   });
 

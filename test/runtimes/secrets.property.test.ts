@@ -1,12 +1,13 @@
 // A secret's value never appears anywhere bosun writes: planted everywhere an adapter looks, for
 // all eight agents at once, under several seeds.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLAUDE_SECRET_ENV_KEYS } from "../../src/runtimes/claude.js";
 import { CURSOR_ENV_KEYS } from "../../src/runtimes/cursor.js";
 import { GEMINI_ENV_KEYS } from "../../src/runtimes/gemini.js";
 import { GROK_ENV_KEYS } from "../../src/runtimes/grok.js";
+import { NPM_GROK_ENV_KEY } from "../../src/runtimes/grok-npm.js";
 import { HERMES_ENV_KEYS } from "../../src/runtimes/hermes.js";
 import { OPENCODE_ENV_KEYS } from "../../src/runtimes/opencode.js";
 import { runCli, runCliAnswering, type CliResult } from "../fixtures/cli.js";
@@ -16,7 +17,7 @@ import { makeTempHome } from "../fixtures/temp-home.js";
 import { seededRandom as random } from "../fixtures/random.js";
 
 /** Every variable any adapter reads a secret from. */
-const SECRET_VARS = [...new Set([...CLAUDE_SECRET_ENV_KEYS, ...CURSOR_ENV_KEYS, ...GEMINI_ENV_KEYS, ...GROK_ENV_KEYS, ...HERMES_ENV_KEYS, ...OPENCODE_ENV_KEYS, "CODEX_API_KEY"])];
+const SECRET_VARS = [...new Set([...CLAUDE_SECRET_ENV_KEYS, ...CURSOR_ENV_KEYS, ...GEMINI_ENV_KEYS, ...GROK_ENV_KEYS, ...HERMES_ENV_KEYS, ...OPENCODE_ENV_KEYS, NPM_GROK_ENV_KEY, "CODEX_API_KEY"])];
 const SEEDS = [1, 7, 42, 1337, 90210];
 /** Leaks this long or longer are caught, so a CLI that prints a masked key's first 8 characters is too. */
 const WINDOW = 8;
@@ -55,6 +56,12 @@ function plantedContent(format: StoreFormat, s: Secrets): string {
       return found ? `[auth]\napi_key = "${s.make()}"\n` : `# api_key = "${s.make()}"\nenv_key = "PLANTED_ENV_KEY_TARGET"\n`;
     case "dotenv":
       return `${found ? "GEMINI_API_KEY" : "UNRELATED_KEY"}="${s.make()}"\nOPENAI_API_KEY=${found ? s.make() : ""}\n# ${s.make()}\n`;
+    case "opencode":
+      return JSON.stringify({ anthropic: found ? { type: "api", key: s.make() } : { type: "bearer", key: s.make() }, junk: { type: "oauth", refresh: s.make(), access: s.make() } });
+    case "grok-settings":
+      return JSON.stringify({ baseURL: "https://api.x.ai/v1", [found ? "apiKey" : "note"]: s.make(), settingsVersion: 2 });
+    case "grok-dotenv":
+      return `${found ? "GROK_API_KEY" : "# GROK_API_KEY"}="${s.make()}"\nOTHER=${s.make()}\n`;
     case "opaque":
       return JSON.stringify({ claudeAiOauth: { accessToken: s.make(), refreshToken: s.make(), scopes: found ? ["user:inference"] : [] }, private_key: s.make() });
     case "claude-config":
@@ -99,6 +106,16 @@ describe("secrets never leave the check that read them", () => {
           `#!/bin/sh\necho "Error: API key configured - ${access.slice(0, 8)}***${access.slice(-5)}" >&2\n/bin/cat "$HOME/.codex/auth.json" >&2\n/usr/bin/env >&2\nexit 1\n`,
         );
         chmodSync(join(bin, "codex"), 0o755);
+        // An `opencode` whose logout fails shouting its credentials and environment.
+        writeFileSync(join(bin, "opencode"), `#!/bin/sh\n/bin/cat "$HOME/.local/share/opencode/auth.json" >&2\n/usr/bin/env >&2\nexit 1\n`);
+        chmodSync(join(bin, "opencode"), 0o755);
+        // The npm grok (so its rules are the ones checked): a symlink into its package, never run.
+        const grokPackage = join(t.root, "lib", "node_modules", "@vibe-kit", "grok-cli");
+        mkdirSync(join(grokPackage, "dist"), { recursive: true });
+        writeFileSync(join(grokPackage, "package.json"), JSON.stringify({ name: "@vibe-kit/grok-cli", version: "0.0.34" }));
+        writeFileSync(join(grokPackage, "dist", "index.js"), "#!/bin/sh\nexit 97\n");
+        chmodSync(join(grokPackage, "dist", "index.js"), 0o755);
+        symlinkSync(join(grokPackage, "dist", "index.js"), join(bin, "grok"));
         const server = await startOAuthServer({ usercode: { status: 400, body: { error: "invalid_request", error_description: "rejected" } } });
         servers.push(server);
 
@@ -111,6 +128,7 @@ describe("secrets never leave the check that read them", () => {
           BOSUN_CODEX_AUTH_BASE: server.base,
         };
         if (withEnv) for (const name of SECRET_VARS) env[name] = s.make();
+        if (withEnv) env.OPENCODE_AUTH_CONTENT = JSON.stringify({ anthropic: { type: "api", key: s.make() } });
         for (const store of CREDENTIAL_STORES) {
           const path = storePath(store, t.home, t.paths.data);
           mkdirSync(dirname(path), { recursive: true });
@@ -130,6 +148,8 @@ describe("secrets never leave the check that read them", () => {
         await run(["status", "--json"]);
         await run(["agents", "disconnect", "cursor", "--yes"]);
         await run(["agents", "disconnect", "claude"]);
+        await run(["agents", "disconnect", "opencode", "--yes"]);
+        await run(["agents", "disconnect", "grok", "--yes"]);
         await run(["agents", "login", "codex", "--json"]);
         // Refused while CODEX_API_KEY is set (or config.toml stops Codex); then Codex's own login and bosun's, without running the fake `codex`.
         await run(["agents", "disconnect", "codex", "--yes"]);
