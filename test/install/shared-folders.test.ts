@@ -9,6 +9,7 @@ import { listInstallRuntimes } from "../../src/runtimes/install-registry.js";
 import * as nodeFs from "node:fs";
 import { runCli } from "../fixtures/cli.js";
 import { install, uninstall } from "../fixtures/install.js";
+import { sharedReadsTableRows } from "../fixtures/shared-tables.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 const SKILL = "bosun-orchestrator";
@@ -117,5 +118,18 @@ describe("shared skill folders", () => {
     await uninstall(t, { runtimes: ["codex"], scope: "local", cwd: project });
     expect(existsSync(join(t.home, ".agents"))).toBe(false);
     expect(existsSync(join(t.home, ".codex/skills"))).toBe(false);
+  });
+});
+
+describe("the README's table of shared skill folders", () => {
+  it("is the code's table, row for row", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const lines = readme.slice(readme.indexOf("#### Folders several agents share")).split("\n");
+    const rows: string[] = [];
+    for (const line of lines.slice(lines.findIndex((line) => line.startsWith("| ---")) + 1)) {
+      if (!line.startsWith("|")) break;
+      rows.push(line);
+    }
+    expect(rows).toEqual(sharedReadsTableRows());
   });
 });
