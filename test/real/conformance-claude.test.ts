@@ -3,7 +3,7 @@
 // after `bosun uninstall` nothing of bosun's is listed, nothing fails, and the user's own files are
 // byte-identical to before.
 import { describe, expect, it } from "vitest";
-import { bosunInstall, bosunUninstall, fingerprint, PACK, planted, stage, userSkill, type Stage } from "../fixtures/conformance.js";
+import { PACK, roundTrip, stage, userSkill, type Stage } from "../fixtures/conformance.js";
 
 interface Loaded {
   skills: string[];
@@ -55,39 +55,45 @@ function expectNothingOfBosun(found: Loaded): void {
 
 describe("conformance: Claude Code", () => {
   it("global: installed, listed, hook run; uninstalled, gone, the user's files untouched", async () => {
-    const s = stage("claude");
-    const user = planted(s, {
-      "home/.claude/skills/my-skill/SKILL.md": userSkill("my-skill"),
-      "home/.claude/commands/my-command.md": "---\ndescription: The user's own command\n---\nSay hello.\n",
-      // Claude ignores a settings.json with comments whole, so the user's settings here are plain JSON, with their own layout.
-      "home/.claude/settings.json": '{\n    "env": { "MY_SETTING": "1" },\n    "permissions": { "allow": ["Bash(ls:*)"] }\n}',
-    });
-    await bosunInstall(s, "claude", "global");
-    const installed = await loaded(s);
-    expectBosunLoaded(installed);
-    expect(installed.skills).toContain("my-skill");
-    expect(installed.commands).toContain("my-command");
-    await bosunUninstall(s, "claude", "global");
-    const after = await loaded(s);
-    expectNothingOfBosun(after);
-    expect(after.skills).toContain("my-skill");
-    expect(fingerprint(user.paths)).toEqual(user.before);
+    await roundTrip(
+      stage("claude"),
+      "claude",
+      "global",
+      {
+        "home/.claude/skills/my-skill/SKILL.md": userSkill("my-skill"),
+        "home/.claude/commands/my-command.md": "---\ndescription: The user's own command\n---\nSay hello.\n",
+        // Claude ignores a settings.json with comments whole, so the user's settings here are plain JSON, with their own layout.
+        "home/.claude/settings.json": '{\n    "env": { "MY_SETTING": "1" },\n    "permissions": { "allow": ["Bash(ls:*)"] }\n}',
+      },
+      loaded,
+      {
+        installed(found) {
+          expectBosunLoaded(found);
+          expect(found.skills).toContain("my-skill");
+          expect(found.commands).toContain("my-command");
+        },
+        uninstalled(found) {
+          expectNothingOfBosun(found);
+          expect(found.skills).toContain("my-skill");
+        },
+      },
+    );
   }, 180_000);
 
   it("local: the project's .claude gets the pack and the hook (settings.local.json); uninstall leaves the project's own files as they were", async () => {
-    const s = stage("claude");
-    const user = planted(s, {
+    const project = {
       "project/.claude/commands/proj-command.md": "---\ndescription: The project's own command\n---\nRun the tests.\n",
       "project/.claude/settings.json": '{\n  "permissions": { "deny": ["Bash(rm:*)"] }\n}\n',
+    };
+    await roundTrip(stage("claude"), "claude", "local", project, loaded, {
+      installed(found) {
+        expectBosunLoaded(found);
+        expect(found.commands).toContain("proj-command");
+      },
+      uninstalled(found) {
+        expectNothingOfBosun(found);
+        expect(found.commands).toContain("proj-command");
+      },
     });
-    await bosunInstall(s, "claude", "local");
-    const installed = await loaded(s);
-    expectBosunLoaded(installed);
-    expect(installed.commands).toContain("proj-command");
-    await bosunUninstall(s, "claude", "local");
-    const after = await loaded(s);
-    expectNothingOfBosun(after);
-    expect(after.commands).toContain("proj-command");
-    expect(fingerprint(user.paths)).toEqual(user.before);
   }, 180_000);
 });

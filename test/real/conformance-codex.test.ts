@@ -4,7 +4,7 @@
 // after `bosun uninstall` nothing of bosun's is there, nothing fails, and the user's own files are
 // byte-identical to before.
 import { describe, expect, it } from "vitest";
-import { bosunInstall, bosunUninstall, codexAppServer, fingerprint, PACK, planted, stage, userSkill, type Stage } from "../fixtures/conformance.js";
+import { codexAppServer, PACK, roundTrip, stage, userSkill, type Stage } from "../fixtures/conformance.js";
 
 /** The skill names the model is shown (`- name: description (file: …)` lines of the skills block). */
 async function skills(s: Stage): Promise<string[]> {
@@ -25,52 +25,45 @@ async function hooks(s: Stage): Promise<{ commands: string[]; problems: unknown[
 
 const ourHook = (commands: string[]) => commands.filter((command) => command.includes("bosun-hook.mjs session-start"));
 
-async function expectBosunLoaded(s: Stage, mine: string[]): Promise<void> {
-  const listed = await skills(s);
-  for (const name of [PACK.skill, ...PACK.commands, ...mine]) expect(listed).toContain(name);
-  // Each exactly once: no copy in two of the folders Codex reads.
-  for (const name of [PACK.skill, ...PACK.commands]) expect(listed.filter((entry) => entry === name)).toHaveLength(1);
-  const listedHooks = await hooks(s);
-  expect(ourHook(listedHooks.commands)).toHaveLength(1);
-  expect(listedHooks.problems).toEqual([]);
+/** What Codex shows: the skills the model sees, and its SessionStart hooks. */
+async function loaded(s: Stage): Promise<{ skills: string[]; hooks: { commands: string[]; problems: unknown[] } }> {
+  return { skills: await skills(s), hooks: await hooks(s) };
 }
 
-async function expectNothingOfBosun(s: Stage, mine: string[]): Promise<void> {
-  const listed = await skills(s);
-  expect(listed.filter((name) => name.startsWith("bosun"))).toEqual([]);
-  for (const name of mine) expect(listed).toContain(name);
-  const listedHooks = await hooks(s);
-  expect(ourHook(listedHooks.commands)).toEqual([]);
-  expect(listedHooks.problems).toEqual([]);
-}
+const checks = (mine: string[]) => ({
+  installed(found: Awaited<ReturnType<typeof loaded>>) {
+    for (const name of [PACK.skill, ...PACK.commands, ...mine]) expect(found.skills).toContain(name);
+    // Each exactly once: no copy in two of the folders Codex reads.
+    for (const name of [PACK.skill, ...PACK.commands]) expect(found.skills.filter((entry) => entry === name)).toHaveLength(1);
+    expect(ourHook(found.hooks.commands)).toHaveLength(1);
+    expect(found.hooks.problems).toEqual([]);
+  },
+  uninstalled(found: Awaited<ReturnType<typeof loaded>>) {
+    expect(found.skills.filter((name) => name.startsWith("bosun"))).toEqual([]);
+    for (const name of mine) expect(found.skills).toContain(name);
+    expect(ourHook(found.hooks.commands)).toEqual([]);
+    expect(found.hooks.problems).toEqual([]);
+  },
+});
 
 describe("conformance: Codex CLI", () => {
   it("global: skills in ~/.agents/skills, commands in ~/.codex/skills, the hook listed; uninstalled, gone, the user's files untouched", async () => {
-    const s = stage("codex");
-    const user = planted(s, {
+    const user = {
       "home/.agents/skills/my-skill/SKILL.md": userSkill("my-skill"),
       "home/.codex/skills/my-command/SKILL.md": userSkill("my-command"),
       "home/.codex/config.toml": '# my Codex settings\nmodel = "gpt-5" # the one I use\n\n[tui]\n# keep it calm\nanimations = false\n',
-    });
-    await bosunInstall(s, "codex", "global");
-    await expectBosunLoaded(s, ["my-skill", "my-command"]);
-    await bosunUninstall(s, "codex", "global");
-    await expectNothingOfBosun(s, ["my-skill", "my-command"]);
-    expect(fingerprint(user.paths)).toEqual(user.before);
+    };
+    await roundTrip(stage("codex"), "codex", "global", user, loaded, checks(["my-skill", "my-command"]));
   }, 180_000);
 
   it("local: the project's .codex gets the pack (hooks listed in a trusted project); uninstall leaves the project's own files as they were", async () => {
     const s = stage("codex");
-    const user = planted(s, {
-      "project/.codex/skills/proj-skill/SKILL.md": userSkill("proj-skill"),
-      "project/.codex/config.toml": "# the project's settings\n[features]\n# nothing yet\n",
-    });
     // Codex reads a project's hooks only when the project is trusted (the user's own global config says so).
     s.t.write("home/.codex/config.toml", `[projects."${s.project}"]\ntrust_level = "trusted"\n`);
-    await bosunInstall(s, "codex", "local");
-    await expectBosunLoaded(s, ["proj-skill"]);
-    await bosunUninstall(s, "codex", "local");
-    await expectNothingOfBosun(s, ["proj-skill"]);
-    expect(fingerprint(user.paths)).toEqual(user.before);
+    const user = {
+      "project/.codex/skills/proj-skill/SKILL.md": userSkill("proj-skill"),
+      "project/.codex/config.toml": "# the project's settings\n[features]\n# nothing yet\n",
+    };
+    await roundTrip(s, "codex", "local", user, loaded, checks(["proj-skill"]));
   }, 180_000);
 });

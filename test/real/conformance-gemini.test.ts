@@ -5,7 +5,7 @@
 // "Skill conflict detected"), and uninstalling Codex does not take it away. (Gemini has no command
 // to list commands, and runs hooks only once it passes its auth check.)
 import { describe, expect, it } from "vitest";
-import { bosunInstall, bosunUninstall, fingerprint, PACK, planted, stage, userSkill, type Stage } from "../fixtures/conformance.js";
+import { bosunInstall, bosunUninstall, PACK, roundTrip, stage, userSkill, type Stage } from "../fixtures/conformance.js";
 
 interface Listed {
   /** Skill names, one entry per skill listed. */
@@ -28,40 +28,34 @@ async function listed(s: Stage): Promise<Listed> {
   };
 }
 
+/** Bosun's skill listed with the user's, no problem line; then only the user's. */
+const checks = (mine: string) => ({
+  installed(found: Listed) {
+    expect(found.skills).toEqual([mine, PACK.skill].sort());
+    expect(found.problems).toEqual([]);
+  },
+  uninstalled(found: Listed) {
+    expect(found.skills).toEqual([mine]);
+    expect(found.problems).toEqual([]);
+  },
+});
+
 describe("conformance: Gemini CLI", () => {
   it("global: the skill listed and the agent loaded; uninstalled, gone, the user's files untouched", async () => {
-    const s = stage("gemini");
-    const user = planted(s, {
+    const user = {
       "home/.gemini/settings.json": '{\n  // my Gemini settings\n  "ui": { "theme": "Default" },\n  "general": { "vimMode": false }\n}\n',
       "home/.gemini/skills/my-skill/SKILL.md": userSkill("my-skill"),
       "home/.gemini/commands/my-command.toml": 'description = "The user\'s own command"\nprompt = "Say hello."\n',
-    });
-    await bosunInstall(s, "gemini", "global");
-    const installed = await listed(s);
-    expect(installed.skills).toEqual(["my-skill", PACK.skill].sort());
-    expect(installed.problems).toEqual([]);
-    await bosunUninstall(s, "gemini", "global");
-    const after = await listed(s);
-    expect(after.skills).toEqual(["my-skill"]);
-    expect(after.problems).toEqual([]);
-    expect(fingerprint(user.paths)).toEqual(user.before);
+    };
+    await roundTrip(stage("gemini"), "gemini", "global", user, listed, checks("my-skill"));
   }, 240_000);
 
   it("local: the project's .gemini gets the pack; uninstall leaves the project's own files as they were", async () => {
-    const s = stage("gemini");
-    const user = planted(s, {
+    const user = {
       "project/.gemini/settings.json": '{\n  // the project\'s settings\n  "context": { "fileName": "GEMINI.md" }\n}\n',
       "project/.gemini/skills/proj-skill/SKILL.md": userSkill("proj-skill"),
-    });
-    await bosunInstall(s, "gemini", "local");
-    const installed = await listed(s);
-    expect(installed.skills).toEqual([PACK.skill, "proj-skill"].sort());
-    expect(installed.problems).toEqual([]);
-    await bosunUninstall(s, "gemini", "local");
-    const after = await listed(s);
-    expect(after.skills).toEqual(["proj-skill"]);
-    expect(after.problems).toEqual([]);
-    expect(fingerprint(user.paths)).toEqual(user.before);
+    };
+    await roundTrip(stage("gemini"), "gemini", "local", user, listed, checks("proj-skill"));
   }, 240_000);
 
   it("with Codex: one copy, read from ~/.agents/skills, no conflict; uninstalling Codex keeps it for Gemini, uninstalling Gemini then removes it", async () => {

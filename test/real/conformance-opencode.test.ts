@@ -4,7 +4,7 @@
 // agent; after `bosun uninstall` nothing of bosun's is there, and the user's own files are
 // byte-identical to before. OpenCode gets no hook from bosun (its hooks are JS plugins).
 import { describe, expect, it } from "vitest";
-import { bosunInstall, bosunUninstall, fingerprint, PACK, planted, stage, userSkill, type Stage } from "../fixtures/conformance.js";
+import { bosunInstall, bosunUninstall, PACK, roundTrip, stage, userSkill, type Stage } from "../fixtures/conformance.js";
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 
@@ -52,38 +52,37 @@ function expectNothingOfBosun(found: Loaded): void {
 
 describe("conformance: OpenCode", () => {
   it("global: commands, sub-agent and skill listed; uninstalled, gone, the user's files untouched", async () => {
-    const s = stage("opencode");
-    const user = planted(s, {
+    const user = {
       "home/.config/opencode/opencode.jsonc": '{\n  // my OpenCode settings\n  "$schema": "https://opencode.ai/config.json",\n  "autoupdate": false, // no surprises\n}\n',
       "home/.config/opencode/skills/my-skill/SKILL.md": userSkill("my-skill"),
       "home/.config/opencode/commands/my-command.md": "---\ndescription: The user's own command\n---\nSay hello.\n",
+    };
+    await roundTrip(stage("opencode"), "opencode", "global", user, loaded, {
+      installed(found) {
+        expectBosunLoaded(found);
+        expect(found.skills).toContain("my-skill");
+        expect(found.commands).toContain("my-command");
+      },
+      uninstalled(found) {
+        expectNothingOfBosun(found);
+        expect(found.skills).toContain("my-skill");
+      },
     });
-    await bosunInstall(s, "opencode", "global");
-    const installed = await loaded(s);
-    expectBosunLoaded(installed);
-    expect(installed.skills).toContain("my-skill");
-    expect(installed.commands).toContain("my-command");
-    await bosunUninstall(s, "opencode", "global");
-    const after = await loaded(s);
-    expectNothingOfBosun(after);
-    expect(after.skills).toContain("my-skill");
-    expect(fingerprint(user.paths)).toEqual(user.before);
   }, 240_000);
 
   it("local: the project's .opencode gets the pack; uninstall leaves the project's own files as they were", async () => {
-    const s = stage("opencode");
-    const user = planted(s, {
+    const user = {
       "project/.opencode/commands/proj-command.md": "---\ndescription: The project's own command\n---\nRun the tests.\n",
       // With "$schema" already there: OpenCode itself adds it to a config file that lacks it.
       "project/opencode.jsonc": '{\n  // the project\'s settings\n  "$schema": "https://opencode.ai/config.json",\n  "share": "disabled",\n}\n',
+    };
+    await roundTrip(stage("opencode"), "opencode", "local", user, loaded, {
+      installed: expectBosunLoaded,
+      uninstalled(found) {
+        expectNothingOfBosun(found);
+        expect(found.commands).toContain("proj-command");
+      },
     });
-    await bosunInstall(s, "opencode", "local");
-    expectBosunLoaded(await loaded(s));
-    await bosunUninstall(s, "opencode", "local");
-    const after = await loaded(s);
-    expectNothingOfBosun(after);
-    expect(after.commands).toContain("proj-command");
-    expect(fingerprint(user.paths)).toEqual(user.before);
   }, 240_000);
 
   it("with Codex too: OpenCode lists bosun's skill once and Codex's commands not at all; uninstalling Codex takes nothing from OpenCode", async () => {
