@@ -81,8 +81,9 @@ function groupLines(root: RootReport, style: Style): string[] {
 export function installStatusLines(statuses: RootStatus[], home: string, style: Style): string[] {
   if (statuses.length === 0) return [style("dim", "No coding agent folder found here (bosun install --runtime R --scope global|local installs one).")];
   const rows = statuses.map((status) => {
-    const packs = status.packs.map((pack) => `${pack.name} ${pack.version}`).join(", ");
-    const drift = status.drift ? [status.drift.modified.length > 0 ? `${status.drift.modified.length} edited` : "", status.drift.missing.length > 0 ? `${status.drift.missing.length} deleted` : "", status.drift.config.length > 0 ? `${status.drift.config.length} config entries gone` : ""].filter(Boolean).join(", ") : "";
+    const packs = status.packs.map((pack) => `${pack.name} ${pack.version}${pack.heldFor ? ` (uninstalled; kept for ${pack.heldFor.join(", ")})` : ""}`).join(", ");
+    const sharedGone = status.drift?.shared.length ? `${status.drift.shared.join(", ")} gone (read from a shared folder)` : "";
+    const drift = status.drift ? [status.drift.modified.length > 0 ? `${status.drift.modified.length} edited` : "", status.drift.missing.length > 0 ? `${status.drift.missing.length} deleted` : "", status.drift.config.length > 0 ? `${status.drift.config.length} config entries gone` : "", sharedGone].filter(Boolean).join(", ") : "";
     return [
       status.runtime,
       status.scope + (status.key === "main" ? "" : ` (${status.key})`),

@@ -71,7 +71,7 @@ export interface DesiredInputs {
   vars: TemplateVars;
   /** What `{bosun-hook}` becomes: the command that runs bosun's hook helper. */
   helperCommand: string;
-  /** Skills this runtime already sees in another runtime's folder (name → why). */
+  /** Skill folders (skills, and commands written as skills) this runtime already sees in another runtime's folder (name → why). */
   skipSkills?: ReadonlyMap<string, string>;
 }
 
@@ -117,7 +117,12 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   if (isSkip(layout.commands)) skipAll("command", pack.commands.map((command) => command.name), layout.commands.skip);
   else {
     const placement = layout.commands;
-    for (const command of pack.commands) generated(placement.root ?? "main", renderCommand(command, placement, vars), `command ${command.name}`);
+    for (const command of pack.commands) {
+      // A command written as a skill folder is skipped like a skill the runtime reads elsewhere.
+      const why = placement.format === "skill" ? inputs.skipSkills?.get(command.name) : undefined;
+      if (why) skipped.push({ kind: "command", name: command.name, reason: why });
+      else generated(placement.root ?? "main", renderCommand(command, placement, vars), `command ${command.name}`);
+    }
   }
 
   if (isSkip(layout.agents)) skipAll("agent", pack.agents.map((agent) => agent.name), layout.agents.skip);

@@ -16,6 +16,7 @@ import { loadPack, type LoadedPack } from "./pack/load-pack.js";
 import type { PlannedAction } from "./plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./root.js";
 import { rootResult, runInstall, type InstallRequest, type InstallResult, type RootResult } from "./run-install.js";
+import { withSharedHolds } from "./shared-holds.js";
 import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./settled.js";
 import { buildInstallTargets, buildUninstallTargets, detectedRuntimes, placementPeers, placementsFor, shellQuote, type Placement } from "./targets.js";
 import { templateVars } from "./template-vars.js";
@@ -168,7 +169,8 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const name = loaded?.name ?? named;
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);
-  const targets = buildUninstallTargets(runtimes, options.scope, ctx, options.configDir);
+  const fs = options.fs ?? nodeFs;
+  const targets = withSharedHolds(buildUninstallTargets(runtimes, options.scope, ctx, options.configDir), { pack: name, ctx, fs, allRuntimes: listInstallRuntimes() });
   const result = await runInstall({ ...runOptions(options), pack: { name, version: loaded?.version ?? "", artifacts: new Set() }, records: [], targets, helper: null });
   return { mode: "uninstall", pack: { name, version: loaded?.version ?? null, dir: loaded?.dir ?? null }, result, notes: [], settled: false };
 }

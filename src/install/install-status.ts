@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { displayPath } from "../boot/paths.js";
 import type { InstallRuntime, InstallScope, RootContext } from "../runtimes/install-types.js";
 import { INSTALL_SCOPES } from "../runtimes/install-types.js";
 import { inspectPath } from "./classify.js";
@@ -8,7 +9,8 @@ import { InstallFileError } from "./install-errors.js";
 import { errorCode, readOrNull, type InstallFs } from "./install-fs.js";
 import { readInstallState } from "./install-state.js";
 import { listJournals } from "./journal.js";
-import { readManifest } from "./manifest.js";
+import { readManifest, type Manifest } from "./manifest.js";
+import { skippingReads } from "./shared-folders.js";
 import { MANIFEST_FILE, STATE_FILE, statePath, type InstallRoot } from "./root.js";
 import { rootsFor } from "./root.js";
 import { isSkip } from "../runtimes/install-types.js";
@@ -23,13 +25,18 @@ export interface RootStatus {
   dir: string;
   exists: boolean;
   installed: boolean;
-  packs: { name: string; version: string; files: number; updatedAt: string }[];
+  /** `heldFor`: the pack was uninstalled here, but skill folders other runtimes read here stay for them. */
+  packs: { name: string; version: string; files: number; updatedAt: string; heldFor?: string[] }[];
   files: number;
   migrations: { id: string; source: string; appliedAt: string }[];
   /** A run was interrupted here; the next install rolls it back first. */
   interrupted: boolean;
-  /** Files you changed or deleted since bosun wrote them, and hook entries no longer in the config (null: not checked). */
-  drift: { modified: string[]; missing: string[]; config: string[] } | null;
+  /**
+   * Files you changed or deleted since bosun wrote them, hook entries no longer in the config, and
+   * skill files this runtime reads from a shared folder (instead of a copy of its own) that are
+   * gone (null: not checked).
+   */
+  drift: { modified: string[]; missing: string[]; config: string[]; shared: string[] } | null;
   problems: string[];
 }
 
@@ -84,7 +91,7 @@ function rootStatus(runtime: InstallRuntime, root: InstallRoot, options: StatusO
   } catch (error) {
     base.problems.push(error instanceof InstallFileError ? error.message : `bosun-journal: ${errorCode(error) ?? (error as Error).message}`);
   }
-  base.packs = Object.entries(manifest.packs).map(([name, pack]) => ({ name, version: pack.version, files: pack.files.length, updatedAt: pack.updatedAt }));
+  base.packs = Object.entries(manifest.packs).map(([name, pack]) => ({ name, version: pack.version, files: pack.files.length, updatedAt: pack.updatedAt, ...(pack.heldFor ? { heldFor: pack.heldFor } : {}) }));
   base.installed = base.packs.length > 0;
   base.files = Object.keys(manifest.files).length;
   if (options.checkDrift && base.installed) {
@@ -116,7 +123,31 @@ function rootStatus(runtime: InstallRuntime, root: InstallRoot, options: StatusO
       const parsed = parseConfig(text);
       if (!parsed.ok || !hasHookEntry(parsed.value, format, entry.event, entry.command)) config.push(`${entry.file}: ${entry.event} (${entry.hook})`);
     }
-    base.drift = { modified, missing, config };
+    const shared = root.key === "main" ? missingSharedSkills(runtime, root, manifest, options) : [];
+    base.drift = { modified, missing, config, shared };
   }
   return base;
+}
+
+/**
+ * The skill files a runtime reads from a shared folder where bosun put them (it skipped its own
+ * copy, shared-folders.ts) that are no longer there: shown as paths from the home folder.
+ */
+function missingSharedSkills(runtime: InstallRuntime, root: InstallRoot, manifest: Manifest, options: StatusOptions): string[] {
+  const packs = Object.entries(manifest.packs).filter(([, pack]) => !pack.heldFor).map(([name]) => name);
+  if (packs.length === 0) return [];
+  const gone: string[] = [];
+  for (const dir of skippingReads(runtime, root.scope, options.ctx)) {
+    const shared = readManifest(options.fs, join(dirname(dir), MANIFEST_FILE)).manifest;
+    const base = basename(dir);
+    for (const pack of packs) {
+      for (const rel of shared.packs[pack]?.files ?? []) {
+        const name = rel.startsWith(`${base}/`) && rel.endsWith("/SKILL.md") ? rel.slice(base.length + 1, -"/SKILL.md".length) : null;
+        if (!name || name.includes("/") || Object.keys(manifest.files).some((own) => own.endsWith(`/${name}/SKILL.md`))) continue;
+        const path = join(dirname(dir), rel);
+        if (options.fs.lstatSync(path, { throwIfNoEntry: false }) === undefined) gone.push(displayPath(path, options.ctx.home));
+      }
+    }
+  }
+  return gone.sort();
 }

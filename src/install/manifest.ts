@@ -12,6 +12,11 @@ export interface PackRecord {
   updatedAt: string;
   /** The files this pack owns (keys of `files`). */
   files: string[];
+  /**
+   * The pack was uninstalled from this root, but these skill folders stay: the runtimes named
+   * (`gemini global`…) read them here and have no copy of their own (shared-folders.ts).
+   */
+  heldFor?: string[];
 }
 
 /** An entry bosun added to a runtime's config file, recorded so it can remove exactly that. */
@@ -92,6 +97,8 @@ const HEX64 = /^[0-9a-f]{64}$/;
 /** A runtime's id, and the name it gives a hook event (`SessionStart`, `pre_user_prompt`…). */
 const RUNTIME_ID = /^[a-z][a-z0-9-]{0,31}$/;
 const EVENT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+/** A runtime and scope a held pack is kept for (`gemini global`). */
+const HELD_FOR = /^[a-z][a-z0-9-]{0,31} (global|local)$/;
 /** More folders than any runtime's root is deep below the home folder: a larger number is not bosun's. */
 const MAX_CREATED_ROOT = 8;
 
@@ -152,7 +159,8 @@ export function parseManifest(text: string): ReadManifest {
         continue;
       }
       const files = Array.isArray(value.files) ? value.files.map((rel: unknown) => ownedRel(manifest.files, rel)).filter((rel): rel is string => rel !== null) : [];
-      manifest.packs[name] = { version: value.version, installedAt: shortString(value.installedAt) ?? "", updatedAt: shortString(value.updatedAt) ?? "", files };
+      const heldFor = Array.isArray(value.heldFor) ? value.heldFor.filter((entry: unknown): entry is string => typeof entry === "string" && HELD_FOR.test(entry)) : [];
+      manifest.packs[name] = { version: value.version, installedAt: shortString(value.installedAt) ?? "", updatedAt: shortString(value.updatedAt) ?? "", files, ...(heldFor.length > 0 ? { heldFor } : {}) };
     }
   }
   if (Array.isArray(raw.config)) {

@@ -75,8 +75,13 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
   }
   const packs: Record<string, PackRecord> = {};
   for (const [name, pack] of Object.entries(before.packs)) if (name !== plan.pack.name) packs[name] = { ...pack, files: pack.files.filter((rel) => rel in files) };
+  const previous = before.packs[plan.pack.name];
+  if (plan.uninstall && plan.held && previous) {
+    // Uninstalled, but skill folders other runtimes read here stay, recorded as held for them.
+    const list = plan.held.files.filter((rel) => rel in files).sort();
+    if (list.length > 0) packs[plan.pack.name] = { ...previous, updatedAt: inputs.now, files: list, heldFor: [...plan.held.for].sort() };
+  }
   if (!plan.uninstall) {
-    const previous = before.packs[plan.pack.name];
     const list = [...owned].filter((rel) => rel in files).sort();
     const unchanged = previous && previous.version === plan.pack.version && sameList(previous.files, list) && !plan.actions.some((action) => writes(action));
     packs[plan.pack.name] = {
@@ -142,7 +147,7 @@ export function sameManifestMeaning(a: Manifest | null, b: Manifest | null): boo
   if (a === null || b === null) return a === b;
   if (a.runtime !== b.runtime || a.scope !== b.scope) return false;
   if (!sameRecord(a.files, b.files, (x, y) => x === y)) return false;
-  if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && sameList(x.files, y.files))) return false;
+  if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && sameList(x.files, y.files) && sameList(x.heldFor ?? [], y.heldFor ?? []))) return false;
   if (!sameList(a.createdFiles, b.createdFiles) || !sameList(a.createdDirs, b.createdDirs) || a.createdRoot !== b.createdRoot) return false;
   return a.config.length === b.config.length && JSON.stringify(a.config) === JSON.stringify(b.config);
 }

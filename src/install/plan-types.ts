@@ -78,6 +78,8 @@ export interface RootPlan {
   effective: Manifest;
   state: InstallState;
   stateText: string | null;
+  /** An uninstall that keeps skill folders other runtimes read here: those files, and who they are kept for (`gemini global`). */
+  held?: { files: string[]; for: string[] };
   /** The config entries and created files after this run (for the next manifest). */
   config: ConfigRecord[];
   createdFiles: string[];

@@ -36,6 +36,8 @@ export interface RootPlanInput {
   contractExists: (row: string) => boolean;
   /** Pack files already hashed in this run, by path and stat. */
   packHashes?: Map<string, string>;
+  /** An uninstall: skill folders (relative paths) to keep, each with the runtimes that read them here (`gemini global`). */
+  hold?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -101,8 +103,16 @@ export function planRoot(input: RootPlanInput): RootPlan {
   }
 
   // Retire: files this pack owned that it no longer ships.
+  const held = { files: [] as string[], for: new Set<string>() };
   for (const rel of Object.keys(effective.files).sort()) {
     if (view.ownerOf(rel) !== packName || desiredPaths.has(rel) || touched.has(rel)) continue;
+    const holder = input.desired === null ? heldBy(input.hold, rel) : undefined;
+    if (holder && view.look(rel).kind !== "absent") {
+      held.files.push(rel);
+      for (const reader of holder) held.for.add(reader);
+      add({ origin, rel, type: "keep-file", classification: classifyInspection(effective.files[rel], view.look(rel)), reason: `kept: ${holder.join(", ")} ${holder.length === 1 ? "reads" : "read"} it here and ${holder.length === 1 ? "has" : "have"} no copy of ${holder.length === 1 ? "its" : "their"} own`, evidence: "listed in bosun-manifest.json for this pack", originalHash: effective.files[rel] ?? null, currentHash: view.look(rel).hash });
+      continue;
+    }
     const planned = planRetire(rel, view, origin, input.desired === null);
     add(planned);
     if (planned.type !== "forget" && !planned.blocked && !needsAnswer(planned)) removedFiles.push(rel);
@@ -148,9 +158,17 @@ export function planRoot(input: RootPlanInput): RootPlan {
     effective,
     state: input.state,
     stateText: input.stateText,
+    ...(held.files.length > 0 ? { held: { files: held.files, for: [...held.for] } } : {}),
     config: config.records,
     createdFiles: config.createdFiles,
   };
+}
+
+/** The runtimes an uninstall keeps a file for: those reading the skill folder it is in. */
+function heldBy(hold: ReadonlyMap<string, readonly string[]> | undefined, rel: string): readonly string[] | undefined {
+  if (!hold) return undefined;
+  for (const [dir, readers] of hold) if (rel.startsWith(`${dir}/`)) return readers;
+  return undefined;
 }
 
 function migrationContext(input: RootPlanInput, view: TreeView, desiredPaths: ReadonlySet<string>): MigrationContext {

@@ -29,6 +29,8 @@ export interface InstallTarget {
    * no pack: its `files` and `hooks` are empty then (the roots' plans list every file kept).
    */
   desired: DesiredInstall | null;
+  /** An uninstall's skill folders to keep, by root folder: relative folder → the runtimes that read it there (shared-holds.ts). */
+  hold?: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
   /** An install's target: what it was planned from outside its roots, and its share of the notes. */
   context?: { watch: [string, string | null][]; notes: string[]; inputs: string | null };
 }
@@ -332,6 +334,7 @@ function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot,
     now: () => now().toISOString(),
     contractExists: request.contractExists,
     packHashes,
+    ...(target.hold?.has(root.dir) ? { hold: target.hold.get(root.dir) as ReadonlyMap<string, readonly string[]> } : {}),
   });
 }
 

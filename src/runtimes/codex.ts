@@ -38,7 +38,9 @@ const codexInstall: InstallSurface = {
     const root = scope === "global" ? ({ root: "agents-home" } as const) : {};
     return {
       skills: { dir: "skills", ...root },
-      commands: { dir: "skills", format: "skill", ...root },
+      // Commands become skills in Codex's own folder: Gemini CLI and OpenCode read ~/.agents/skills
+      // too, and would list each command twice (as their own command, and as a skill).
+      commands: { dir: "skills", format: "skill" },
       agents: { skip: "Codex 0.171 has no agent definition files bosun can rely on" },
       hooks: {
         ...settingsHooks(["hooks.json"], "codex.hooks", CLAUDE_HOOK_EVENTS),
@@ -50,15 +52,13 @@ const codexInstall: InstallSurface = {
     "Codex runs a new or changed hook only after you trust it (it asks at start: \"Hooks need review\"); until then bosun's hooks do not run",
     ...(scope === "local" ? ["Codex reads a project's .codex/hooks.json and config.toml only in a trusted project ([projects.\"<path>\"] trust_level = \"trusted\" in ~/.codex/config.toml)"] : []),
   ],
-  // Codex also loads ~/.agents/skills (user) and <repo>/.agents/skills (repo), where other runtimes may put the same skill.
-  alsoReadsSkills: (scope, ctx) => (scope === "local" ? [join(ctx.home, ".agents", "skills"), join(ctx.cwd, ".agents", "skills")] : []),
   contract: () => contractRows("codex", {
     skills: {
       surface: "skills/<name>/SKILL.md (+ its files)",
       what: "each skill folder of the pack, and each command as a skill folder",
-      global: "~/.agents/skills (not under $CODEX_HOME)",
+      global: "skills: ~/.agents/skills (not under $CODEX_HOME); commands: $CODEX_HOME/skills",
       local: ".codex/skills",
-      why: "Codex loads ~/.agents/skills and <repo>/.codex/skills; 0.17x no longer reads prompts/, so commands become skills (`$name` in the composer)",
+      why: "Codex loads $CODEX_HOME/skills, ~/.agents/skills and <repo>/.codex/skills; 0.17x no longer reads prompts/, so commands become skills (`$name` in the composer), kept out of ~/.agents/skills where Gemini CLI and OpenCode would see them as skills beside their own commands",
       checkedAgainst: CODEX_CHECKED,
     },
     hooks: {

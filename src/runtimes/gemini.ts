@@ -46,8 +46,6 @@ const geminiInstall: InstallSurface = {
     scope === "local"
       ? ["Gemini CLI ignores a project's skills, agents, commands and hooks until the folder is trusted (~/.gemini/trustedFolders.json, GEMINI_CLI_TRUST_WORKSPACE=true, or --skip-trust)"]
       : [],
-  // Gemini's user skill folders are ~/.gemini/skills and ~/.agents/skills (both under GEMINI_CLI_HOME when set).
-  alsoReadsSkills: (_scope, ctx) => [join(envPath(ctx.env, "GEMINI_CLI_HOME", ctx.home, ctx.cwd) ?? ctx.home, ".agents", "skills")],
   contract: () => contractRows("gemini", {
     skills: {
       surface: "skills/<name>/SKILL.md (+ its files)",

@@ -154,11 +154,6 @@ export interface InstallSurface {
   layout(scope: InstallScope): InstallLayout;
   /** Facts about loading that the install report repeats (trust prompts and such). */
   notes?(scope: InstallScope): readonly string[];
-  /**
-   * Skill folders (absolute) this runtime reads besides its own: a skill another runtime puts
-   * there would show up twice, so this runtime skips its own copy.
-   */
-  alsoReadsSkills?(scope: InstallScope, ctx: RootContext): readonly string[];
   /** This runtime's rows of the config contract registry (built on demand). */
   contract(): readonly ContractRow[];
 }

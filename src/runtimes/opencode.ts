@@ -28,19 +28,13 @@ const opencodeInstall: InstallSurface = {
     // folder at every start); the config's experimental.hook commands are dropped by 1.18.
     hooks: { skip: "OpenCode runs hooks only as JS plugins (its config's experimental.hook is ignored by 1.18), so bosun registers none" },
   }),
-  // OpenCode also loads ~/.claude/skills and ~/.agents/skills unless told not to.
-  alsoReadsSkills: (_scope, ctx) => {
-    if (ctx.env.OPENCODE_DISABLE_EXTERNAL_SKILLS) return [];
-    const claude = ctx.env.OPENCODE_DISABLE_CLAUDE_CODE_SKILLS ? [] : [join(ctx.home, ".claude", "skills")];
-    return [...claude, join(ctx.home, ".agents", "skills")];
-  },
   contract: () => contractRows("opencode", {
     skills: {
       surface: "skills/<name>/SKILL.md (+ its files)",
-      what: "each skill folder of the pack, unless Claude Code's or Codex's copy (which OpenCode also reads) is installed",
+      what: "each skill folder of the pack, as is (also when Claude Code's or Codex's copy, which OpenCode reads too, is there: OpenCode then lists the skill once, from its own folder)",
       global: "~/.config/opencode/skills",
       local: ".opencode/skills",
-      why: "`opencode debug skill` lists skill(s)/ folders and also ~/.claude/skills and ~/.agents/skills, so a second copy would show up twice",
+      why: "`opencode debug skill` lists skill(s)/ folders, and ~/.claude/skills and ~/.agents/skills too; a skill in both is listed once, from OpenCode's own folder",
       checkedAgainst: OPENCODE_CHECKED,
     },
     commands: {

@@ -294,7 +294,7 @@ describe("bosun install --status", () => {
         files: 12,
         migrations: [{ id: "2026-11-30-first-time-baseline-scan", source: "engine", appliedAt: expect.any(String) }],
         interrupted: false,
-        drift: { modified: ["commands/bosun-status.md"], missing: [], config: ["settings.json: SessionStart (bosun-session-start)"] },
+        drift: { modified: ["commands/bosun-status.md"], missing: [], config: ["settings.json: SessionStart (bosun-session-start)"], shared: [] },
         problems: [],
       },
       expect.objectContaining({ runtime: "claude", scope: "local", exists: false, installed: false }),

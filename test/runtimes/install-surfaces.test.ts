@@ -105,10 +105,10 @@ describe("bosun's own pack in each runtime's format", () => {
     const refs = ["a0", "claude", "codex", "cursor", "gemini", "grok", "hermes", "opencode"].map((agent) => `skills/bosun-orchestrator/references/${agent}.md`);
     const skill = ["skills/bosun-orchestrator/SKILL.md", ...refs];
     expect(files(at(".claude")).filter((file) => !file.startsWith("bosun-"))).toEqual(["agents/bosun-reviewer.md", "commands/bosun-delegate.md", "commands/bosun-status.md", "settings.json", ...skill].sort());
-    // Codex: commands become skills, everything under ~/.agents/skills; hooks in hooks.json + the TOML block.
-    expect(files(at(".agents/skills"))).toEqual(["bosun-delegate/SKILL.md", "bosun-orchestrator/SKILL.md", ...refs.map((ref) => ref.replace("skills/", "")), "bosun-status/SKILL.md"].sort());
-    expect(files(at(".codex")).filter((file) => !file.startsWith("bosun-"))).toEqual(["config.toml", "hooks.json"]);
-    const codexCommand = parseFrontmatter(readFileSync(at(".agents/skills/bosun-status/SKILL.md"), "utf8"), "x");
+    // Codex: skills under ~/.agents/skills; commands become skills in ~/.codex/skills; hooks in hooks.json + the TOML block.
+    expect(files(at(".agents/skills"))).toEqual(["bosun-orchestrator/SKILL.md", ...refs.map((ref) => ref.replace("skills/", ""))].sort());
+    expect(files(at(".codex")).filter((file) => !file.startsWith("bosun-"))).toEqual(["config.toml", "hooks.json", "skills/bosun-delegate/SKILL.md", "skills/bosun-status/SKILL.md"]);
+    const codexCommand = parseFrontmatter(readFileSync(at(".codex/skills/bosun-status/SKILL.md"), "utf8"), "x");
     expect(codexCommand.data).toEqual({ name: "bosun-status", description: expect.stringContaining("installed and signed in") });
     expect(codexCommand.body).not.toContain("$ARGUMENTS");
     // Gemini: TOML commands with {{args}}; its skills are skipped because it reads ~/.agents/skills.
@@ -117,8 +117,8 @@ describe("bosun's own pack in each runtime's format", () => {
     expect(gemini.prompt).toContain("{{args}}");
     expect(existsSync(at(".gemini/skills"))).toBe(false);
     expect(JSON.parse(readFileSync(at(".gemini/settings.json"), "utf8")).hooks.SessionStart[0].hooks[0].timeout).toBe(10_000);
-    // OpenCode: skills skipped (it reads ~/.claude/skills), agents are sub-agents, no session-start hook.
-    expect(files(at(".config/opencode")).filter((file) => !file.startsWith("bosun-"))).toEqual(["agents/bosun-reviewer.md", "commands/bosun-delegate.md", "commands/bosun-status.md"]);
+    // OpenCode: its own skill copy (it lists a skill once, from its own folder), agents are sub-agents, no session-start hook.
+    expect(files(at(".config/opencode")).filter((file) => !file.startsWith("bosun-"))).toEqual(["agents/bosun-reviewer.md", "commands/bosun-delegate.md", "commands/bosun-status.md", ...skill].sort());
     expect(parseFrontmatter(readFileSync(at(".config/opencode/agents/bosun-reviewer.md"), "utf8"), "x").data).toMatchObject({ mode: "subagent" });
     // Cursor: commands are plain markdown.
     expect(readFileSync(at(".cursor/commands/bosun-status.md"), "utf8")).toMatch(/^# Show which coding agents/);
@@ -135,7 +135,7 @@ describe("bosun's own pack in each runtime's format", () => {
     expect(skipped.claude).toEqual([]);
     expect(skipped.codex).toEqual(["agent bosun-reviewer"]);
     expect(skipped.gemini).toEqual(["skill bosun-orchestrator"]);
-    expect(skipped.opencode).toEqual(["skill bosun-orchestrator", "hook bosun-session-start"]);
+    expect(skipped.opencode).toEqual(["hook bosun-session-start"]);
     expect(skipped.windsurf).toEqual(["skill bosun-orchestrator", "command bosun-status", "command bosun-delegate", "hook bosun-session-start"]);
     expect(skipped.trae).toEqual(["command bosun-status", "command bosun-delegate", "hook bosun-session-start"]);
     expect(outcome.result.targets.find(({ target }) => target.runtime.id === "codex")!.target.desired!.notes.join(" ")).toMatch(/only after you trust it/);
@@ -163,21 +163,26 @@ describe("bosun's own pack in each runtime's format", () => {
 
   it("a skill another runtime already has where this one reads is skipped; a note says where an installed runtime now has a duplicate", async () => {
     const t = makeTempHome();
-    await install(t, { runtimes: ["claude"] });
-    const opencode = await install(t, { runtimes: ["opencode"] });
-    expect(opencode.result.targets[0]!.target.desired!.skipped[0]!.reason).toBe("OpenCode also reads ~/.claude/skills, where bosun installed it for claude");
+    await install(t, { runtimes: ["codex"] });
+    const gemini = await install(t, { runtimes: ["gemini"] });
+    expect(gemini.result.targets[0]!.target.desired!.skipped[0]!.reason).toBe("Gemini CLI also reads ~/.agents/skills, where bosun installed it for codex");
+    // GEMINI_CLI_HOME moves the shared folder Gemini reads: nothing there, so it keeps its own copy.
     const t2 = makeTempHome();
-    const noClaudeSkills = { ...t2.env, OPENCODE_DISABLE_CLAUDE_CODE_SKILLS: "1" };
-    await install(t2, { runtimes: ["opencode"], env: noClaudeSkills });
-    const claude = await install(t2, { runtimes: ["claude"], env: noClaudeSkills });
-    expect(existsSync(join(t2.home, ".config/opencode/skills/bosun-orchestrator/SKILL.md"))).toBe(true);
-    expect(claude.notes.join(" ")).toBe("");
+    const elsewhere = { ...t2.env, GEMINI_CLI_HOME: join(t2.root, "gemini-home") };
+    await install(t2, { runtimes: ["codex"], env: elsewhere });
+    await install(t2, { runtimes: ["gemini"], env: elsewhere });
+    expect(existsSync(join(t2.root, "gemini-home/.gemini/skills/bosun-orchestrator/SKILL.md"))).toBe(true);
     const t3 = makeTempHome();
-    await install(t3, { runtimes: ["opencode"] });
-    const later = await install(t3, { runtimes: ["claude"] });
-    expect(later.notes).toEqual(["OpenCode also reads ~/.claude/skills and has its own copy of bosun-orchestrator: run bosun install --runtime opencode --scope global to drop the duplicate"]);
-    const again = await install(t3, { runtimes: ["opencode"] });
+    await install(t3, { runtimes: ["gemini"] });
+    const later = await install(t3, { runtimes: ["codex"] });
+    expect(later.notes).toEqual(["Gemini CLI also reads ~/.agents/skills and has its own copy of bosun-orchestrator: run bosun install --runtime gemini --scope global to drop the duplicate"]);
+    const again = await install(t3, { runtimes: ["gemini"] });
     expect(again.result.targets[0]!.roots[0]!.plan.actions.filter((action) => action.type === "remove-managed")).toHaveLength(9);
+    // OpenCode lists a skill once whatever else has it: Claude Code's copy changes nothing for it.
+    const t4 = makeTempHome();
+    await install(t4, { runtimes: ["claude"] });
+    const opencode = await install(t4, { runtimes: ["opencode"] });
+    expect(opencode.result.targets[0]!.target.desired!.skipped.map((entry) => entry.kind)).toEqual(["hook"]);
   });
 });
 
