@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { ExtraRootName, HookConfigFormat, InstallRuntime, InstallScope, TomlBlock } from "../runtimes/install-types.js";
 import { isSkip } from "../runtimes/install-types.js";
+import type { EditionChoice } from "../runtimes/cli-version.js";
 import { sha256 } from "./file-hash.js";
 import type { LoadedPack, PackFile } from "./pack/load-pack.js";
 import { renderTemplate, type TemplateVars } from "./pack/template.js";
@@ -72,6 +73,8 @@ export interface DesiredInputs {
   helperCommand: string;
   /** Skills this runtime already sees in another runtime's folder (name → why). */
   skipSkills?: ReadonlyMap<string, string>;
+  /** The runtime CLI's contract edition (absent: the newest), and the plan's note about it. */
+  edition?: EditionChoice;
 }
 
 /**
@@ -81,7 +84,7 @@ export interface DesiredInputs {
  */
 export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   const { pack, runtime, scope, vars } = inputs;
-  const layout = runtime.installSurface.layout(scope);
+  const layout = runtime.installSurface.layout(scope, inputs.edition?.edition);
   const files: DesiredFile[] = [];
   const hooks: DesiredHook[] = [];
   const skipped: SkippedArtifact[] = [];
@@ -161,5 +164,6 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
     }
     if (placement.toml && hooks.length > 0) toml = { ...placement.toml, root: "main" };
   }
-  return { runtime, scope, files, hooks, toml, skipped, notes: [...(runtime.installSurface.notes?.(scope) ?? [])], usesHelper };
+  const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? [])];
+  return { runtime, scope, files, hooks, toml, skipped, notes, usesHelper };
 }

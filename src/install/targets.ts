@@ -10,7 +10,7 @@ import { readManifest } from "./manifest.js";
 import type { LoadedPack } from "./pack/load-pack.js";
 import type { TemplateVars } from "./pack/template.js";
 import { MANIFEST_FILE, rootsFor, type InstallRoot } from "./root.js";
-import type { InstallTarget } from "./run-install.js";
+import type { CliTarget, InstallTarget } from "./run-install.js";
 
 export interface TargetInputs {
   pack: LoadedPack;
@@ -26,6 +26,8 @@ export interface TargetInputs {
   allRuntimes: readonly InstallRuntime[];
   /** Each runtime's settled-inputs digest (see settled.ts), in the order of `runtimes`. */
   settleInputs?: readonly string[];
+  /** Each runtime's CLI and contract edition, by runtime id (runtimes with a CLI contract). */
+  clis?: ReadonlyMap<string, CliTarget>;
 }
 
 /** Where one runtime of a run installs: its roots, the folder its skills go to, and the skill folders it also reads. */
@@ -109,8 +111,9 @@ export function buildInstallTargets(inputs: TargetInputs): { targets: InstallTar
       }
     }
     const rootDirs: Partial<Record<RootKey, string>> = Object.fromEntries(placement.roots.map((root) => [root.key, root.dir]));
-    const desired = buildDesired({ pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, skipSkills: skip });
-    return { runtime: placement.runtime, scope, roots: placement.roots, desired, context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null } };
+    const cli = inputs.clis?.get(placement.runtime.id);
+    const desired = buildDesired({ pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, skipSkills: skip, ...(cli ? { edition: cli.choice } : {}) });
+    return { runtime: placement.runtime, scope, roots: placement.roots, desired, ...(cli ? { cli } : {}), context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null } };
   });
   return { targets, notes: targets.flatMap((target) => target.context?.notes ?? []) };
 }

@@ -37,6 +37,7 @@ const CLAUDE_CHECKED = "Claude Code 2.1.332 and 2.1.197, probed offline: the str
 const claudeInstall: InstallSurface = {
   globalRoot: { home: ".claude", overrides: [{ env: "CLAUDE_CONFIG_DIR", use: "dir" }] },
   localRoot: ".claude",
+  cli: { binary: "claude", editions: [{ since: "2.1.197", verified: ["2.1.197", "2.1.332"], basis: "Claude Code 2.1.197 and 2.1.332, run offline" }] },
   layout: (scope) => ({
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "markdown" },

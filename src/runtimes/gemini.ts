@@ -51,6 +51,7 @@ const GEMINI_HOOK_EVENTS = { "session-start": "SessionStart", "user-prompt": "Be
 const geminiInstall: InstallSurface = {
   globalRoot: { home: ".gemini", overrides: [{ env: "GEMINI_CLI_HOME", use: "join", path: ".gemini" }] },
   localRoot: ".gemini",
+  cli: { binary: "gemini", editions: [{ since: "0.61.0", verified: ["0.61.0"], basis: "Gemini CLI 0.61.0, run offline" }] },
   layout: () => ({
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "gemini-toml" },

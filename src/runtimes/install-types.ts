@@ -110,6 +110,18 @@ export interface HookPlacement {
   filesDir: string;
   register: HookRegistration;
   toml?: TomlBlock;
+  /**
+   * A block bosun wrote for older versions of the runtime that this one does not want: taken out
+   * of the file (only the text between bosun's markers) wherever it is found.
+   */
+  retiredToml?: RetiredTomlBlock;
+}
+
+export interface RetiredTomlBlock {
+  file: string;
+  contract: string;
+  /** Why the block goes, for the plan. */
+  why: string;
 }
 
 export interface InstallLayout {
@@ -133,7 +145,30 @@ export interface ContractRow {
   when: string;
   owner: string;
   why: string;
+  /** The runtime CLI versions the row holds for ("every version", "0.114.0 – 0.123.x"). */
+  versions: string;
   checkedAgainst: string;
+}
+
+/**
+ * One span of a runtime CLI's versions whose config wants the same from bosun. A runtime's
+ * editions are ordered oldest first; each holds from its `since` up to the next one's.
+ */
+export interface ContractEdition {
+  /** The first CLI version of the span (inclusive). */
+  since: string;
+  /** Versions of the real CLI this edition's files were run against; empty: taken from its documentation. */
+  verified: readonly string[];
+  /** What the edition rests on, for the report (release notes, or the real CLI). */
+  basis: string;
+}
+
+/** How bosun tells which version of a runtime's CLI is installed, and what each version wants. */
+export interface CliContract {
+  /** The command bosun looks for on PATH (or `bosun.json` `agents.<id>.binary`). */
+  binary: string;
+  /** Oldest first; the last one is what bosun writes for a version it cannot read or does not know yet. */
+  editions: readonly ContractEdition[];
 }
 
 /** The install facet of a runtime: its roots, where each artifact kind goes, and its contract rows. */
@@ -145,7 +180,13 @@ export interface InstallSurface {
   stateDir?: Partial<Record<InstallScope, string>>;
   /** Roots outside the runtime's folder, by scope (absolute paths). */
   extraRoots?: Partial<Record<InstallScope, Partial<Record<ExtraRootName, (ctx: RootContext) => string>>>>;
-  layout(scope: InstallScope): InstallLayout;
+  /**
+   * Where each artifact kind goes, for the CLI version's edition (absent: the newest one). Only
+   * config edits differ between editions; the folders never do.
+   */
+  layout(scope: InstallScope, edition?: ContractEdition): InstallLayout;
+  /** The runtime's CLI, for the runtimes whose config depends on its version. */
+  cli?: CliContract;
   /** Facts about loading that the install report repeats (trust prompts and such). */
   notes?(scope: InstallScope): readonly string[];
   /**
