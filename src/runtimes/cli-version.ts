@@ -15,24 +15,25 @@ export interface EditionChoice {
   note: string | null;
 }
 
-const SEMVER = /(?<![\w.])(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?![\w.])/;
+// A version standing alone (`v1.2.3` too), not part of a longer dotted number or word.
+const SEMVER = /(?<![\w.])v?((\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?)(?![\w.])/;
 
 /** The first `major.minor.patch[-pre]` in a CLI's output, or null (an answer without one is garbage). */
 export function parseVersion(text: string): string | null {
   const match = SEMVER.exec(text);
-  return match ? match[0] : null;
+  return match ? (match[1] as string) : null;
 }
 
 /** Orders two versions as semver does (a pre-release comes before its release); null when either is not a version. */
 export function compareVersions(a: string, b: string): number | null {
   const left = SEMVER.exec(a);
   const right = SEMVER.exec(b);
-  if (!left || !right || left[0] !== a.trim() || right[0] !== b.trim()) return null;
-  for (let part = 1; part <= 3; part++) {
+  if (!left || !right || left[1] !== a.trim() || right[1] !== b.trim()) return null;
+  for (let part = 2; part <= 4; part++) {
     const diff = Number(left[part]) - Number(right[part]);
     if (diff !== 0) return Math.sign(diff);
   }
-  return comparePre(left[4], right[4]);
+  return comparePre(left[5], right[5]);
 }
 
 function comparePre(a: string | undefined, b: string | undefined): number {
