@@ -97,6 +97,9 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
       records.push(...recorded);
       continue;
     }
+    if (text !== null && register?.plainJsonOnly && desired.length > 0 && !isPlainJson(text)) {
+      notes.push(`${file} has comments or trailing commas: ${register.plainJsonOnly}`);
+    }
     if (text !== null && created.has(file) && read.text !== null) {
       const parsed = parseConfig(text);
       if (parsed.ok && isSkeleton(parsed.value, format)) text = null;
@@ -209,6 +212,16 @@ function handOverContainers(records: ConfigRecord[], dropped: readonly HookEntry
     const { emptyInner: _inner, ...rest } = record;
     return { ...rest, created: EVENT_PATH_DEPTH, ...(hooksFrom.emptyInner ? { emptyInner: hooksFrom.emptyInner } : {}) };
   });
+}
+
+/** What a strict JSON reader takes (a byte-order mark aside). */
+function isPlainJson(text: string): boolean {
+  try {
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function blocked(origin: ActionOrigin, file: string, problem: string, contract: string | undefined): Omit<PlannedAction, "index"> {

@@ -90,6 +90,12 @@ export type HookRegistration =
       timeoutUnit: "s" | "ms";
       /** The config contract row this edit follows. */
       contract: string;
+      /**
+       * The runtime reads the file as plain JSON and ignores all of it when it has comments or
+       * trailing commas (bosun's own editor keeps them): the plan warns with this text (what the
+       * runtime does then, and where the hook can go instead).
+       */
+      plainJsonOnly?: string;
     }
   | { kind: "file"; dir: string; format: "copilot"; contract: string };
 

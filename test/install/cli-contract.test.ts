@@ -185,3 +185,30 @@ describe("the install report's hook-helper line", () => {
     expect(existsSync(second.result.helper!.path)).toBe(true);
   });
 });
+
+describe("a Claude Code settings file with comments", () => {
+  it("is warned about in the plan, with where the hook can go instead (Claude Code ignores all of it)", async () => {
+    const t = makeTempHome();
+    t.write("home/.claude/settings.json", '// my settings\n{ "model": "sonnet" }\n');
+    const outcome = await install(t);
+    const notes = outcome.result.targets[0]!.roots[0]!.plan.notes;
+    expect(notes).toEqual([
+      "settings.json has comments or trailing commas: Claude Code then ignores the whole file, so bosun's hook there never runs (nor anything else in it); remove them (Claude Code reads settings.json as plain JSON), or install into a project instead: bosun install --scope local puts the hook in .claude/settings.local.json",
+    ]);
+    // The hook is still added (your comments stay), and the warning comes back until the file is plain JSON.
+    expect(readFileSync(join(t.home, ".claude", "settings.json"), "utf8")).toMatch(/^\/\/ my settings\n/);
+    expect((await install(t)).result.targets[0]!.roots[0]!.plan.notes).toHaveLength(1);
+    writeFileSync(join(t.home, ".claude", "settings.json"), readFileSync(join(t.home, ".claude", "settings.json"), "utf8").replace("// my settings\n", ""));
+    expect((await install(t)).result.targets[0]!.roots[0]!.plan.notes).toEqual([]);
+  });
+
+  it("a plain settings file, or a trailing comma in a project's settings.local.json, is told apart", async () => {
+    const t = makeTempHome();
+    t.write("home/.claude/settings.json", '{ "model": "sonnet" }\n');
+    expect((await install(t)).result.targets[0]!.roots[0]!.plan.notes).toEqual([]);
+    const project = join(t.root, "proj");
+    t.write("proj/.claude/settings.local.json", '{ "model": "sonnet", }\n');
+    const local = await install(t, { scope: "local", cwd: project });
+    expect(local.result.targets[0]!.roots[0]!.plan.notes[0]).toMatch(/^settings\.local\.json has comments or trailing commas: .*Claude Code also reads \.claude\/settings\.json/);
+  });
+});
