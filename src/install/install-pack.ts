@@ -9,7 +9,6 @@ import { readCliVersions } from "../runtimes/cli-version-read.js";
 import { chooseEdition, editionSpan } from "../runtimes/cli-version.js";
 import { configuredBinary } from "../runtimes/detect/binary.js";
 import type { CliContract, InstallRuntime, InstallScope, RootContext } from "../runtimes/install-types.js";
-import type { DesiredInstall } from "./desired.js";
 import { exists, type InstallFs } from "./install-fs.js";
 import { migrationChecksum, type Choice } from "./migration-record.js";
 import { ENGINE_MIGRATIONS } from "./migrations/index.js";
@@ -19,7 +18,8 @@ import type { PlannedAction } from "./plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./root.js";
 import { rootResult, runInstall, type CliTarget, type InstallRequest, type InstallResult, type RootResult } from "./run-install.js";
 import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./settled.js";
-import { buildInstallTargets, buildUninstallTargets, detectedRuntimes, placementPeers, placementsFor, shellQuote, type Placement } from "./targets.js";
+import { shellQuote, type DesiredInstall } from "./desired.js";
+import { buildInstallTargets, buildUninstallTargets, detectedRuntimes, placementPeers, placementsFor, type Placement } from "./targets.js";
 import { templateVars } from "./template-vars.js";
 
 export interface InstallPackOptions {
@@ -81,6 +81,9 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   const fs = options.fs ?? nodeFs;
   const helperTarget = join(options.dataDir, HELPER_RELATIVE_PATH);
   const helperCommand = `node ${shellQuote(helperTarget)}`;
+  // For a project's config that is usually committed (Gemini's): the helper's path from "$HOME", when it is under it.
+  const inHome = helperTarget.startsWith(`${options.home}/`) ? helperTarget.slice(options.home.length + 1) : null;
+  const portableHelperCommand = inHome ? `node "$HOME"/${shellQuote(inHome)}` : null;
   const agents = collectHeadlessDefaults(options.agentsConfig);
   const placements = placementsFor(runtimes, options.scope, ctx, options.configDir);
   const engine = ENGINE_MIGRATIONS.map((record) => ({ source: record.source, id: record.id, checksum: migrationChecksum(record) }));
@@ -117,6 +120,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     varsFor: (runtime) =>
       templateVars({ agents, bosunVersion: options.bosunVersion, hookCommand: helperCommand, runtime: { id: runtime.id, title: runtime.title }, scope: options.scope, pack: { name: pack.name, version: pack.version } }),
     helperCommand,
+    portableHelperCommand,
     fs,
     allRuntimes: listInstallRuntimes(),
     settleInputs: inputs,

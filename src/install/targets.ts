@@ -21,6 +21,7 @@ export interface TargetInputs {
   /** Template values for one runtime (they differ by runtime and scope). */
   varsFor(runtime: InstallRuntime): TemplateVars;
   helperCommand: string;
+  portableHelperCommand?: string | null;
   fs: InstallFs;
   /** Every runtime bosun installs into (to find installed ones that read the same skill folders). */
   allRuntimes: readonly InstallRuntime[];
@@ -112,7 +113,7 @@ export function buildInstallTargets(inputs: TargetInputs): { targets: InstallTar
     }
     const rootDirs: Partial<Record<RootKey, string>> = Object.fromEntries(placement.roots.map((root) => [root.key, root.dir]));
     const cli = inputs.clis?.get(placement.runtime.id);
-    const desired = buildDesired({ pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, skipSkills: skip, ...(cli ? { edition: cli.choice } : {}) });
+    const desired = buildDesired({ pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, portableHelperCommand: inputs.portableHelperCommand ?? null, skipSkills: skip, ...(cli ? { edition: cli.choice } : {}) });
     return { runtime: placement.runtime, scope, roots: placement.roots, desired, ...(cli ? { cli } : {}), context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null } };
   });
   return { targets, notes: targets.flatMap((target) => target.context?.notes ?? []) };
@@ -131,9 +132,4 @@ export function detectedRuntimes(all: readonly InstallRuntime[], scope: InstallS
     // The project folder itself always exists; Cline's project scope counts when it has .clinerules.
     return root.dir === ctx.cwd ? exists(join(ctx.cwd, ".clinerules")) : exists(root.dir);
   });
-}
-
-/** A POSIX shell word for a path (single quotes; a quote inside becomes '\''). */
-export function shellQuote(value: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }

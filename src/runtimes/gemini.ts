@@ -52,11 +52,12 @@ const geminiInstall: InstallSurface = {
   globalRoot: { home: ".gemini", overrides: [{ env: "GEMINI_CLI_HOME", use: "join", path: ".gemini" }] },
   localRoot: ".gemini",
   cli: { binary: "gemini", editions: [{ since: "0.61.0", verified: ["0.61.0"], basis: "Gemini CLI 0.61.0, run offline" }] },
-  layout: () => ({
+  layout: (scope) => ({
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "gemini-toml" },
     agents: { dir: "agents", format: "gemini" },
-    hooks: settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms"),
+    // Gemini 0.61 runs a hook command with a shell, HOME and GEMINI_PROJECT_DIR set (seen with the real CLI).
+    hooks: { ...settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms"), ...(scope === "local" ? { projectDirVar: "GEMINI_PROJECT_DIR" } : {}) },
   }),
   notes: (scope) =>
     scope === "local"

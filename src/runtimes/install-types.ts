@@ -115,6 +115,12 @@ export interface HookPlacement {
   /** Where a hook's own files go: `<filesDir>/<hook name>/`. */
   filesDir: string;
   register: HookRegistration;
+  /**
+   * The runtime runs hook commands through a shell that has this variable set to the project
+   * folder (Gemini's GEMINI_PROJECT_DIR): in a project's (usually committed) config, paths are
+   * written as `"$HOME"/…` and `"$<var>"/…`, not as this machine's.
+   */
+  projectDirVar?: string;
   toml?: TomlBlock;
   /**
    * A block bosun wrote for older versions of the runtime that this one does not want: taken out

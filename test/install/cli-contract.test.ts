@@ -212,3 +212,34 @@ describe("a Claude Code settings file with comments", () => {
     expect(local.result.targets[0]!.roots[0]!.plan.notes[0]).toMatch(/^settings\.local\.json has comments or trailing commas: .*Claude Code also reads \.claude\/settings\.json/);
   });
 });
+
+describe("a Gemini project install's hook command", () => {
+  const commands = (settings: string) => (JSON.parse(readFileSync(settings, "utf8")).hooks.SessionStart as { hooks: { command: string }[] }[]).flatMap((group) => group.hooks.map((hook) => hook.command));
+
+  it("names no path of this machine: the helper from \"$HOME\", a hook's own files from \"$GEMINI_PROJECT_DIR\"", async () => {
+    const t = makeTempHome();
+    const project = join(t.root, "proj");
+    mkdirSync(project);
+    await install(t, { runtimes: ["gemini"], scope: "local", cwd: project });
+    expect(commands(join(project, ".gemini", "settings.json"))).toEqual(['node "$HOME"/.local/share/bosun/bin/bosun-hook.mjs session-start']);
+    await install(t, { runtimes: ["gemini"], scope: "local", cwd: project, pack: packDir("demo-v1") });
+    const all = commands(join(project, ".gemini", "settings.json"));
+    expect(all).toContain('node "$GEMINI_PROJECT_DIR"/.gemini/hooks/demo-hook/run.mjs');
+    expect(all.join("\n")).not.toContain(t.root);
+    // The user-wide settings.json is this machine's own: it keeps the absolute path.
+    await install(t, { runtimes: ["gemini"] });
+    expect(commands(join(t.home, ".gemini", "settings.json"))[0]).toBe(`node ${join(t.paths.data, "bin", "bosun-hook.mjs")} session-start`);
+  });
+
+  it("says so in the plan when bosun's data folder is outside the home folder, so the path cannot be portable", async () => {
+    const t = makeTempHome();
+    const project = join(t.root, "proj");
+    mkdirSync(project);
+    const dataDir = join(t.root, "elsewhere", "bosun");
+    const outcome = await install(t, { runtimes: ["gemini"], scope: "local", cwd: project, dataDir });
+    expect(commands(join(project, ".gemini", "settings.json"))).toEqual([`node ${join(dataDir, "bin", "bosun-hook.mjs")} session-start`]);
+    expect(outcome.result.targets[0]!.target.desired!.notes).toContain(
+      `the hook command in settings.json names bosun's hook helper by this machine's path (${join(dataDir, "bin", "bosun-hook.mjs")}, outside your home folder); that file is usually committed, so on another machine the hook fails until bosun install --scope local runs there too`,
+    );
+  });
+});

@@ -10,13 +10,15 @@ import { install } from "../fixtures/install.js";
 import { realCli, runRealCli, type RealCli } from "../fixtures/real-clis.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
-const EXEC_401 = fileURLToPath(new URL("../fixtures/codex-401-exec.mjs", import.meta.url));
+const MODEL_401 = fileURLToPath(new URL("../fixtures/model-401-server.mjs", import.meta.url));
+// Codex takes the model server's URL only in its provider config: the shell puts it there.
+const EXEC = 'exec "$0" exec --json --skip-git-repo-check -c model_provider=mock -c "model_providers.mock={name=\\"mock\\",base_url=\\"$MOCK_URL/v1\\",env_key=\\"MOCK_KEY\\",wire_api=\\"responses\\",request_max_retries=0,stream_max_retries=0}" hello';
 const DEPRECATION = /codex_hooks/;
 
 /** `codex exec` against a scripted 401 server, in a network namespace with only loopback up. */
 function codexExec(cli: RealCli, t: TempHome) {
   const shell = { ...cli, bin: "/bin/sh" };
-  return runRealCli(shell, ["-c", 'ip link set lo up && exec node "$0" "$@"', EXEC_401, cli.bin, "hello"], { home: t.home, cwd: t.home, timeoutMs: 60_000 });
+  return runRealCli(shell, ["-c", 'ip link set lo up && exec node "$0" "$@"', MODEL_401, "MOCK_URL", "/bin/sh", "-c", EXEC, cli.bin], { home: t.home, cwd: t.home, env: { MOCK_KEY: "sk-test-scripted" }, timeoutMs: 60_000 });
 }
 
 /** The items `codex exec --json` printed that are errors (the deprecation comes as one). */
