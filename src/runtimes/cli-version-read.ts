@@ -33,6 +33,8 @@ export interface CliVersionRequest {
   binary: string;
 }
 
+type Found = Exclude<CliVersionReading, { kind: "absent" }>;
+
 interface CacheEntry {
   /** `realpath:size:mtimeMs` of the binary, and of the package.json it was read from. */
   key: string;
@@ -130,8 +132,6 @@ function samePath(candidate: string, real: string): boolean {
 }
 
 /** `<binary> --version`, with no stdin, at most the timeout; its process group is killed then. */
-type Found = Exclude<CliVersionReading, { kind: "absent" }>;
-
 async function askVersion(path: string, options: CliVersionOptions): Promise<{ reading: Found; timedOut: boolean }> {
   const { spawn } = await import("node:child_process");
   const timeoutMs = options.timeoutMs ?? VERSION_TIMEOUT_MS;
@@ -161,8 +161,6 @@ async function askVersion(path: string, options: CliVersionOptions): Promise<{ r
     child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(0, MAX_OUTPUT)));
     child.once("error", (error: NodeJS.ErrnoException) => finish(unknown(`\`${command}\` did not start: ${error.code ?? "error"}`), false));
     child.once("close", (code) => {
-      // Whatever it left running in its group goes too.
-      kill(child.pid);
       const version = parseVersion(stdout) ?? parseVersion(stderr);
       if (code !== 0) return finish(unknown(`\`${command}\` exited with ${code ?? "a signal"}`), false);
       finish(version ? { kind: "read", path, version, from: "--version" } : unknown(`\`${command}\` printed no version number`), false);
