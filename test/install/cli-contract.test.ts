@@ -72,7 +72,7 @@ describe("the Codex contract follows the installed Codex's version", () => {
   it("a --version that hangs, prints garbage or fails costs at most the timeout and gives a note, never a failure", async () => {
     for (const [body, problem] of [
       ["sleep 30", "`codex --version` did not answer within 200 ms"],
-      ["echo 'codex-cli: weird build'", "`codex --version` printed no version number"],
+      ["echo 'codex-cli: weird build, key sk-ant-test-PLANTED0123456789'", "`codex --version` printed no version number"],
       ["echo 0.171.0; exit 3", "`codex --version` exited with 3"],
     ] as const) {
       const t = makeTempHome();
@@ -80,6 +80,11 @@ describe("the Codex contract follows the installed Codex's version", () => {
       const outcome = await codexInstall(t, { versionTimeoutMs: 200 });
       expect(existsSync(join(t.home, ".codex", "hooks.json")), body).toBe(true);
       expect(existsSync(config(t)), body).toBe(false);
+      // What the CLI printed is never shown (a planted key stays out of the report and the cache).
+      const cache = join(t.paths.cache, CLI_VERSION_CACHE);
+      expect(JSON.stringify(buildInstallReport(outcome, false)) + (existsSync(cache) ? readFileSync(cache, "utf8") : "")).not.toContain("PLANTED");
+      // A timeout is not kept: the next run asks again.
+      expect(existsSync(cache), body).toBe(body !== "sleep 30");
       expect(outcome.result.targets[0]!.target.desired!.notes[0], body).toBe(`could not tell which OpenAI Codex CLI version ${path} is (${problem}): bosun wrote its newest contract (for 0.124.0 and newer)`);
     }
   });
