@@ -72,6 +72,7 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     home: boot.paths.home,
     cwd: process.cwd(),
     dataDir: boot.paths.data,
+    cacheDir: boot.paths.cache,
     packageRoot: boot.packageRoot,
     bosunVersion: packageVersion(),
     agentsConfig: boot.config?.value.agents,

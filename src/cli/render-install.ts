@@ -38,6 +38,7 @@ export function installLines(report: InstallReport, home: string, style: Style):
       for (const backup of root.backups) lines.push(`  backup: ${show(`${root.dir}/${backup}`)}`);
       for (const note of root.notes) lines.push(`  ${style("yellow", "!")} ${note}`);
     }
+    if (target.cli?.version) lines.push(`  ${style("dim", `${target.title} ${target.cli.version} (${show(target.cli.path ?? "")}): bosun follows its contract for ${target.cli.contract}`)}`);
     for (const skipped of target.skipped) lines.push(`  ${style("dim", `skipped ${skipped.kind} ${skipped.name}: ${skipped.reason}`)}`);
     for (const note of target.notes) lines.push(`  note: ${note}`);
   }

@@ -1,7 +1,8 @@
 import { join } from "node:path";
-import type { ExtraRootName, HookConfigFormat, InstallRuntime, InstallScope, TomlBlock } from "../runtimes/install-types.js";
+import type { ExtraRootName, HookConfigFormat, HookPlacement, InstallRuntime, InstallScope, TomlBlock } from "../runtimes/install-types.js";
 import { helperCommandFor } from "../runtimes/install-surfaces.js";
 import { isSkip } from "../runtimes/install-types.js";
+import type { EditionChoice } from "../runtimes/cli-version.js";
 import { sha256 } from "./file-hash.js";
 import type { LoadedPack, PackFile } from "./pack/load-pack.js";
 import { renderTemplate, type TemplateVars } from "./pack/template.js";
@@ -71,8 +72,21 @@ export interface DesiredInputs {
   vars: TemplateVars;
   /** What `{bosun-hook}` becomes: the command that runs bosun's hook helper. */
   helperCommand: string;
+  /** The same with the path written from `"$HOME"` (null: the helper is not under the home folder). */
+  portableHelperCommand?: string | null;
   /** Skill folders (skills, and commands written as skills) this runtime already sees in another runtime's folder (name → why). */
   skipSkills?: ReadonlyMap<string, string>;
+  /** The runtime CLI's contract edition (absent: the newest), and the plan's note about it. */
+  edition?: EditionChoice;
+}
+
+/** A POSIX shell word for a path (single quotes; a quote inside becomes '\''). */
+export function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+function hookFileShown(placement: HookPlacement): string {
+  return placement.register.kind === "config" ? (placement.register.files[0] as string) : placement.register.dir;
 }
 
 /**
@@ -82,7 +96,7 @@ export interface DesiredInputs {
  */
 export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   const { pack, runtime, scope, vars } = inputs;
-  const layout = runtime.installSurface.layout(scope);
+  const layout = runtime.installSurface.layout(scope, inputs.edition?.edition);
   const files: DesiredFile[] = [];
   const hooks: DesiredHook[] = [];
   const skipped: SkippedArtifact[] = [];
@@ -132,10 +146,13 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   }
 
   let usesHelper = false;
+  const portabilityNotes = new Set<string>();
   let toml: DesiredInstall["toml"] = null;
   if (isSkip(layout.hooks)) skipAll("hook", pack.hooks.map((hook) => hook.name), layout.hooks.skip);
   else {
     const placement = layout.hooks;
+    const projectVar = placement.projectDirVar;
+    const helperCommand = projectVar && inputs.portableHelperCommand ? inputs.portableHelperCommand : inputs.helperCommand;
     for (const hook of pack.hooks) {
       const event = placement.events[hook.event];
       if (!event) {
@@ -145,8 +162,12 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
       const hookDir = `${placement.filesDir}/${hook.name}`;
       for (const file of hook.files) copied("main", `${hookDir}/${file.rel}`, file, `hook ${hook.name}`);
       const mainDir = inputs.rootDirs.main ?? "";
-      const command = hook.command.replaceAll("{bosun-hook}", helperCommandFor(inputs.helperCommand, placement.helperOutput)).replaceAll("{hook-dir}", join(mainDir, hookDir));
-      if (hook.command.includes("{bosun-hook}")) usesHelper = true;
+      const hookDirText = projectVar ? `"$${projectVar}"/${shellQuote(`${runtime.installSurface.localRoot}/${hookDir}`)}` : join(mainDir, hookDir);
+      const command = hook.command.replaceAll("{bosun-hook}", helperCommandFor(helperCommand, placement.helperOutput)).replaceAll("{hook-dir}", hookDirText);
+      if (hook.command.includes("{bosun-hook}")) {
+        usesHelper = true;
+        if (projectVar && !inputs.portableHelperCommand) portabilityNotes.add(`the hook command in ${hookFileShown(placement)} names bosun's hook helper by this machine's path (${inputs.helperCommand.replace(/^node /, "")}, outside your home folder); that file is usually committed, so on another machine the hook fails until bosun install --scope local runs there too`);
+      }
       const register = placement.register;
       if (register.kind === "file") {
         generated("main", renderCopilotHook(register.dir, { name: hook.name, event, command, timeout: hook.timeout }), `hook ${hook.name}`);
@@ -167,5 +188,6 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
     }
     if (placement.toml && hooks.length > 0) toml = { ...placement.toml, root: "main" };
   }
-  return { runtime, scope, files, hooks, toml, skipped, notes: [...(runtime.installSurface.notes?.(scope) ?? [])], usesHelper };
+  const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? []), ...portabilityNotes];
+  return { runtime, scope, files, hooks, toml, skipped, notes, usesHelper };
 }

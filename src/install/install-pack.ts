@@ -3,11 +3,13 @@ import { join, resolve } from "node:path";
 import type { Env } from "../boot/paths.js";
 import { HELPER_RELATIVE_PATH, packagedHelperPath } from "../migrations/30_runtime_helper_sync.js";
 import { collectHeadlessDefaults } from "../runtimes/headless-defaults.js";
-import type { AgentsConfig } from "../runtimes/collect-status.js";
+import { runtimeConfig, type AgentsConfig } from "../runtimes/collect-status.js";
 import { collectContractRows, getInstallRuntime, listInstallRuntimes } from "../runtimes/install-registry.js";
 import { helperCommandFor } from "../runtimes/install-surfaces.js";
-import { isSkip, type InstallRuntime, type InstallScope, type RootContext } from "../runtimes/install-types.js";
-import type { DesiredInstall } from "./desired.js";
+import { readCliVersions } from "./cli-version-read.js";
+import { chooseEdition, editionSpan } from "../runtimes/cli-version.js";
+import { configuredBinary } from "../runtimes/detect/binary.js";
+import { isSkip, type CliContract, type InstallRuntime, type InstallScope, type RootContext } from "../runtimes/install-types.js";
 import { exists, type InstallFs } from "./install-fs.js";
 import { migrationChecksum, type Choice } from "./migration-record.js";
 import { ENGINE_MIGRATIONS } from "./migrations/index.js";
@@ -15,10 +17,11 @@ import { packMigrationRecords } from "./migrations/pack-records.js";
 import { loadPack, type LoadedPack } from "./pack/load-pack.js";
 import type { PlannedAction } from "./plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./root.js";
-import { rootResult, runInstall, type InstallRequest, type InstallResult, type RootResult } from "./run-install.js";
+import { rootResult, runInstall, type CliTarget, type InstallRequest, type InstallResult, type RootResult } from "./run-install.js";
 import { withSharedHolds } from "./shared-holds.js";
 import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./settled.js";
-import { buildInstallTargets, buildUninstallTargets, detectedRuntimes, placementPeers, placementsFor, shellQuote, type Placement } from "./targets.js";
+import { shellQuote, type DesiredInstall } from "./desired.js";
+import { buildInstallTargets, buildUninstallTargets, detectedRuntimes, placementPeers, placementsFor, type Placement } from "./targets.js";
 import { templateVars } from "./template-vars.js";
 
 export interface InstallPackOptions {
@@ -47,6 +50,10 @@ export interface InstallPackOptions {
   random?: () => string;
   /** False: plan every root in full even when it is settled (tests compare the two). */
   trustSettled?: boolean;
+  /** bosun's cache folder, where the runtimes' CLI versions are kept (absent: not cached). */
+  cacheDir?: string;
+  /** How long a CLI's `--version` may take (default 300 ms). */
+  versionTimeoutMs?: number;
 }
 
 /** What `bosun install` / `bosun uninstall` did (or would do). */
@@ -76,15 +83,33 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   const fs = options.fs ?? nodeFs;
   const helperTarget = join(options.dataDir, HELPER_RELATIVE_PATH);
   const helperCommand = `node ${shellQuote(helperTarget)}`;
+  // For a project's config that is usually committed (Gemini's): the helper's path from "$HOME", when it is under it.
+  const inHome = helperTarget.startsWith(`${options.home}/`) ? helperTarget.slice(options.home.length + 1) : null;
+  const portableHelperCommand = inHome ? `node "$HOME"/${shellQuote(inHome)}` : null;
   const agents = collectHeadlessDefaults(options.agentsConfig);
   const placements = placementsFor(runtimes, options.scope, ctx, options.configDir);
   const engine = ENGINE_MIGRATIONS.map((record) => ({ source: record.source, id: record.id, checksum: migrationChecksum(record) }));
-  const inputs = placements.map((placement, index) =>
-    settledInputs({ bosunVersion: options.bosunVersion, engine, runtime: placement.runtime.id, scope: options.scope, configDir: options.configDir ?? null, roots: placement.roots, packDir, helperTarget, helperCommand: runtimeHelperCommand(placement.runtime, options.scope, helperCommand), agents, peers: placementPeers(placements, index) }),
-  );
+  const clis = await cliTargets(runtimes, options);
+  const inputs = placements.map((placement, index) => {
+    const cli = clis.get(placement.runtime.id);
+    return settledInputs({
+      bosunVersion: options.bosunVersion,
+      engine,
+      runtime: placement.runtime.id,
+      scope: options.scope,
+      configDir: options.configDir ?? null,
+      roots: placement.roots,
+      packDir,
+      helperTarget,
+      helperCommand: runtimeHelperCommand(placement.runtime, options.scope, helperCommand),
+      agents,
+      peers: placementPeers(placements, index),
+      cli: cli ? [cli.choice.edition.since, cli.choice.note] : null,
+    });
+  });
   // A reinstall of a settled pack: nothing to load, nothing to plan.
   if (options.trustSettled !== false) {
-    const settled = settledOutcome(fs, placements, inputs, options.scope, packDir, helperTarget);
+    const settled = settledOutcome(fs, placements, inputs, options.scope, packDir, helperTarget, clis);
     if (settled) return settled;
   }
 
@@ -98,9 +123,11 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     varsFor: (runtime) =>
       templateVars({ agents, bosunVersion: options.bosunVersion, hookCommand: runtimeHelperCommand(runtime, options.scope, helperCommand), runtime: { id: runtime.id, title: runtime.title }, scope: options.scope, pack: { name: pack.name, version: pack.version } }),
     helperCommand,
+    portableHelperCommand,
     fs,
     allRuntimes: listInstallRuntimes(),
     settleInputs: inputs,
+    clis,
   });
   const result = await runInstall({
     ...runOptions(options),
@@ -124,7 +151,7 @@ function runtimeHelperCommand(runtime: InstallRuntime, scope: InstallScope, help
  * the pack and the files outside the roots have their recorded keys, and bosun's hook helper is
  * there if a hook needs it; else null (plan in full). The same outcome a full plan gives.
  */
-function settledOutcome(fs: InstallFs, placements: readonly Placement[], inputs: readonly string[], scope: InstallScope, packDir: string, helperTarget: string): InstallOutcome | null {
+function settledOutcome(fs: InstallFs, placements: readonly Placement[], inputs: readonly string[], scope: InstallScope, packDir: string, helperTarget: string, clis: ReadonlyMap<string, CliTarget>): InstallOutcome | null {
   const checkedPacks: SettledRecord["pack"][] = [];
   const packUnchanged = (pack: SettledRecord["pack"]) => {
     if (pack.dir !== packDir) return false;
@@ -149,12 +176,37 @@ function settledOutcome(fs: InstallFs, placements: readonly Placement[], inputs:
     usesHelper ||= record.usesHelper;
     notes.push(...record.runNotes);
     const desired: DesiredInstall = { runtime: placement.runtime, scope, files: [], hooks: [], toml: null, skipped: record.skipped, notes: record.notes, usesHelper: record.usesHelper };
-    targets.push({ target: { runtime: placement.runtime, scope, roots: placement.roots, desired }, roots });
+    const cli = clis.get(placement.runtime.id);
+    targets.push({ target: { runtime: placement.runtime, scope, roots: placement.roots, desired, ...(cli ? { cli } : {}) }, roots });
   }
   if (usesHelper && !exists(fs, helperTarget)) return null;
   const pack = checkedPacks[0];
   if (!pack) return null;
   return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result: { targets, helper: null, warnings: [] }, notes, settled: true };
+}
+
+/**
+ * Which version of each runtime's CLI is installed (the one `bosun agents` finds: `bosun.json`
+ * `agents.<id>.binary`, else PATH), and the contract edition bosun writes for it.
+ */
+async function cliTargets(runtimes: readonly InstallRuntime[], options: InstallPackOptions): Promise<Map<string, CliTarget>> {
+  const withCli = runtimes.filter((runtime) => runtime.installSurface.cli);
+  if (withCli.length === 0) return new Map();
+  const requests = withCli.map((runtime) => ({ id: runtime.id, binary: configuredBinary(runtimeConfig(options.agentsConfig, runtime.id), (runtime.installSurface.cli as CliContract).binary, options.home) }));
+  const readings = await readCliVersions(requests, {
+    env: options.env,
+    cwd: options.cwd,
+    cacheDir: options.cacheDir ?? null,
+    ...(options.versionTimeoutMs === undefined ? {} : { timeoutMs: options.versionTimeoutMs }),
+  });
+  return new Map(
+    withCli.map((runtime) => {
+      const cli = runtime.installSurface.cli as CliContract;
+      const reading = readings.get(runtime.id) ?? { kind: "absent" };
+      const choice = chooseEdition(runtime.title, cli, reading);
+      return [runtime.id, { reading, choice, span: editionSpan(cli, choice.edition) }];
+    }),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isSkip, type InstallLayout } from "../runtimes/install-types.js";
 import { addHookEntries, EVENT_PATH_DEPTH, hasHookEntry, hookSlotProblem, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
-import { addTomlBlock, findTomlBlock, parseToml, removeTomlBlock, tomlValueAt } from "./config/toml-block.js";
+import { addTomlBlock, findTomlBlock, parseToml, tomlValueAt, withoutTomlBlock } from "./config/toml-block.js";
 import type { DesiredHook, DesiredInstall } from "./desired.js";
 import type { ConfigRecord, HookEntryRecord, Manifest } from "./manifest.js";
 import type { ActionOrigin, PlannedAction } from "./plan-types.js";
@@ -97,6 +97,9 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
       records.push(...recorded);
       continue;
     }
+    if (text !== null && register?.plainJsonOnly && desired.length > 0 && !isPlainJson(text)) {
+      notes.push(`${file} has comments or trailing commas: ${register.plainJsonOnly}`);
+    }
     if (text !== null && created.has(file) && read.text !== null) {
       const parsed = parseConfig(text);
       if (parsed.ok && isSkeleton(parsed.value, format)) text = null;
@@ -159,8 +162,7 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
         }
       }
     } else if (!needed && hasBlock && read.text !== null) {
-      let text: string | null = removeTomlBlock(read.text);
-      if (created.has(block.file) && text.trim() === "") text = null;
+      const text = withoutTomlBlock(read.text, created.has(block.file));
       view.rewrite(block.file, text);
       if (text === null) created.delete(block.file);
       actions.push({ origin, type: "rewrite-toml", rel: block.file, classification: "unknown", reason: `${block.file}: removes bosun's block`, evidence: "bosun's own marked block", originalHash: null, currentHash: null, text, contract: block.contract });
@@ -171,7 +173,20 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
       if (!parsed.ok) notes.push(`${block.file}: ${parsed.problem} at line ${parsed.line}; bosun's block (${block.lines.join(", ")}) is in it, but the runtime cannot read the file until you fix it`);
     }
   }
-  return { actions, notes, records: handOverContainers(records, dropped), createdFiles: [...created].sort() };
+  // A block bosun wrote for an older version of the runtime, which this one does not want (Codex's hooks flag).
+  const retired = placement?.retiredToml;
+  if (!block && retired) {
+    const read = view.readText(retired.file);
+    if (read.text !== null && findTomlBlock(read.text) !== null) {
+      const text = withoutTomlBlock(read.text, created.has(retired.file));
+      view.rewrite(retired.file, text);
+      if (text === null) created.delete(retired.file);
+      actions.push({ origin, type: "rewrite-toml", rel: retired.file, classification: "unknown", reason: `${retired.file}: removes bosun's block (${retired.why})`, evidence: "bosun's own marked block", originalHash: null, currentHash: null, text, contract: retired.contract });
+    }
+  }
+  // A file bosun created that is gone now (a migration deleted it, or you did) is no longer one it created.
+  const createdFiles = [...created].filter((file) => view.look(file).kind !== "absent").sort();
+  return { actions, notes, records: handOverContainers(records, dropped), createdFiles };
 }
 
 /**
@@ -197,6 +212,16 @@ function handOverContainers(records: ConfigRecord[], dropped: readonly HookEntry
     const { emptyInner: _inner, ...rest } = record;
     return { ...rest, created: EVENT_PATH_DEPTH, ...(hooksFrom.emptyInner ? { emptyInner: hooksFrom.emptyInner } : {}) };
   });
+}
+
+/** What a strict JSON reader takes (a byte-order mark aside). */
+function isPlainJson(text: string): boolean {
+  try {
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function blocked(origin: ActionOrigin, file: string, problem: string, contract: string | undefined): Omit<PlannedAction, "index"> {

@@ -1,7 +1,7 @@
 import type { InstallOutcome } from "./install-pack.js";
 import { effectiveType } from "./next-state.js";
 import { isBlocked, needsChoice, type PlannedAction } from "./plan-types.js";
-import type { RootResult } from "./run-install.js";
+import type { CliTarget, RootResult } from "./run-install.js";
 
 /**
  * Risk groups of a plan, least to most: what stays, what bosun replaces (its own unchanged files),
@@ -93,6 +93,11 @@ export interface TargetReport {
   roots: RootReport[];
   skipped: { kind: string; name: string; reason: string }[];
   notes: string[];
+  /**
+   * The runtime's CLI (runtimes whose config depends on its version): where it is, its version
+   * and how bosun read it, and the versions the contract bosun wrote is for. Absent otherwise.
+   */
+  cli?: { path: string | null; version: string | null; from: "package.json" | "--version" | null; contract: string };
 }
 
 /** `bosun install --json` / `bosun uninstall --json`. */
@@ -118,10 +123,21 @@ export function buildInstallReport(outcome: InstallOutcome, dryRun: boolean): In
       roots: roots.map(rootReport),
       skipped: target.desired?.skipped ?? [],
       notes: target.desired?.notes ?? [],
+      ...(target.cli ? { cli: cliReport(target.cli) } : {}),
     })),
     helper: outcome.result.helper,
     notes: outcome.notes,
     warnings: outcome.result.warnings,
+  };
+}
+
+function cliReport(cli: CliTarget): NonNullable<TargetReport["cli"]> {
+  const { reading } = cli;
+  return {
+    path: reading.kind === "absent" ? null : reading.path,
+    version: reading.kind === "read" ? reading.version : null,
+    from: reading.kind === "read" ? reading.from : null,
+    contract: cli.span,
   };
 }
 

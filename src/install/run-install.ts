@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { dirname, join, sep } from "node:path";
 import { acquireLock, type HeldLock } from "../fs/file-lock.js";
 import { UnusableFileError } from "../fs/regular-file.js";
+import type { CliVersionReading, EditionChoice } from "../runtimes/cli-version.js";
 import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
 import type { DesiredInstall } from "./desired.js";
 import { RootExecutor } from "./executor.js";
@@ -31,8 +32,17 @@ export interface InstallTarget {
   desired: DesiredInstall | null;
   /** An uninstall's skill folders to keep, by root folder: relative folder → the runtimes that read it there (shared-holds.ts). */
   hold?: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
+  /** The runtime's CLI as read, and the contract edition bosun follows for it (runtimes with a CLI contract). */
+  cli?: CliTarget;
   /** An install's target: what it was planned from outside its roots, and its share of the notes. */
   context?: { watch: [string, string | null][]; notes: string[]; inputs: string | null };
+}
+
+export interface CliTarget {
+  reading: CliVersionReading;
+  choice: EditionChoice;
+  /** The versions the chosen edition is for ("0.124.0 and newer"). */
+  span: string;
 }
 
 export interface InstallRequest {
@@ -284,7 +294,9 @@ async function apply(
       outcomes: executor?.outcomes ?? new Map(),
     };
   });
-  return result(request, results, request.helper ? { path: request.helper.target, installed: helperInstalled } : null, warnings);
+  // Only a pack whose hooks run bosun's helper has a helper line; it was installed now, or was already there.
+  const helperUsed = request.targets.some((target) => target.desired?.usesHelper);
+  return result(request, results, request.helper && helperUsed ? { path: request.helper.target, installed: helperInstalled } : null, warnings);
 }
 
 /**
@@ -324,7 +336,7 @@ function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot,
   return planRoot({
     root,
     fs,
-    layout: target.runtime.installSurface.layout(target.scope),
+    layout: target.runtime.installSurface.layout(target.scope, target.cli?.choice.edition),
     pack: request.pack,
     desired,
     records: request.records,

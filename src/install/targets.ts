@@ -10,7 +10,7 @@ import { readManifest } from "./manifest.js";
 import type { LoadedPack } from "./pack/load-pack.js";
 import type { TemplateVars } from "./pack/template.js";
 import { MANIFEST_FILE, rootsFor, type InstallRoot } from "./root.js";
-import type { InstallTarget } from "./run-install.js";
+import type { CliTarget, InstallTarget } from "./run-install.js";
 import { skippingReads, skippingReadersOf } from "./shared-folders.js";
 
 export interface TargetInputs {
@@ -22,11 +22,14 @@ export interface TargetInputs {
   /** Template values for one runtime (they differ by runtime and scope). */
   varsFor(runtime: InstallRuntime): TemplateVars;
   helperCommand: string;
+  portableHelperCommand?: string | null;
   fs: InstallFs;
   /** Every runtime bosun installs into (to find installed ones that read the same skill folders). */
   allRuntimes: readonly InstallRuntime[];
   /** Each runtime's settled-inputs digest (see settled.ts), in the order of `runtimes`. */
   settleInputs?: readonly string[];
+  /** Each runtime's CLI and contract edition, by runtime id (runtimes with a CLI contract). */
+  clis?: ReadonlyMap<string, CliTarget>;
 }
 
 /** A folder one runtime puts skill folders in: its skills, or its commands written as skills (Codex). */
@@ -134,8 +137,9 @@ export function buildInstallTargets(inputs: TargetInputs): { targets: InstallTar
       }
     }
     const rootDirs: Partial<Record<RootKey, string>> = Object.fromEntries(placement.roots.map((root) => [root.key, root.dir]));
-    const desired = buildDesired({ pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, skipSkills: skip });
-    return { runtime: placement.runtime, scope, roots: placement.roots, desired, context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null } };
+    const cli = inputs.clis?.get(placement.runtime.id);
+    const desired = buildDesired({ pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, portableHelperCommand: inputs.portableHelperCommand ?? null, skipSkills: skip, ...(cli ? { edition: cli.choice } : {}) });
+    return { runtime: placement.runtime, scope, roots: placement.roots, desired, ...(cli ? { cli } : {}), context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null } };
   });
   return { targets, notes: targets.flatMap((target) => target.context?.notes ?? []) };
 }
@@ -162,9 +166,4 @@ export function detectedRuntimes(all: readonly InstallRuntime[], scope: InstallS
     // The project folder itself always exists; Cline's project scope counts when it has .clinerules.
     return root.dir === ctx.cwd ? exists(join(ctx.cwd, ".clinerules")) : exists(root.dir);
   });
-}
-
-/** A POSIX shell word for a path (single quotes; a quote inside becomes '\''). */
-export function shellQuote(value: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }

@@ -2,7 +2,7 @@ import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./
 import { claudeSignInSources, type ClaudeSource } from "./claude-signin.js";
 import { claudeDisconnectPlan } from "./claude-disconnect.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
-import type { InstallSurface } from "./install-types.js";
+import type { HookPlacement, InstallScope, InstallSurface } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
 
 export const CLAUDE_ENV_KEY = "ANTHROPIC_API_KEY";
@@ -49,14 +49,28 @@ function claudeSignInLabel(auth: AuthStatus): string | undefined {
 
 const CLAUDE_CHECKED = "Claude Code 2.1.332 and 2.1.197, probed offline: the stream-json init line lists them; bosun's pack checked on 2.1.197 with scripts/accept-install.mjs";
 
+/**
+ * Claude Code 2.1.197 ignores a settings file with a `//` comment whole (its SessionStart hook
+ * never fires, checked with --include-hook-events); it reads no user-wide settings.local.json.
+ */
+const CLAUDE_HOOK_ELSEWHERE: Record<InstallScope, string> = {
+  global: "Claude Code then ignores the whole file, so bosun's hook there never runs (nor anything else in it); remove them (Claude Code reads settings.json as plain JSON), or install into a project instead: bosun install --scope local puts the hook in .claude/settings.local.json",
+  local: "Claude Code then ignores the whole file, so bosun's hook there never runs (nor anything else in it); remove them (Claude Code reads settings.local.json as plain JSON), or keep your commented settings elsewhere: Claude Code also reads .claude/settings.json, and ~/.claude/settings.json for all projects",
+};
+
+function plainJsonOnly(placement: HookPlacement, instead: string): HookPlacement {
+  return placement.register.kind === "config" ? { ...placement, register: { ...placement.register, plainJsonOnly: instead } } : placement;
+}
+
 const claudeInstall: InstallSurface = {
   globalRoot: { home: ".claude", overrides: [{ env: "CLAUDE_CONFIG_DIR", use: "dir" }] },
   localRoot: ".claude",
+  cli: { binary: "claude", editions: [{ since: "2.1.197", verified: ["2.1.197", "2.1.332"], basis: "Claude Code 2.1.197 and 2.1.332, run offline" }] },
   layout: (scope) => ({
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "markdown" },
     agents: { dir: "agents", format: "markdown" },
-    hooks: settingsHooks([settingsFileFor(scope)], "claude.hooks"),
+    hooks: plainJsonOnly(settingsHooks([settingsFileFor(scope)], "claude.hooks"), CLAUDE_HOOK_ELSEWHERE[scope]),
   }),
   contract: () => contractRows("claude", {
     skills: {

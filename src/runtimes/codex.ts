@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, signedIn } from "./adapter.js";
 import { CODEX_ENV_KEY, codexSignIn } from "./codex-signin.js";
 import { CLAUDE_HOOK_EVENTS, contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
-import type { InstallSurface } from "./install-types.js";
-import type { AuthStatus, Runtime } from "./types.js";
+import type { ContractEdition, InstallSurface, RetiredTomlBlock, TomlBlock } from "./install-types.js";
+import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
 
 export { CODEX_AUTH_FILE, codexExternalAuthPath, codexPluginAuthPath } from "./codex-signin.js";
 
@@ -29,12 +29,41 @@ const status = defineStatusAdapter({
 
 const CODEX_CHECKED = "Codex CLI 0.171.0, probed offline (`codex debug prompt-input`, app-server skills/list and hooks/list), bosun's pack with scripts/accept-install.mjs";
 
+/**
+ * What each Codex version wants. 0.114 brought hooks behind `[features].codex_hooks`; 0.124 made
+ * them stable and on by default; 0.130 renamed the flag to `hooks` and since then reports the old
+ * key as an error-typed item on every `codex exec` (0.171 still does): so only the first span
+ * gets the flag.
+ */
+export const CODEX_FLAG_EDITION: ContractEdition = {
+  since: "0.114.0",
+  verified: [],
+  basis: "Codex 0.114.0 release notes and hooks documentation: hooks run only with `[features].codex_hooks = true`",
+};
+export const CODEX_EDITIONS: readonly ContractEdition[] = [
+  CODEX_FLAG_EDITION,
+  {
+    since: "0.124.0",
+    verified: ["0.171.0"],
+    basis: "Codex CLI 0.171.0: `codex features list` shows hooks stable and on; `[features].codex_hooks` makes every `codex exec` print a deprecation error item",
+  },
+];
+
+/** bosun's block in config.toml, for the Codex versions that run hooks only with the flag. */
+const CODEX_HOOKS_FLAG: TomlBlock = { file: "config.toml", lines: ["features.codex_hooks = true"], satisfiedBy: { path: ["features", "codex_hooks"], value: true }, contract: "codex.features" };
+const CODEX_HOOKS_FLAG_RETIRED: RetiredTomlBlock = {
+  file: "config.toml",
+  contract: "codex.features",
+  why: "Codex 0.124.0 and newer runs hooks without features.codex_hooks, and from 0.130 reports the key as deprecated on every run",
+};
+
 const codexInstall: InstallSurface = {
   globalRoot: { home: ".codex", overrides: [{ env: "CODEX_HOME", use: "dir" }] },
   localRoot: ".codex",
   // Codex reads user skills from ~/.agents/skills (outside CODEX_HOME); bosun keeps a second root there.
   extraRoots: { global: { "agents-home": (ctx) => join(ctx.home, ".agents") } },
-  layout: (scope) => {
+  cli: { binary: "codex", editions: CODEX_EDITIONS },
+  layout: (scope, edition) => {
     const root = scope === "global" ? ({ root: "agents-home" } as const) : {};
     return {
       skills: { dir: "skills", ...root },
@@ -44,7 +73,7 @@ const codexInstall: InstallSurface = {
       agents: { skip: "Codex 0.171 has no agent definition files bosun can rely on" },
       hooks: {
         ...settingsHooks(["hooks.json"], "codex.hooks", CLAUDE_HOOK_EVENTS),
-        toml: { file: "config.toml", lines: ["features.codex_hooks = true"], satisfiedBy: { path: ["features", "codex_hooks"], value: true }, contract: "codex.features" },
+        ...(edition === CODEX_FLAG_EDITION ? { toml: CODEX_HOOKS_FLAG } : { retiredToml: CODEX_HOOKS_FLAG_RETIRED }),
       },
     };
   },
@@ -69,6 +98,7 @@ const codexInstall: InstallSurface = {
       when: WHEN_HOOKS,
       owner: OWNS_OWN_ENTRIES,
       why: "Codex lists ~/.codex/hooks.json hooks (hooks/list) and runs them once the user has trusted them",
+      versions: "0.114.0 and newer",
       checkedAgainst: CODEX_CHECKED,
     },
     features: {
@@ -76,10 +106,11 @@ const codexInstall: InstallSurface = {
       what: "`features.codex_hooks = true` in a block between `# >>> bosun` and `# <<< bosun` markers at the top of the file, while bosun has hooks there",
       global: "$CODEX_HOME/config.toml",
       local: ".codex/config.toml",
-      when: "written with the first hook, removed with the last; skipped when the file already sets it",
+      when: "written with the first hook for a Codex that needs it, removed with the last hook or when Codex is 0.124.0 or newer (migration `2026-12-01-codex-hooks-flag` takes it out of older installs); skipped when the file already sets it",
       owner: "yours; bosun owns only the text between its markers",
-      why: "Codex's hooks documentation puts hooks behind this feature flag; unknown keys are accepted by 0.171, so the flag is harmless where it is no longer needed",
-      checkedAgainst: "Codex hooks documentation (developers.openai.com/codex/hooks); config accepted by 0.171.0",
+      why: "before 0.124 Codex runs hooks only with this feature flag; 0.124 turned hooks on by default, and from 0.130 the key is deprecated: 0.171 prints an error-typed item about it on every `codex exec`",
+      versions: "0.114.0 – 0.123.x",
+      checkedAgainst: "Codex 0.114.0 release notes and hooks documentation; the deprecation item and `codex features list` (hooks: stable, true) seen on the real 0.171.0",
     },
     "hook-files": {
       surface: "hooks/<hook>/…",

@@ -36,11 +36,13 @@ const GEMINI_HOOK_EVENTS = { "session-start": "SessionStart", "user-prompt": "Be
 const geminiInstall: InstallSurface = {
   globalRoot: { home: ".gemini", overrides: [{ env: "GEMINI_CLI_HOME", use: "join", path: ".gemini" }] },
   localRoot: ".gemini",
-  layout: () => ({
+  cli: { binary: "gemini", editions: [{ since: "0.61.0", verified: ["0.61.0"], basis: "Gemini CLI 0.61.0, run offline" }] },
+  layout: (scope) => ({
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "gemini-toml" },
     agents: { dir: "agents", format: "gemini" },
-    hooks: settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms", "json"),
+    // Gemini 0.61 runs a hook command with a shell, HOME and GEMINI_PROJECT_DIR set (seen with the real CLI).
+    hooks: { ...settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms", "json"), ...(scope === "local" ? { projectDirVar: "GEMINI_PROJECT_DIR" } : {}) },
   }),
   notes: (scope) =>
     scope === "local"

@@ -40,8 +40,11 @@ interface RowSpec {
   when?: string;
   owner?: string;
   why: string;
+  versions?: string;
   checkedAgainst: string;
 }
+
+export const EVERY_VERSION = "every version";
 
 /** Contract rows with the usual "when" and "owner" filled in. */
 export function contractRows(runtime: string, rows: Record<string, RowSpec>): ContractRow[] {
@@ -53,6 +56,7 @@ export function contractRows(runtime: string, rows: Record<string, RowSpec>): Co
     when: row.when ?? WHEN_FILES,
     owner: row.owner ?? OWNS_LISTED_FILES,
     why: row.why,
+    versions: row.versions ?? EVERY_VERSION,
     checkedAgainst: row.checkedAgainst,
   }));
 }

@@ -90,6 +90,12 @@ export type HookRegistration =
       timeoutUnit: "s" | "ms";
       /** The config contract row this edit follows. */
       contract: string;
+      /**
+       * The runtime reads the file as plain JSON and ignores all of it when it has comments or
+       * trailing commas (bosun's own editor keeps them): the plan warns with this text (what the
+       * runtime does then, and where the hook can go instead).
+       */
+      plainJsonOnly?: string;
     }
   | { kind: "file"; dir: string; format: "copilot"; contract: string };
 
@@ -109,6 +115,12 @@ export interface HookPlacement {
   /** Where a hook's own files go: `<filesDir>/<hook name>/`. */
   filesDir: string;
   register: HookRegistration;
+  /**
+   * The runtime runs hook commands through a shell that has this variable set to the project
+   * folder (Gemini's GEMINI_PROJECT_DIR): in a project's (usually committed) config, paths are
+   * written as `"$HOME"/…` and `"$<var>"/…`, not as this machine's.
+   */
+  projectDirVar?: string;
   toml?: TomlBlock;
   /**
    * How bosun's hook helper must print for this runtime to put its line in the model's context:
@@ -116,6 +128,18 @@ export interface HookPlacement {
    * to the user only). Absent: the bare line, which Claude Code and Codex add to the context.
    */
   helperOutput?: "json";
+  /**
+   * A block bosun wrote for older versions of the runtime that this one does not want: taken out
+   * of the file (only the text between bosun's markers) wherever it is found.
+   */
+  retiredToml?: RetiredTomlBlock;
+}
+
+export interface RetiredTomlBlock {
+  file: string;
+  contract: string;
+  /** Why the block goes, for the plan. */
+  why: string;
 }
 
 export interface InstallLayout {
@@ -139,7 +163,30 @@ export interface ContractRow {
   when: string;
   owner: string;
   why: string;
+  /** The runtime CLI versions the row holds for ("every version", "0.114.0 – 0.123.x"). */
+  versions: string;
   checkedAgainst: string;
+}
+
+/**
+ * One span of a runtime CLI's versions whose config wants the same from bosun. A runtime's
+ * editions are ordered oldest first; each holds from its `since` up to the next one's.
+ */
+export interface ContractEdition {
+  /** The first CLI version of the span (inclusive). */
+  since: string;
+  /** Versions of the real CLI this edition's files were run against; empty: taken from its documentation. */
+  verified: readonly string[];
+  /** What the edition rests on, for the report (release notes, or the real CLI). */
+  basis: string;
+}
+
+/** How bosun tells which version of a runtime's CLI is installed, and what each version wants. */
+export interface CliContract {
+  /** The command bosun looks for on PATH (or `bosun.json` `agents.<id>.binary`). */
+  binary: string;
+  /** Oldest first; the last one is what bosun writes for a version it cannot read or does not know yet. */
+  editions: readonly ContractEdition[];
 }
 
 /** The install facet of a runtime: its roots, where each artifact kind goes, and its contract rows. */
@@ -151,7 +198,13 @@ export interface InstallSurface {
   stateDir?: Partial<Record<InstallScope, string>>;
   /** Roots outside the runtime's folder, by scope (absolute paths). */
   extraRoots?: Partial<Record<InstallScope, Partial<Record<ExtraRootName, (ctx: RootContext) => string>>>>;
-  layout(scope: InstallScope): InstallLayout;
+  /**
+   * Where each artifact kind goes, for the CLI version's edition (absent: the newest one). Only
+   * config edits differ between editions; the folders never do.
+   */
+  layout(scope: InstallScope, edition?: ContractEdition): InstallLayout;
+  /** The runtime's CLI, for the runtimes whose config depends on its version. */
+  cli?: CliContract;
   /** Facts about loading that the install report repeats (trust prompts and such). */
   notes?(scope: InstallScope): readonly string[];
   /** This runtime's rows of the config contract registry (built on demand). */

@@ -20,6 +20,7 @@ const opencodeInstall: InstallSurface = {
     ],
   },
   localRoot: ".opencode",
+  cli: { binary: "opencode", editions: [{ since: "1.18.33", verified: ["1.18.33"], basis: "OpenCode 1.18.33, run offline" }] },
   layout: () => ({
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "markdown" },

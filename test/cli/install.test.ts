@@ -106,7 +106,7 @@ describe("bosun install", () => {
     expect(Object.keys(report)).toEqual(["mode", "dryRun", "pack", "targets", "helper", "notes", "warnings"]);
     expect(report.pack).toEqual({ name: "bosun", version: "0.1.0", dir: expect.stringMatching(/assets\/pack$/) });
     const target = report.targets[0];
-    expect(Object.keys(target)).toEqual(["runtime", "title", "scope", "roots", "skipped", "notes"]);
+    expect(Object.keys(target)).toEqual(["runtime", "title", "scope", "roots", "skipped", "notes", "cli"]);
     const root = target.roots[0];
     expect(Object.keys(root)).toEqual(["dir", "key", "status", "counts", "actions", "migrations", "drift", "journal", "backups", "recovered", "interrupted", "notes"]);
     expect(root.status).toBe("changed");

@@ -1,7 +1,7 @@
 // Config edits: bosun adds and removes only its own entries; your comments, key order,
 // indentation, trailing commas, BOM and CRLF line endings survive install + uninstall byte for
 // byte, in JSONC (Claude, Codex, Gemini, Cursor, Windsurf and the other settings files) and TOML (Codex's block).
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { addHookEntries, hasHookEntry, parseConfig, removeHookEntries } from "../../src/install/config/json-hooks.js";
@@ -11,6 +11,13 @@ import { runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { install, packDir, uninstall } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+
+/** A Codex from before 0.124 (its --version says 0.120.0): it is the one that gets bosun's TOML block. */
+function codexNeedingTheFlag(t: TempHome): Record<string, { binary: string }> {
+  const binary = t.write("old-codex/codex", '#!/bin/sh\necho "codex-cli 0.120.0"\n');
+  chmodSync(binary, 0o755);
+  return { codex: { binary } };
+}
 import { seededRandom } from "../fixtures/random.js";
 
 const HOOK = { event: "SessionStart", command: "node '/home/me/.local/share/bosun/bin/bosun-hook.mjs' session-start", timeout: 10 };
@@ -103,21 +110,21 @@ describe("installs and uninstalls leave your config files as they were", () => {
       [join(t.home, ".gemini/settings.json")]: '{\n    "theme": "dark"\n}',
     };
     for (const [path, content] of Object.entries(files)) t.write(path, content);
-    await install(t, { runtimes: ["claude", "codex", "cursor", "gemini"] });
+    await install(t, { runtimes: ["claude", "codex", "cursor", "gemini"], agentsConfig: codexNeedingTheFlag(t) });
     for (const path of Object.keys(files)) expect(readFileSync(path, "utf8"), path).not.toBe(files[path]);
     expect(readFileSync(join(t.home, ".codex/config.toml"), "utf8")).toMatch(/^# >>> bosun.*\r\nfeatures\.codex_hooks = true\r\n# <<< bosun <<<\r\n# my codex config/);
-    await uninstall(t, { runtimes: ["claude", "codex", "cursor", "gemini"] });
+    await uninstall(t, { runtimes: ["claude", "codex", "cursor", "gemini"], agentsConfig: codexNeedingTheFlag(t) });
     for (const [path, content] of Object.entries(files)) expect(readFileSync(path, "utf8"), path).toBe(content);
   });
 
   it("the Codex block is not written when your config already enables hooks, or cannot take it (a note says what to add)", async () => {
     const t = makeTempHome();
     t.write(join(t.home, ".codex/config.toml"), "[features]\ncodex_hooks = true\n");
-    let outcome = await install(t, { runtimes: ["codex"] });
+    let outcome = await install(t, { runtimes: ["codex"], agentsConfig: codexNeedingTheFlag(t) });
     expect(readFileSync(join(t.home, ".codex/config.toml"), "utf8")).toBe("[features]\ncodex_hooks = true\n");
     const t2 = makeTempHome();
     t2.write(join(t2.home, ".codex/config.toml"), "[features]\nweb_search = true\n");
-    outcome = await install(t2, { runtimes: ["codex"] });
+    outcome = await install(t2, { runtimes: ["codex"], agentsConfig: codexNeedingTheFlag(t2) });
     expect(readFileSync(join(t2.home, ".codex/config.toml"), "utf8")).toBe("[features]\nweb_search = true\n");
     expect(outcome.result.targets[0]!.roots[0]!.plan.notes.join(" ")).toMatch(/already has a \[features\] table; add codex_hooks = true to it yourself/);
   });
@@ -269,14 +276,14 @@ describe("a config whose hooks hold a value of the wrong type", () => {
   it("Codex's config.toml edited into one that does not parse: the upgrade notes it, as a first install does", async () => {
     const fresh = makeTempHome();
     fresh.write(join(fresh.home, ".codex/config.toml"), 'model = \n');
-    const first = await install(fresh, { runtimes: ["codex"], pack: packDir("demo-v1") });
+    const first = await install(fresh, { runtimes: ["codex"], pack: packDir("demo-v1"), agentsConfig: codexNeedingTheFlag(fresh) });
     expect(first.result.targets[0]!.roots[0]!.plan.notes).toEqual(["config.toml: invalid TOML (Invalid TOML document: invalid value) at line 1; bosun did not add features.codex_hooks = true to it"]);
     const t = makeTempHome();
-    await install(t, { runtimes: ["codex"], pack: packDir("demo-v1") });
+    await install(t, { runtimes: ["codex"], pack: packDir("demo-v1"), agentsConfig: codexNeedingTheFlag(t) });
     const config = join(t.home, ".codex/config.toml");
     t.write(config, `${readFileSync(config, "utf8")}features = "x"\n`);
     for (const version of ["demo-v2", "demo-v2"]) {
-      const outcome = await install(t, { runtimes: ["codex"], pack: packDir(version) });
+      const outcome = await install(t, { runtimes: ["codex"], pack: packDir(version), agentsConfig: codexNeedingTheFlag(t) });
       expect(outcome.result.targets[0]!.roots[0]!.plan.notes.join(" ")).toMatch(/^config\.toml: invalid TOML \(.*\) at line 4; bosun's block \(features\.codex_hooks = true\) is in it, but the runtime cannot read the file until you fix it$/);
     }
   });

@@ -18,7 +18,7 @@ const claude = (t: TempHome, rel = "") => join(t.home, ".claude", rel);
 const manifestOf = (root: string) => readManifest(nodeFs, join(root, "bosun-manifest.json")).manifest;
 
 describe("uninstall removes the folders bosun created, once empty", () => {
-  it("a fresh home gets back exactly what it had: every runtime's folder, the folders above it bosun made, and the skill folders of ~/.agents", async () => {
+  it("a fresh home gets back exactly what it had: every runtime's folder, the folders above it bosun made, and the skill folders of ~/.agents (Codex's commands-as-skills go to ~/.codex/skills)", async () => {
     const t = makeTempHome();
     const before = homeTree(t);
     const runtimes = ["claude", "codex", "opencode", "pi", "gemini", "antigravity"];
@@ -26,7 +26,7 @@ describe("uninstall removes the folders bosun created, once empty", () => {
     expect(manifestOf(claude(t)).createdRoot).toBe(1);
     expect(manifestOf(join(t.home, ".pi/agent")).createdRoot).toBe(2);
     expect(manifestOf(join(t.home, ".config/opencode")).createdRoot).toBe(2);
-    expect(manifestOf(join(t.home, ".agents")).createdDirs).toEqual(["skills", "skills/bosun-delegate", "skills/bosun-orchestrator", "skills/bosun-orchestrator/references", "skills/bosun-status"]);
+    expect(manifestOf(join(t.home, ".agents")).createdDirs).toEqual(["skills", "skills/bosun-orchestrator", "skills/bosun-orchestrator/references"]);
     await uninstall(t, { runtimes });
     expect(homeTree(t)).toEqual(before);
   });

@@ -105,9 +105,10 @@ describe("bosun's own pack in each runtime's format", () => {
     const refs = ["a0", "claude", "codex", "cursor", "gemini", "grok", "hermes", "opencode"].map((agent) => `skills/bosun-orchestrator/references/${agent}.md`);
     const skill = ["skills/bosun-orchestrator/SKILL.md", ...refs];
     expect(files(at(".claude")).filter((file) => !file.startsWith("bosun-"))).toEqual(["agents/bosun-reviewer.md", "commands/bosun-delegate.md", "commands/bosun-status.md", "settings.json", ...skill].sort());
-    // Codex: skills under ~/.agents/skills; commands become skills in ~/.codex/skills; hooks in hooks.json + the TOML block.
+    // Codex: skills under ~/.agents/skills; commands become skills in ~/.codex/skills; hooks in hooks.json (no Codex
+    // is installed here, so it gets the newest contract: no TOML block, see test/install/cli-contract.test.ts).
     expect(files(at(".agents/skills"))).toEqual(["bosun-orchestrator/SKILL.md", ...refs.map((ref) => ref.replace("skills/", ""))].sort());
-    expect(files(at(".codex")).filter((file) => !file.startsWith("bosun-"))).toEqual(["config.toml", "hooks.json", "skills/bosun-delegate/SKILL.md", "skills/bosun-status/SKILL.md"]);
+    expect(files(at(".codex")).filter((file) => !file.startsWith("bosun-"))).toEqual(["hooks.json", "skills/bosun-delegate/SKILL.md", "skills/bosun-status/SKILL.md"]);
     const codexCommand = parseFrontmatter(readFileSync(at(".codex/skills/bosun-status/SKILL.md"), "utf8"), "x");
     expect(codexCommand.data).toEqual({ name: "bosun-status", description: expect.stringContaining("installed and signed in") });
     expect(codexCommand.body).not.toContain("$ARGUMENTS");

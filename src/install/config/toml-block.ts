@@ -47,6 +47,12 @@ export function removeTomlBlock(text: string): string {
   return current;
 }
 
+/** The file without bosun's block; null (delete it) when bosun created the file and nothing else is left. */
+export function withoutTomlBlock(text: string, createdByBosun: boolean): string | null {
+  const rest = removeTomlBlock(text);
+  return createdByBosun && rest.trim() === "" ? null : rest;
+}
+
 /** The value at a dotted path, or undefined. */
 export function tomlValueAt(value: Record<string, unknown>, path: readonly string[]): unknown {
   let current: unknown = value;

@@ -16,7 +16,7 @@ const DEFAULT_PATH = ["/bin", "/usr/bin"].join(delimiter);
  * executable regular file; a name with a slash is taken relative to the working folder; a bare
  * name is looked up on PATH (empty entries skipped).
  */
-export function locateBinary(binary: string, ctx: DetectionContext): string | undefined {
+export function locateBinary(binary: string, ctx: Pick<DetectionContext, "env" | "cwd" | "files">): string | undefined {
   if (!binary) return undefined;
   if (isAbsolute(binary) || binary.includes("/")) {
     const path = isAbsolute(binary) ? binary : resolve(ctx.cwd, binary);
