@@ -1,4 +1,5 @@
 import { displayPath, displayPathsIn } from "../boot/paths.js";
+import type { ClosingCheck } from "../doctor/closing-check.js";
 import type { ArtifactDoctor, DoctorReport, RuntimeDoctor } from "../doctor/doctor.js";
 
 type Style = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text: string) => string;
@@ -15,7 +16,7 @@ export function doctorLines(report: DoctorReport, home: string, style: Style): s
   lines.push("", hookLine(report, show, style));
   if (report.problems.length > 0) {
     lines.push("", style("bold", `Problems (${report.problems.length})`));
-    for (const problem of report.problems) lines.push(`  ${style("red", "✗")} ${displayPathsIn(problem, home)}`);
+    for (const problem of report.problems) lines.push(`  ${style("red", "✗")} ${displayPathsIn(problem.text, home)}`);
   } else lines.push("", style("green", report.runtimes.length === 0 ? "nothing to check" : "everything bosun installed is intact and loaded"));
   return lines;
 }
@@ -63,4 +64,21 @@ function hookLine(report: DoctorReport, show: (path: string) => string, style: S
   if (hook.problem) return `Hook status  ${style("yellow", `${show(hook.path)} ${hook.problem}`)} (bosun status writes a new one)`;
   if (!hook.generatedAt) return `Hook status  ${style("dim", "none yet: the hook shows a fallback line until bosun status or bosun install writes it")}`;
   return `Hook status  last written ${hook.generatedAt} (${show(hook.path)})`;
+}
+
+/** The closing check after `bosun install`: one line per runtime asked, then each problem. */
+export function closingCheckLines(check: ClosingCheck, home: string, style: Style): string[] {
+  if (check.runtimes.length === 0) return [];
+  const lines = ["", style("bold", "Loaded (asked each agent's CLI; bosun doctor checks everything)")];
+  for (const runtime of check.runtimes) {
+    const loaded = runtime.artifacts.filter((artifact) => artifact.state === "loaded").length;
+    const waiting = runtime.artifacts.filter((artifact) => artifact.state === "waiting").length;
+    const unchecked = runtime.artifacts.filter((artifact) => artifact.state === "unchecked").length;
+    const parts = [runtime.probe?.failure ? style("red", runtime.probe.failure) : `${loaded} of ${runtime.artifacts.length} loaded`];
+    if (waiting > 0 && !runtime.probe?.failure) parts.push(style("yellow", `${waiting} waiting for your trust`));
+    if (unchecked > 0 && !runtime.probe?.failure) parts.push(style("dim", `${unchecked} it cannot list offline`));
+    lines.push(`  ${runtime.title}  ${parts.join(", ")}`);
+  }
+  for (const problem of check.problems) lines.push(`  ${style("red", "✗")} ${displayPathsIn(problem.text, home)}`);
+  return lines;
 }

@@ -100,11 +100,14 @@ function answer(run: ProbeRun, timeoutMs: number, how: string, listing: CliListi
   return { failure: `${ended} without listing what it loaded (its output was not what bosun expects)`, ms: run.ms, how };
 }
 
-/** A local port that accepts and drops every connection: an API address that goes nowhere. */
+/**
+ * A local port that accepts and drops every connection: an API address that goes nowhere. Where
+ * no port can be opened (no loopback at all), port 1, which nothing can be listening on then.
+ */
 function closedSink(): Promise<{ port: number; close(): void }> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const server: Server = createServer((socket) => socket.destroy());
-    server.on("error", reject);
+    server.on("error", () => resolve({ port: 1, close: () => undefined }));
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
       resolve({ port: typeof address === "object" && address ? address.port : 0, close: () => server.close() });

@@ -64,13 +64,21 @@ export interface RuntimeDoctor {
   probe: { asked: string; ms: number; failure?: string } | null;
 }
 
+/** One thing to fix: `text` is its line in the report, naming what to do. */
+export interface DoctorProblem {
+  runtime: string;
+  /** `intact`: a file or entry changed; `probe`: the CLI could not be asked; `loaded`: it did not load an artifact; `none`: nothing installed. */
+  kind: "intact" | "probe" | "loaded" | "none";
+  artifact?: { kind: ArtifactKind; name: string; scope: InstallScope };
+  text: string;
+}
+
 export interface DoctorReport {
   ok: boolean;
   timeoutMs: number;
   runtimes: RuntimeDoctor[];
   hook: HookSnapshot;
-  /** One line per problem, each naming what to do. */
-  problems: string[];
+  problems: DoctorProblem[];
 }
 
 /**
@@ -139,21 +147,24 @@ function manifestPath(runtime: InstallRuntime, root: RootStatus, options: Doctor
 }
 
 /** The problems of one runtime, each one line that says what to do. */
-function runtimeProblems(runtime: RuntimeDoctor): string[] {
-  const lines: string[] = [];
+function runtimeProblems(runtime: RuntimeDoctor): DoctorProblem[] {
+  const out: DoctorProblem[] = [];
+  const add = (kind: DoctorProblem["kind"], text: string, artifact?: ArtifactDoctor) => out.push({ runtime: runtime.runtime, kind, ...(artifact ? { artifact: { kind: artifact.kind, name: artifact.name, scope: artifact.scope } } : {}), text });
   const reinstall = (scope: InstallScope) => `bosun install --runtime ${runtime.runtime} --scope ${scope}`;
-  if (runtime.roots.length === 0) return [`${runtime.title}: bosun installed no pack here; install one with ${reinstall("global")}`];
+  if (runtime.roots.length === 0) {
+    add("none", `${runtime.title}: bosun installed no pack here; install one with ${reinstall("global")}`);
+    return out;
+  }
   for (const root of runtime.roots) {
-    for (const file of root.intact.files) lines.push(`${runtime.title} (${root.scope}): ${file.path} ${file.change === "missing" ? "is missing" : `was ${file.change}`}; ${reinstall(root.scope)} puts bosun's back (a changed file is backed up first)`);
-    for (const entry of root.intact.config) lines.push(`${runtime.title} (${root.scope}): bosun's entry is gone from ${entry}; ${reinstall(root.scope)} adds it again`);
-    for (const problem of root.intact.problems) lines.push(`${runtime.title} (${root.scope}): ${problem}; run ${reinstall(root.scope)}`);
+    for (const file of root.intact.files) add("intact", `${runtime.title} (${root.scope}): ${file.path} ${file.change === "missing" ? "is missing" : `was ${file.change}`}; ${reinstall(root.scope)} puts bosun's back (a changed file is backed up first)`);
+    for (const entry of root.intact.config) add("intact", `${runtime.title} (${root.scope}): bosun's entry is gone from ${entry}; ${reinstall(root.scope)} adds it again`);
+    for (const problem of root.intact.problems) add("intact", `${runtime.title} (${root.scope}): ${problem}; run ${reinstall(root.scope)}`);
   }
-  if (runtime.probe?.failure) lines.push(`${runtime.title}: ${runtime.probe.asked} ${runtime.probe.failure}; check that ${runtime.cli?.path ?? runtime.runtime} runs${runtime.probe.failure.startsWith("did not answer") ? ", or give it longer with --timeout" : ""}`);
+  if (runtime.probe?.failure) add("probe", `${runtime.title}: ${runtime.probe.asked} ${runtime.probe.failure}; check that ${runtime.cli?.path ?? runtime.runtime} runs${runtime.probe.failure.startsWith("did not answer") ? ", or give it longer with --timeout" : ""}`);
   for (const artifact of runtime.artifacts) {
-    if (artifact.state !== "not-loaded") continue;
-    lines.push(`${runtime.title} (${artifact.scope}): ${artifact.kind} ${artifact.name} is not loaded (${artifact.reason ?? "not listed"}); ${fixFor(runtime, artifact)}`);
+    if (artifact.state === "not-loaded") add("loaded", `${runtime.title} (${artifact.scope}): ${artifact.kind} ${artifact.name} is not loaded (${artifact.reason ?? "not listed"}); ${fixFor(runtime, artifact)}`, artifact);
   }
-  return lines;
+  return out;
 }
 
 function fixFor(runtime: RuntimeDoctor, artifact: ArtifactDoctor): string {
