@@ -155,14 +155,18 @@ function runtimeProblems(runtime: RuntimeDoctor): DoctorProblem[] {
     add("none", `${runtime.title}: bosun installed no pack here; install one with ${reinstall("global")}`);
     return out;
   }
+  // bosun install keeps your edits and deletions (they are yours): an uninstall first gives bosun's files back.
+  const restore = (scope: InstallScope) => `bosun uninstall --runtime ${runtime.runtime} --scope ${scope} (it backs up changed files) then ${reinstall(scope)} puts bosun's back`;
   for (const root of runtime.roots) {
-    for (const file of root.intact.files) add("intact", `${runtime.title} (${root.scope}): ${file.path} ${file.change === "missing" ? "is missing" : `was ${file.change}`}; ${reinstall(root.scope)} puts bosun's back (a changed file is backed up first)`);
-    for (const entry of root.intact.config) add("intact", `${runtime.title} (${root.scope}): bosun's entry is gone from ${entry}; ${reinstall(root.scope)} adds it again`);
+    for (const file of root.intact.files) add("intact", `${runtime.title} (${root.scope}): ${file.path} ${file.change === "missing" ? "is missing" : `was ${file.change}`}; if that was not you, ${restore(root.scope)}`);
+    for (const entry of root.intact.config) add("intact", `${runtime.title} (${root.scope}): bosun's entry is gone from ${entry}; if that was not you, ${restore(root.scope)}`);
     for (const problem of root.intact.problems) add("intact", `${runtime.title} (${root.scope}): ${problem}; run ${reinstall(root.scope)}`);
   }
   if (runtime.probe?.failure) add("probe", `${runtime.title}: ${runtime.probe.asked} ${runtime.probe.failure}; check that ${runtime.cli?.path ?? runtime.runtime} runs${runtime.probe.failure.startsWith("did not answer") ? ", or give it longer with --timeout" : ""}`);
   for (const artifact of runtime.artifacts) {
-    if (artifact.state === "not-loaded") add("loaded", `${runtime.title} (${artifact.scope}): ${artifact.kind} ${artifact.name} is not loaded (${artifact.reason ?? "not listed"}); ${fixFor(runtime, artifact)}`, artifact);
+    if (artifact.state !== "not-loaded") continue;
+    const changed = runtime.roots.some((root) => root.scope === artifact.scope && root.intact.files.some((file) => artifact.path === `${root.dir}/${file.path}`));
+    add("loaded", `${runtime.title} (${artifact.scope}): ${artifact.kind} ${artifact.name} is not loaded (${artifact.reason ?? "not listed"}); ${changed ? "its file changed (see above)" : fixFor(runtime, artifact)}`, artifact);
   }
   return out;
 }
@@ -176,5 +180,5 @@ function fixFor(runtime: RuntimeDoctor, artifact: ArtifactDoctor): string {
   }
   if (reason.startsWith("disabled")) return `enable it again in ${runtime.title}'s settings`;
   if (reason.startsWith("shadowed")) return "rename or remove the other one";
-  return `bosun install --runtime ${runtime.runtime} --scope ${artifact.scope} puts it back, or see what ${runtime.runtime} says when it starts`;
+  return `start ${runtime.runtime} here to see what it says about ${artifact.path}`;
 }

@@ -62,7 +62,7 @@ describe("bosun doctor", () => {
     ]);
     const text = doctor(t);
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain("Claude Code (global): commands/bosun-status.md was edited; bosun install --runtime claude --scope global puts bosun's back");
+    expect(text.stdout).toContain("Claude Code (global): commands/bosun-status.md was edited; if that was not you, bosun uninstall --runtime claude --scope global (it backs up changed files) then bosun install --runtime claude --scope global puts bosun's back");
     expect(text.stdout).toContain("commands/bosun-delegate.md is missing;");
     expect(text.stdout).toContain("agents/bosun-reviewer.md was replaced by a link;");
     expect(text.stderr.trim()).toBe("bosun: doctor found 3 problems; each line above says what to do");

@@ -84,7 +84,7 @@ describe("bosun doctor with the real CLIs", () => {
     // The manifest still lists it; Claude itself says it did not load it.
     expect(skill).toMatchObject({ state: "not-loaded", reason: "claude does not list it" });
     expect(report.problems.map((problem) => problem.text)).toContain(
-      "Claude Code (global): skill bosun-orchestrator is not loaded (claude does not list it); bosun install --runtime claude --scope global puts it back, or see what claude says when it starts",
+      "Claude Code (global): skill bosun-orchestrator is not loaded (claude does not list it); its file changed (see above)",
     );
   }, TEST_TIMEOUT_MS);
 
