@@ -12,6 +12,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readRealClis } from "../scripts/real-clis.mjs";
+import { median } from "./median.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TIMEOUT_S = process.env.BENCH_PROBE_TIMEOUT ?? "120";
@@ -60,12 +61,6 @@ function timeOnce([command, args]) {
   if (result.status !== 0) throw new Error(`${args.slice(-3).join(" ")} exited ${result.status}: ${result.stderr.toString().slice(0, 400)} ${result.stdout.toString().slice(0, 400)}`);
   return { ms, stdout: result.stdout.toString() };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 try {
   const install = spawnSync(process.execPath, [bin, "install", "--runtime", RUNTIMES.join(","), "--scope", "global", "--yes", "--no-verify"], { env, cwd: project, encoding: "utf8" });

@@ -109,8 +109,11 @@ describe("bosun doctor", () => {
     rmSync(snapshot, { force: true });
     expect(JSON.parse(doctor(t, ["--json"]).stdout).hook.generatedAt).toBeNull();
     expect(doctor(t).stdout).toContain("Hook status  none yet");
-    t.write(snapshot, JSON.stringify({ version: 1, generatedAt: "2026-12-01T10:00:00.000Z", line: "bosun 0.1.0: 1 of 8 agents signed in" }));
-    expect(JSON.parse(doctor(t, ["--json"]).stdout).hook).toEqual({ path: snapshot, generatedAt: "2026-12-01T10:00:00.000Z" });
+    // Only its time is read: whatever else the file holds never reaches the report.
+    t.write(snapshot, JSON.stringify({ version: 1, generatedAt: "2026-12-01T10:00:00.000Z", line: `bosun 0.1.0: ${PLANTED}` }));
+    const json = doctor(t, ["--json"]);
+    expect(JSON.parse(json.stdout).hook).toEqual({ path: snapshot, generatedAt: "2026-12-01T10:00:00.000Z" });
+    expect(json.stdout + doctor(t).stdout).not.toContain(PLANTED);
     t.write(snapshot, "{garbled");
     expect(doctor(t).stdout).toContain("hook-status.json is not valid JSON");
   });
