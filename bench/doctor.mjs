@@ -46,13 +46,10 @@ mkdirSync(env.TMPDIR, { recursive: true });
 const isolated = spawnSync("unshare", ["-n", "sh", "-c", "ip link set lo up"], { stdio: "ignore" }).status === 0;
 const wrap = (command, args) => (isolated ? ["unshare", ["-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"', command, ...args]] : [command, args]);
 
-// One probe, as doctor runs it, for wantsSkills as doctor would ask it here (codex's and opencode's artifacts include skills or commands).
-const probeScript = (id) =>
-  `const { probeCli } = await import(${JSON.stringify(probes)}); const a = await probeCli(${JSON.stringify(id)}, { bin: ${JSON.stringify(installed[id].bin)}, env: process.env, cwd: process.cwd(), timeoutMs: ${Number(TIMEOUT_S) * 1000}, wantsSkills: true }); if (a.failure) { console.error(a.failure); process.exit(1); }`;
-const commands = {
-  ...Object.fromEntries(RUNTIMES.map((id) => [`probe ${id}`, wrap(process.execPath, ["--input-type=module", "-e", probeScript(id)])])),
-  doctor: wrap(process.execPath, [bin, "doctor", "--json", "--timeout", TIMEOUT_S]),
-};
+// One probe as doctor runs it: asking for skills where doctor's own report has skill artifacts for the runtime.
+const probeScript = (id, wantsSkills) =>
+  `const { probeCli } = await import(${JSON.stringify(probes)}); const a = await probeCli(${JSON.stringify(id)}, { bin: ${JSON.stringify(installed[id].bin)}, env: process.env, cwd: process.cwd(), timeoutMs: ${Number(TIMEOUT_S) * 1000}, wantsSkills: ${wantsSkills} }); if (a.failure) { console.error(a.failure); process.exit(1); }`;
+const commands = { doctor: wrap(process.execPath, [bin, "doctor", "--json", "--timeout", TIMEOUT_S]) };
 
 function timeOnce([command, args]) {
   const start = process.hrtime.bigint();
@@ -67,6 +64,10 @@ try {
   if (install.status !== 0) throw new Error(`bosun install failed: ${install.stderr}`);
   const check = JSON.parse(timeOnce(commands.doctor).stdout);
   if (!check.ok || check.runtimes.length !== 4) throw new Error(`expected doctor to find four runtimes, all fine: ${JSON.stringify(check.problems)}`);
+  for (const runtime of check.runtimes) {
+    const wantsSkills = runtime.artifacts.some((artifact) => artifact.kind === "skill");
+    commands[`probe ${runtime.runtime}`] = wrap(process.execPath, ["--input-type=module", "-e", probeScript(runtime.runtime, wantsSkills)]);
+  }
   for (const spec of Object.values(commands)) timeOnce(spec); // warm-up (first starts create the CLIs' databases and caches)
   const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {

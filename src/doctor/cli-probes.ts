@@ -12,7 +12,7 @@ export interface ProbeRequest {
   env: Env;
   cwd: string;
   timeoutMs: number;
-  /** Skills are among the artifacts to check (OpenCode then asks a second command). */
+  /** Skills are among the artifacts to check (only then does OpenCode get its second command, `debug skill`). */
   wantsSkills: boolean;
 }
 

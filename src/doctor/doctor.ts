@@ -119,7 +119,7 @@ async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], optio
   const cli = report && hasProbe(runtime.id) ? { binary: report.binary, path, installed: report.installed } : null;
   let answer: ProbeAnswer | null = null;
   if (cli?.path && places.length > 0 && options.probe !== false) {
-    answer = await probeCli(runtime.id, { bin: cli.path, env: options.env, cwd: options.cwd, timeoutMs: options.timeoutMs, wantsSkills: places.some(({ artifact }) => artifact.kind === "skill" || artifact.kind === "command") });
+    answer = await probeCli(runtime.id, { bin: cli.path, env: options.env, cwd: options.cwd, timeoutMs: options.timeoutMs, wantsSkills: places.some(({ artifact }) => artifact.kind === "skill") });
   }
   const artifacts: ArtifactDoctor[] = places.map((place) => {
     const base = { kind: place.artifact.kind, name: place.artifact.name, pack: place.artifact.pack, scope: place.scope, path: join(place.rootDir, place.artifact.file) };
