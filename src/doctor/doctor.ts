@@ -31,8 +31,6 @@ export interface DoctorOptions {
   dataDir: string;
   agentsConfig: AgentsConfig;
   timeoutMs: number;
-  /** Ask the CLIs what they loaded (false: intact, signed in and the hook only). */
-  probe?: boolean;
 }
 
 export interface RootDoctor {
@@ -118,7 +116,7 @@ async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], optio
   const path = report?.installed ? (locateBinary(report.binary, detection) ?? null) : null;
   const cli = report && hasProbe(runtime.id) ? { binary: report.binary, path, installed: report.installed } : null;
   let answer: ProbeAnswer | null = null;
-  if (cli?.path && places.length > 0 && options.probe !== false) {
+  if (cli?.path && places.length > 0) {
     answer = await probeCli(runtime.id, { bin: cli.path, env: options.env, cwd: options.cwd, timeoutMs: options.timeoutMs, wantsSkills: places.some(({ artifact }) => artifact.kind === "skill") });
   }
   const artifacts: ArtifactDoctor[] = places.map((place) => {
