@@ -144,7 +144,8 @@ async function render(outcome: InstallOutcome, dryRun: boolean, flags: InstallFl
 
 /**
  * The closing check: each runtime just installed into whose CLI is there is asked (offline, all
- * at once, within doctor's default timeout) whether it loaded the pack's artifacts.
+ * at once, within doctor's default timeout) whether it loaded the pack's artifacts. Null when
+ * none of their CLIs is installed.
  */
 async function verifyInstalled(outcome: InstallOutcome, boot: Boot) {
   const [{ runDoctor, DEFAULT_PROBE_TIMEOUT_MS }, { agentEnvironment }, { closingCheck }] = await Promise.all([import("../doctor/doctor.js"), import("../doctor/agent-env.js"), import("../doctor/closing-check.js")]);
@@ -159,7 +160,9 @@ async function verifyInstalled(outcome: InstallOutcome, boot: Boot) {
     agentsConfig: boot.config?.value.agents,
     timeoutMs: DEFAULT_PROBE_TIMEOUT_MS,
   });
-  return closingCheck(report, outcome.pack.name);
+  const check = closingCheck(report, outcome.pack.name);
+  // No CLI there to ask: nothing to report (the install's own report is all there is).
+  return check.runtimes.length > 0 ? check : null;
 }
 
 /** `bosun install --status [--runtime R] [--scope S] [--json]`. */
