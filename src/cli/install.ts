@@ -19,6 +19,8 @@ interface InstallFlags {
   lockTimeout?: string;
   status?: boolean;
   json?: boolean;
+  /** commander's name for `--no-verify` (true unless given). */
+  verify?: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -42,6 +44,7 @@ export function registerInstall(program: Command, output: Output): void {
       .argument("[pack]", "a pack folder (default: bosun's own pack)"),
   )
     .option("--status", "show what bosun installed where, and what changed since (read only)")
+    .option("--no-verify", "skip the closing check (asking each agent's CLI whether it loaded what was installed)")
     .action(async (pack: string | undefined, flags: InstallFlags) => (flags.status ? installStatus(flags, output) : runInstallCommand("install", pack, flags, output)));
   common(
     program
@@ -135,8 +138,33 @@ async function checkBeforeApplying(preview: InstallOutcome, context: { interacti
 async function render(outcome: InstallOutcome, dryRun: boolean, flags: InstallFlags, boot: Boot, output: Output): Promise<void> {
   const [{ buildInstallReport }, { installLines }] = await Promise.all([import("../install/report.js"), import("./render-install.js")]);
   const report = buildInstallReport(outcome, dryRun);
-  if (flags.json) return writeJson(output, report);
+  const verify = outcome.mode === "install" && !dryRun && flags.verify !== false ? await verifyInstalled(outcome, boot) : null;
+  if (flags.json) return writeJson(output, verify ? { ...report, verify } : report);
   for (const line of installLines(report, boot.paths.home, styler(output))) writeLine(output.stdout, line);
+  if (verify) for (const line of (await import("./render-doctor.js")).closingCheckLines(verify, boot.paths.home, styler(output))) writeLine(output.stdout, line);
+}
+
+/**
+ * The closing check: each runtime just installed into whose CLI is there is asked (offline, all
+ * at once, within doctor's default timeout) whether it loaded the pack's artifacts. Null when
+ * none of their CLIs is installed.
+ */
+async function verifyInstalled(outcome: InstallOutcome, boot: Boot) {
+  const [{ runDoctor, DEFAULT_PROBE_TIMEOUT_MS }, { closingCheck }] = await Promise.all([import("../doctor/doctor.js"), import("../doctor/closing-check.js")]);
+  const targets = outcome.result.targets.map(({ target }) => target);
+  const report = await runDoctor({
+    runtimes: [...new Map(targets.map((target) => [target.runtime.id, target.runtime])).values()],
+    scopes: [...new Set(targets.map((target) => target.scope))],
+    env: boot.agentEnv,
+    home: boot.paths.home,
+    cwd: process.cwd(),
+    dataDir: boot.paths.data,
+    agentsConfig: boot.config?.value.agents,
+    timeoutMs: DEFAULT_PROBE_TIMEOUT_MS,
+  });
+  const check = closingCheck(report, outcome.pack.name);
+  // No CLI there to ask: nothing to report (the install's own report is all there is).
+  return check.runtimes.length > 0 ? check : null;
 }
 
 /** `bosun install --status [--runtime R] [--scope S] [--json]`. */

@@ -1,0 +1,116 @@
+import { createServer, type Server } from "node:net";
+import type { Env } from "../boot/paths.js";
+import type { CliListing } from "./listing.js";
+import { runFailure, runProbe, type ProbeRun } from "./probe-process.js";
+import { claudeInitSeen, parseClaudeStream } from "./probes/claude.js";
+import { codexAnswered, codexSession, parseCodexAppServer } from "./probes/codex.js";
+import { parseGeminiSkills } from "./probes/gemini.js";
+import { parseOpencode } from "./probes/opencode.js";
+
+export interface ProbeRequest {
+  bin: string;
+  env: Env;
+  cwd: string;
+  timeoutMs: number;
+  /** Skills are among the artifacts to check (only then does OpenCode get its second command, `debug skill`). */
+  wantsSkills: boolean;
+}
+
+/** What the CLI said it loaded, or why it could not say (one display-safe line). */
+export type ProbeAnswer = { listing: CliListing; ms: number; how: string } | { failure: string; ms: number; how: string };
+
+/** The runtimes whose CLI bosun can ask, offline and without credentials, what it loaded. */
+export const PROBED_RUNTIMES = ["claude", "codex", "gemini", "opencode"] as const;
+
+export function hasProbe(runtime: string): boolean {
+  return (PROBED_RUNTIMES as readonly string[]).includes(runtime);
+}
+
+/** Asks the runtime's CLI what it loaded. Never throws. */
+export async function probeCli(runtime: string, request: ProbeRequest): Promise<ProbeAnswer> {
+  switch (runtime) {
+    case "claude":
+      return probeClaude(request);
+    case "codex":
+      return probeCodex(request);
+    case "gemini":
+      return probeGemini(request);
+    case "opencode":
+      return probeOpencode(request);
+    default:
+      return { failure: "bosun has no probe for this agent", ms: 0, how: "" };
+  }
+}
+
+const CLAUDE_ARGS = ["-p", "--output-format", "stream-json", "--verbose", "x"];
+
+/**
+ * Claude's headless start lists what it loaded in its first `system/init` event, before it
+ * asks the model. Signed in or not, it must never reach the model: its API address is a local
+ * socket bosun opens and closes at once, it does not retry, and it is stopped as soon as the
+ * init event is read. The start runs your SessionStart hooks, as any session would.
+ */
+async function probeClaude(request: ProbeRequest): Promise<ProbeAnswer> {
+  const sink = await closedSink();
+  try {
+    const env: Env = {
+      ...request.env,
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${sink.port}`,
+      CLAUDE_CODE_MAX_RETRIES: "0",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    };
+    const run = await runProbe({ bin: request.bin, args: CLAUDE_ARGS, env, cwd: request.cwd, timeoutMs: request.timeoutMs, doneWhen: claudeInitSeen });
+    return answer(run, request.timeoutMs, "claude -p --output-format stream-json --verbose", parseClaudeStream(run.stdout));
+  } finally {
+    sink.close();
+  }
+}
+
+async function probeCodex(request: ProbeRequest): Promise<ProbeAnswer> {
+  const run = await runProbe({ bin: request.bin, args: ["app-server"], env: request.env, cwd: request.cwd, timeoutMs: request.timeoutMs, session: codexSession(request.cwd), doneWhen: codexAnswered });
+  return answer(run, request.timeoutMs, "codex app-server (skills/list, hooks/list)", parseCodexAppServer(run.stdout));
+}
+
+async function probeGemini(request: ProbeRequest): Promise<ProbeAnswer> {
+  const run = await runProbe({ bin: request.bin, args: ["skills", "list"], env: request.env, cwd: request.cwd, timeoutMs: request.timeoutMs });
+  return answer(run, request.timeoutMs, "gemini skills list", parseGeminiSkills(run.stdout, run.stderr));
+}
+
+/**
+ * OpenCode's two listings run one after the other: on a first start both would create its
+ * database at once, and one of them fails. `npm_config_offline` keeps a config folder with a
+ * plugin from waiting on an npm install.
+ */
+async function probeOpencode(request: ProbeRequest): Promise<ProbeAnswer> {
+  const env: Env = { ...request.env, npm_config_offline: "true", OPENCODE_DISABLE_MODELS_FETCH: "1" };
+  const started = Date.now();
+  const config = await runProbe({ bin: request.bin, args: ["debug", "config"], env, cwd: request.cwd, timeoutMs: request.timeoutMs });
+  if (!request.wantsSkills || runFailure(config, request.timeoutMs) || config.code !== 0) return answer(config, request.timeoutMs, "opencode debug config", parseOpencode(config.stdout, null));
+  const left = Math.max(1, request.timeoutMs - (Date.now() - started));
+  const skills = await runProbe({ bin: request.bin, args: ["debug", "skill"], env, cwd: request.cwd, timeoutMs: left });
+  const combined: ProbeRun = { ...skills, stdout: skills.stdout, ms: Date.now() - started };
+  const failure = runFailure(skills, left);
+  return answer(combined, request.timeoutMs, "opencode debug config, opencode debug skill", failure ? null : parseOpencode(config.stdout, skills.stdout), failure);
+}
+
+function answer(run: ProbeRun, timeoutMs: number, how: string, listing: CliListing | null, failure = runFailure(run, timeoutMs)): ProbeAnswer {
+  if (failure) return { failure, ms: run.ms, how };
+  if (listing) return { listing, ms: run.ms, how };
+  const ended = run.signal ? `was ended by ${run.signal}` : `exited with code ${run.code}`;
+  return { failure: `${ended} without listing what it loaded (its output was not what bosun expects)`, ms: run.ms, how };
+}
+
+/**
+ * A local port that accepts and drops every connection: an API address that goes nowhere. Where
+ * no port can be opened (no loopback at all), port 1, which nothing can be listening on then.
+ */
+function closedSink(): Promise<{ port: number; close(): void }> {
+  return new Promise((resolve) => {
+    const server: Server = createServer((socket) => socket.destroy());
+    server.on("error", () => resolve({ port: 1, close: () => undefined }));
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      resolve({ port: typeof address === "object" && address ? address.port : 0, close: () => server.close() });
+    });
+  });
+}

@@ -1,0 +1,182 @@
+import * as nodeFs from "node:fs";
+import { join } from "node:path";
+import type { Env } from "../boot/paths.js";
+import { collectInstallStatus, type RootStatus } from "../install/install-status.js";
+import { readManifest } from "../install/manifest.js";
+import { MANIFEST_FILE, rootsFor, statePath } from "../install/root.js";
+import { reportRuntime, runtimeConfig, type AgentsConfig } from "../runtimes/collect-status.js";
+import { locateBinary } from "../runtimes/detect/binary.js";
+import { listInstallRuntimes } from "../runtimes/install-registry.js";
+import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
+import { machineDetectionContext } from "../runtimes/machine.js";
+import { findById, listRuntimes } from "../runtimes/registry.js";
+import type { AuthStatus } from "../runtimes/types.js";
+import { installedArtifacts, type ArtifactKind } from "./artifacts.js";
+import { hasProbe, probeCli, type ProbeAnswer } from "./cli-probes.js";
+import { readHookSnapshot, type HookSnapshot } from "./hook-snapshot.js";
+import { intactCheck, type IntactCheck } from "./intact.js";
+import { loadVerdict, type LoadState } from "./loaded.js";
+
+export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+
+export interface DoctorOptions {
+  /** Install runtimes to check (default: every runtime bosun installed a pack into). */
+  runtimes?: readonly InstallRuntime[];
+  /** Only these scopes (the closing check of an install looks at the one it installed). */
+  scopes?: readonly InstallScope[];
+  /** The environment the agents see: the user's, without what bosun's own `.env` added. */
+  env: Env;
+  home: string;
+  cwd: string;
+  dataDir: string;
+  agentsConfig: AgentsConfig;
+  timeoutMs: number;
+}
+
+export interface RootDoctor {
+  scope: InstallScope;
+  key: string;
+  dir: string;
+  packs: { name: string; version: string }[];
+  intact: IntactCheck;
+}
+
+export interface ArtifactDoctor {
+  kind: ArtifactKind;
+  name: string;
+  pack: string;
+  scope: InstallScope;
+  path: string;
+  state: LoadState;
+  reason?: string;
+}
+
+export interface RuntimeDoctor {
+  runtime: string;
+  title: string;
+  /** The CLI bosun asked (its path), null when it is not installed or bosun has no probe for it. */
+  cli: { binary: string; path: string | null; installed: boolean } | null;
+  signIn: AuthStatus | null;
+  roots: RootDoctor[];
+  artifacts: ArtifactDoctor[];
+  probe: { asked: string; ms: number; failure?: string } | null;
+}
+
+/** One thing to fix: `text` is its line in the report, naming what to do. */
+export interface DoctorProblem {
+  runtime: string;
+  /** `intact`: a file or entry changed; `probe`: the CLI could not be asked; `loaded`: it did not load an artifact; `none`: nothing installed. */
+  kind: "intact" | "probe" | "loaded" | "none";
+  artifact?: { kind: ArtifactKind; name: string; scope: InstallScope };
+  text: string;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  timeoutMs: number;
+  runtimes: RuntimeDoctor[];
+  hook: HookSnapshot;
+  problems: DoctorProblem[];
+}
+
+/**
+ * `bosun doctor`: for every runtime with a bosun pack, whether the files are still what bosun
+ * wrote (intact), whether the runtime's own CLI loaded each artifact (asked offline, every CLI
+ * at once, each bounded by the timeout), whether it is signed in, and when the hook's status
+ * line was last made. Reads only; the CLIs it asks may write their own caches and sessions.
+ */
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const ctx = { env: options.env, home: options.home, cwd: options.cwd };
+  const explicit = options.runtimes !== undefined;
+  const statuses = collectInstallStatus({ runtimes: options.runtimes ?? listInstallRuntimes(), ...(options.scopes ? { scopes: options.scopes } : {}), ctx, fs: nodeFs, checkDrift: true, includeMissing: explicit });
+  const byRuntime = new Map<string, RootStatus[]>();
+  for (const status of statuses) if (status.installed || explicit) byRuntime.set(status.runtime, [...(byRuntime.get(status.runtime) ?? []), status]);
+  const detection = machineDetectionContext(options.env, { home: options.home, data: options.dataDir }, options.cwd);
+  const installRuntimes = options.runtimes ?? listInstallRuntimes();
+  const checks = [...byRuntime.entries()].map(async ([id, roots]) => {
+    const runtime = installRuntimes.find((entry) => entry.id === id)!;
+    return doctorRuntime(runtime, roots.filter((root) => root.installed), options, detection);
+  });
+  const runtimes = await Promise.all(checks);
+  if (explicit) {
+    for (const runtime of options.runtimes!) if (!runtimes.some((entry) => entry.runtime === runtime.id)) runtimes.push({ runtime: runtime.id, title: runtime.title, cli: null, signIn: null, roots: [], artifacts: [], probe: null });
+  }
+  const hook = readHookSnapshot(options.dataDir);
+  const problems = runtimes.flatMap((runtime) => runtimeProblems(runtime));
+  return { ok: problems.length === 0, timeoutMs: options.timeoutMs, runtimes, hook, problems };
+}
+
+async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], options: DoctorOptions, detection: ReturnType<typeof machineDetectionContext>): Promise<RuntimeDoctor> {
+  const status = findById(listRuntimes(), runtime.id);
+  const places = roots.flatMap((root) => {
+    const manifest = readManifest(nodeFs, manifestPath(runtime, root, options)).manifest;
+    return installedArtifacts(runtime, root.scope, root.key, manifest).map((artifact) => ({ artifact, scope: root.scope, rootDir: root.dir }));
+  });
+  const report = status ? await reportRuntime(status, runtimeConfig(options.agentsConfig, runtime.id), detection) : null;
+  const path = report?.installed ? (locateBinary(report.binary, detection) ?? null) : null;
+  const cli = report && hasProbe(runtime.id) ? { binary: report.binary, path, installed: report.installed } : null;
+  let answer: ProbeAnswer | null = null;
+  if (cli?.path && places.length > 0) {
+    answer = await probeCli(runtime.id, { bin: cli.path, env: options.env, cwd: options.cwd, timeoutMs: options.timeoutMs, wantsSkills: places.some(({ artifact }) => artifact.kind === "skill") });
+  }
+  const artifacts: ArtifactDoctor[] = places.map((place) => {
+    const base = { kind: place.artifact.kind, name: place.artifact.name, pack: place.artifact.pack, scope: place.scope, path: join(place.rootDir, place.artifact.file) };
+    if (!cli) return { ...base, state: "unchecked", reason: "bosun cannot ask this agent what it loaded" };
+    if (!cli.path) return { ...base, state: "unchecked", reason: `${runtime.id}'s CLI is not installed` };
+    if (!answer) return { ...base, state: "unchecked", reason: "not asked" };
+    if ("failure" in answer) return { ...base, state: "unchecked", reason: `${runtime.id} could not be asked` };
+    const verdict = loadVerdict(place, answer.listing, runtime.id);
+    return { ...base, state: verdict.state, ...(verdict.reason ? { reason: verdict.reason } : {}) };
+  });
+  return {
+    runtime: runtime.id,
+    title: runtime.title,
+    cli,
+    signIn: report?.auth ?? null,
+    roots: roots.map((root) => ({ scope: root.scope, key: root.key, dir: root.dir, packs: root.packs.map(({ name, version }) => ({ name, version })), intact: intactCheck(root, nodeFs) })),
+    artifacts,
+    probe: answer ? { asked: answer.how, ms: answer.ms, ...("failure" in answer ? { failure: answer.failure } : {}) } : null,
+  };
+}
+
+function manifestPath(runtime: InstallRuntime, root: RootStatus, options: DoctorOptions): string {
+  const found = rootsFor(runtime, root.scope, { env: options.env, home: options.home, cwd: options.cwd }).find((entry) => entry.key === root.key);
+  return found ? statePath(found, MANIFEST_FILE) : join(root.dir, MANIFEST_FILE);
+}
+
+/** The problems of one runtime, each one line that says what to do. */
+function runtimeProblems(runtime: RuntimeDoctor): DoctorProblem[] {
+  const out: DoctorProblem[] = [];
+  const add = (kind: DoctorProblem["kind"], text: string, artifact?: ArtifactDoctor) => out.push({ runtime: runtime.runtime, kind, ...(artifact ? { artifact: { kind: artifact.kind, name: artifact.name, scope: artifact.scope } } : {}), text });
+  const reinstall = (scope: InstallScope) => `bosun install --runtime ${runtime.runtime} --scope ${scope}`;
+  if (runtime.roots.length === 0) {
+    add("none", `${runtime.title}: bosun installed no pack here; install one with ${reinstall("global")}`);
+    return out;
+  }
+  // bosun install keeps your edits and deletions (they are yours): an uninstall first gives bosun's files back.
+  const restore = (scope: InstallScope) => `bosun uninstall --runtime ${runtime.runtime} --scope ${scope} (it backs up changed files) then ${reinstall(scope)} puts bosun's back`;
+  for (const root of runtime.roots) {
+    for (const file of root.intact.files) add("intact", `${runtime.title} (${root.scope}): ${file.path} ${file.change === "missing" ? "is missing" : `was ${file.change}`}; if that was not you, ${restore(root.scope)}`);
+    for (const entry of root.intact.config) add("intact", `${runtime.title} (${root.scope}): bosun's entry is gone from ${entry}; if that was not you, ${restore(root.scope)}`);
+    for (const problem of root.intact.problems) add("intact", `${runtime.title} (${root.scope}): ${problem}; run ${reinstall(root.scope)}`);
+  }
+  if (runtime.probe?.failure) add("probe", `${runtime.title}: ${runtime.probe.asked} ${runtime.probe.failure}; check that ${runtime.cli?.path ?? runtime.runtime} runs${runtime.probe.failure.startsWith("did not answer") ? ", or give it longer with --timeout" : ""}`);
+  for (const artifact of runtime.artifacts) {
+    if (artifact.state !== "not-loaded") continue;
+    const changed = runtime.roots.some((root) => root.scope === artifact.scope && root.intact.files.some((file) => artifact.path === `${root.dir}/${file.path}`));
+    add("loaded", `${runtime.title} (${artifact.scope}): ${artifact.kind} ${artifact.name} is not loaded (${artifact.reason ?? "not listed"}); ${changed ? "its file changed (see above)" : fixFor(runtime, artifact)}`, artifact);
+  }
+  return out;
+}
+
+function fixFor(runtime: RuntimeDoctor, artifact: ArtifactDoctor): string {
+  const reason = artifact.reason ?? "";
+  if (reason.startsWith("untrusted folder")) {
+    if (runtime.runtime === "gemini") return "trust this folder in Gemini CLI (start gemini here and trust it, or add it to ~/.gemini/trustedFolders.json)";
+    if (runtime.runtime === "codex") return "trust this project in Codex (start codex here and trust it, or set trust_level = \"trusted\" under [projects.\"<this folder>\"] in ~/.codex/config.toml)";
+    return `trust this folder in ${runtime.title}`;
+  }
+  if (reason.startsWith("disabled")) return `enable it again in ${runtime.title}'s settings`;
+  if (reason.startsWith("shadowed")) return "rename or remove the other one";
+  return `start ${runtime.runtime} here to see what it says about ${artifact.path}`;
+}
