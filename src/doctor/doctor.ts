@@ -93,9 +93,10 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   for (const status of statuses) if (status.installed || explicit) byRuntime.set(status.runtime, [...(byRuntime.get(status.runtime) ?? []), status]);
   const detection = machineDetectionContext(options.env, { home: options.home, data: options.dataDir }, options.cwd);
   const installRuntimes = options.runtimes ?? listInstallRuntimes();
+  const copies = bosunCopies(options);
   const checks = [...byRuntime.entries()].map(async ([id, roots]) => {
     const runtime = installRuntimes.find((entry) => entry.id === id)!;
-    return doctorRuntime(runtime, roots.filter((root) => root.installed), options, detection);
+    return doctorRuntime(runtime, roots.filter((root) => root.installed), options, detection, copies);
   });
   const runtimes = await Promise.all(checks);
   if (explicit) {
@@ -106,12 +107,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   return { ok: problems.length === 0, timeoutMs: options.timeoutMs, runtimes, hook, problems };
 }
 
-async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], options: DoctorOptions, detection: ReturnType<typeof machineDetectionContext>): Promise<RuntimeDoctor> {
+async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], options: DoctorOptions, detection: ReturnType<typeof machineDetectionContext>, copies: ReadonlySet<string>): Promise<RuntimeDoctor> {
   const status = findById(listRuntimes(), runtime.id);
-  const places = roots.flatMap((root) => {
-    const manifest = readManifest(nodeFs, manifestPath(runtime, root, options)).manifest;
-    return installedArtifacts(runtime, root.scope, root.key, manifest).map((artifact) => ({ artifact, scope: root.scope, rootDir: root.dir }));
-  });
+  const places = artifactPlaces(runtime, roots, options);
   const report = status ? await reportRuntime(status, runtimeConfig(options.agentsConfig, runtime.id), detection) : null;
   const path = report?.installed ? (locateBinary(report.binary, detection) ?? null) : null;
   const cli = report && hasProbe(runtime.id) ? { binary: report.binary, path, installed: report.installed } : null;
@@ -125,7 +123,7 @@ async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], optio
     if (!cli.path) return { ...base, state: "unchecked", reason: `${runtime.id}'s CLI is not installed` };
     if (!answer) return { ...base, state: "unchecked", reason: "not asked" };
     if ("failure" in answer) return { ...base, state: "unchecked", reason: `${runtime.id} could not be asked` };
-    const verdict = loadVerdict(place, answer.listing, runtime.id);
+    const verdict = loadVerdict(place, answer.listing, runtime.id, copies);
     return { ...base, state: verdict.state, ...(verdict.reason ? { reason: verdict.reason } : {}) };
   });
   return {
@@ -137,6 +135,28 @@ async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], optio
     artifacts,
     probe: answer ? { asked: answer.how, ms: answer.ms, ...("failure" in answer ? { failure: answer.failure } : {}) } : null,
   };
+}
+
+function artifactPlaces(runtime: InstallRuntime, roots: readonly RootStatus[], options: DoctorOptions) {
+  return roots.flatMap((root) => {
+    const manifest = readManifest(nodeFs, manifestPath(runtime, root, options)).manifest;
+    return installedArtifacts(runtime, root.scope, root.key, manifest).map((artifact) => ({ artifact, scope: root.scope, rootDir: root.dir }));
+  });
+}
+
+/**
+ * Every artifact file bosun installed, for any runtime in the scopes checked: a CLI that reads a
+ * folder several agents share may load another runtime's copy of bosun's skill, and that is
+ * bosun's artifact loaded, not a stranger shadowing it.
+ */
+function bosunCopies(options: DoctorOptions): Set<string> {
+  const ctx = { env: options.env, home: options.home, cwd: options.cwd };
+  const copies = new Set<string>();
+  for (const runtime of listInstallRuntimes()) {
+    const roots = collectInstallStatus({ runtimes: [runtime], ...(options.scopes ? { scopes: options.scopes } : {}), ctx, fs: nodeFs, checkDrift: false, includeMissing: false }).filter((root) => root.installed);
+    for (const place of artifactPlaces(runtime, roots, options)) copies.add(join(place.rootDir, place.artifact.file));
+  }
+  return copies;
 }
 
 function manifestPath(runtime: InstallRuntime, root: RootStatus, options: DoctorOptions): string {

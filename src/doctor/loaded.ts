@@ -24,10 +24,11 @@ export interface ArtifactPlace {
 
 /**
  * Matches one installed artifact against the CLI's listing. Where the CLI says which file it
- * loaded, the file must be bosun's (another file of the same name shadows it); where it lists
- * names only, the name must be there.
+ * loaded, the file must be bosun's: this one, or a copy bosun installed for another runtime in a
+ * folder this CLI also reads (`bosunCopies`); another file of the same name shadows it. Where it
+ * lists names only, the name must be there.
  */
-export function loadVerdict(place: ArtifactPlace, listing: CliListing, cli: string): LoadVerdict {
+export function loadVerdict(place: ArtifactPlace, listing: CliListing, cli: string, bosunCopies: ReadonlySet<string> = new Set()): LoadVerdict {
   const { artifact, scope } = place;
   const path = join(place.rootDir, artifact.file);
   if (artifact.kind === "hook") return hookVerdict(place, listing.hooks, listing, cli);
@@ -40,6 +41,8 @@ export function loadVerdict(place: ArtifactPlace, listing: CliListing, cli: stri
   if (found) return found.enabled === false ? { state: "not-loaded", reason: `disabled in ${cli}'s settings` } : { state: "loaded" };
   if (refused) return { state: "not-loaded", reason: refused.message };
   const other = items.find((item) => item.name === artifact.name);
+  // A copy bosun put in a folder this CLI also reads (for another runtime) is the same artifact.
+  if (other?.path && [...bosunCopies].some((copy) => samePath(copy, other.path!))) return { state: "loaded", reason: `from bosun's copy at ${other.path}` };
   if (other?.path) return { state: "not-loaded", reason: `shadowed by another ${artifact.kind} of the same name (${other.path})` };
   if (scope === "local" && listing.untrustedFolder) return { state: "not-loaded", reason: "untrusted folder" };
   return { state: "not-loaded", reason: `${cli} does not list it` };

@@ -6,14 +6,15 @@ import { makeTempHome } from "../fixtures/temp-home.js";
 
 const CAPTURED_CLAUDE = new URL("./captured/claude-stream-global.jsonl", import.meta.url).pathname;
 
-/** A temp home with a stand-in `claude` that prints the init stream captured from the real one (and notes each run). */
+/** A temp home with a stand-in `claude` that prints the init stream captured from the real one (and notes each run but `--version`). */
 function withClaude() {
   const t = makeTempHome();
   const bin = join(t.root, "bin");
   const project = join(t.root, "project");
   mkdirSync(bin, { recursive: true });
   mkdirSync(project, { recursive: true });
-  writeFileSync(join(bin, "claude"), `#!/bin/sh\necho ran >> "$HOME/claude-runs"\ncat '${CAPTURED_CLAUDE}'\n`);
+  // `--version` is how bosun install reads which contract to write (a stand-in has no package.json).
+  writeFileSync(join(bin, "claude"), `#!/bin/sh\nif [ "$1" = --version ]; then echo '2.1.197 (Claude Code)'; exit 0; fi\necho "$*" >> "$HOME/claude-runs"\ncat '${CAPTURED_CLAUDE}'\n`);
   chmodSync(join(bin, "claude"), 0o755);
   t.env.PATH = `${bin}:${process.env.PATH}`;
   return { t, project };
@@ -28,7 +29,7 @@ describe("bosun install's closing check", () => {
     expect(result.stdout).toContain("  Claude Code  5 of 5 loaded");
   });
 
-  it("is in --json, and --no-verify skips it (the CLI is not run)", () => {
+  it("is in --json, and --no-verify skips it (the CLI is not asked what it loaded)", () => {
     const { t, project } = withClaude();
     const json = JSON.parse(runBin(["install", "--runtime", "claude", "--scope", "global", "--yes", "--json"], t.env, project).stdout);
     expect(json.verify.runtimes[0].artifacts.map((a: { state: string }) => a.state)).toEqual(["loaded", "loaded", "loaded", "loaded", "loaded"]);

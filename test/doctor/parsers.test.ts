@@ -60,6 +60,9 @@ describe("Codex's app-server answers", () => {
     expect(loadVerdict({ ...place(hook), rootDir: `${HOME}/.codex` }, listing, "codex").state).toBe("waiting");
     // Another folder's copy of a skill of the same name is what Codex loaded.
     expect(loadVerdict({ artifact: artifact("skill", "bosun-orchestrator", "skills/bosun-orchestrator/SKILL.md"), scope: "local", rootDir: "/p/.agents" }, listing, "codex").reason).toBe(`shadowed by another skill of the same name (${HOME}/.agents/skills/bosun-orchestrator/SKILL.md)`);
+    // The same file, when bosun put it there for another runtime: that is bosun's skill, loaded.
+    const shared = `${HOME}/.agents/skills/bosun-orchestrator/SKILL.md`;
+    expect(loadVerdict({ artifact: artifact("skill", "bosun-orchestrator", "skills/bosun-orchestrator/SKILL.md"), scope: "local", rootDir: "/p/.agents" }, listing, "codex", new Set([shared]))).toEqual({ state: "loaded", reason: `from bosun's copy at ${shared}` });
     const projectHook = { ...hook, command: "node /p/hook.mjs" };
     expect(loadVerdict({ artifact: projectHook, scope: "local", rootDir: "/p/.codex" }, listing, "codex").reason).toMatch(/^untrusted folder/);
   });

@@ -53,17 +53,20 @@ describe("bosun doctor with the real CLIs", () => {
       "skill bosun-orchestrator (global)": "loaded",
       "hook bosun-session-start (global)": "loaded",
     });
+    // Codex's commands are skills in $CODEX_HOME/skills, its skill in ~/.agents/skills.
     expect(states(report, "codex")).toEqual({
-      "skill bosun-delegate (global)": "loaded",
+      "command bosun-delegate (global)": "loaded",
+      "command bosun-status (global)": "loaded",
       "skill bosun-orchestrator (global)": "loaded",
-      "skill bosun-status (global)": "loaded",
       // Codex lists the hook, and runs it only once you trust it.
       "hook bosun-session-start (global)": "waiting",
     });
+    // OpenCode keeps its own copy of the skill (it lists a skill once, from its own folder).
     expect(states(report, "opencode")).toEqual({
       "agent bosun-reviewer (global)": "loaded",
       "command bosun-delegate (global)": "loaded",
       "command bosun-status (global)": "loaded",
+      "skill bosun-orchestrator (global)": "loaded",
     });
     // Gemini 0.61 lists only skills offline; bosun's global skill is Codex's copy in ~/.agents/skills.
     expect(new Set(Object.values(states(report, "gemini")))).toEqual(new Set(["unchecked"]));
