@@ -72,7 +72,9 @@ async function probeCodex(request: ProbeRequest): Promise<ProbeAnswer> {
 }
 
 async function probeGemini(request: ProbeRequest): Promise<ProbeAnswer> {
-  const run = await runProbe({ bin: request.bin, args: ["skills", "list"], env: request.env, cwd: request.cwd, timeoutMs: request.timeoutMs });
+  // Gemini CLI starts itself a second time (for its memory settings) unless told it already did; a
+  // listing needs no more memory, and skipping that halves the probe (what it loads is the same).
+  const run = await runProbe({ bin: request.bin, args: ["skills", "list"], env: { ...request.env, GEMINI_CLI_NO_RELAUNCH: "true" }, cwd: request.cwd, timeoutMs: request.timeoutMs });
   return answer(run, request.timeoutMs, "gemini skills list", parseGeminiSkills(run.stdout, run.stderr));
 }
 
