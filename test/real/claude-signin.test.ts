@@ -10,6 +10,7 @@ import { claudeStates, plantClaudeState, type ClaudeState } from "../fixtures/cl
 import { runBinAsync } from "../fixtures/cli.js";
 import { realCli, runRealCli, type RealCli } from "../fixtures/real-clis.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
+import { mapLimited } from "../fixtures/signin-matrix.js";
 
 const RUN_TIMEOUT_MS = 90_000;
 const PARALLEL = 3;
@@ -87,21 +88,6 @@ function detectionContext(home: string, env: Env): DetectionContext {
   };
 }
 
-/** Runs `work` over `items`, at most `limit` at once (the real CLI is heavy on a shared machine). */
-async function bounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await work(items[index]!);
-      }
-    }),
-  );
-  return results;
-}
-
 describe("Claude Code sign-in: bosun agrees with the real `claude auth status`", () => {
   const states = claudeStates(8);
 
@@ -112,7 +98,7 @@ describe("Claude Code sign-in: bosun agrees with the real `claude auth status`",
 
   it("agrees on signed in or not, and on the source, in every state", async () => {
     const cli = realCli("claude");
-    const outcomes = await bounded(states, PARALLEL, async (state) => {
+    const outcomes = await mapLimited(states, PARALLEL, async (state) => {
       const t = makeTempHome();
       const env = plantClaudeState(state, t.home);
       const verdict = await authStatus(cli, t.home, env);

@@ -12,6 +12,7 @@ import { ALL_FAKE_SECRETS, codexStates, codexVerdict, FAKE, materialize, written
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { realCli, runRealCli } from "../fixtures/real-clis.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+import { mapLimited } from "../fixtures/signin-matrix.js";
 
 const cli = realCli("codex");
 // Each state's temp home holds what Codex wrote there (a `codex exec` leaves about 2 MB); removing them all takes a while on a busy machine.
@@ -25,20 +26,6 @@ function leaks(text: string): string[] {
 
 function detectionContext(s: MaterializedState): DetectionContext {
   return { env: { HOME: s.home, ...s.env }, home: s.home, cwd: s.cwd, dataDir: s.dataDir, files: nodeFileReader, probeSocket: async () => false };
-}
-
-async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await work(items[index]!);
-      }
-    }),
-  );
-  return results;
 }
 
 function sameAnswer(bosun: CodexSignIn, cli: CodexVerdict): boolean {
@@ -80,7 +67,7 @@ describe(`bosun agrees with the real ${cli.id} ${cli.version} on who is signed i
   it(
     "on every generated state: signed in or not, the kind of source and the login method",
     async () => {
-      const rows = await pool(states, PARALLEL, async (state) => {
+      const rows = await mapLimited(states, PARALLEL, async (state) => {
         const { s } = inState(state);
         const ctx = detectionContext(s);
         // bosun looks first: `codex exec` logs out of a key that forced_login_method refuses.

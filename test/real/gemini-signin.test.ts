@@ -12,6 +12,7 @@ import { geminiVerdict, type GeminiVerdictRun } from "../fixtures/gemini-verdict
 import { seededRandom } from "../fixtures/random.js";
 import { realCli } from "../fixtures/real-clis.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
+import { mapLimited } from "../fixtures/signin-matrix.js";
 
 /** Where a state's files go. `gemini` is the folder that holds `.gemini` (HOME, or GEMINI_CLI_HOME). */
 interface Layout {
@@ -190,27 +191,13 @@ async function bosunVerdict(state: State): Promise<AuthStatus> {
   return gemini.status.authStatus({}, ctx);
 }
 
-async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await work(items[index]!);
-      }
-    }),
-  );
-  return results;
-}
-
 const outcomes = new Map<string, Outcome>();
 const name = (labels: string[]) => (labels.length ? labels.join(" + ") : "nothing");
 
 describe("gemini sign-in: bosun agrees with the real gemini 0.61.0", () => {
   beforeAll(async () => {
     const cli = realCli("gemini");
-    const results = await pool(STATES, PARALLEL, async (labels) => {
+    const results = await mapLimited(STATES, PARALLEL, async (labels) => {
       const state = build(labels);
       const verdict = await geminiVerdict(cli, { home: state.layout.home, cwd: state.layout.project, env: state.env });
       return { state, cli: verdict, bosun: await bosunVerdict(state) };
