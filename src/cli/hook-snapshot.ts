@@ -94,16 +94,18 @@ type SnapshotBoot = Pick<Boot, "paths" | "packageRoot" | "log">;
 
 /** `bosun status` and `bosun install`: the snapshot gets the summary line, when the helper is installed. */
 export function saveHookSnapshot(boot: SnapshotBoot, line: string): void {
-  if (!helperInstalled(boot.paths.data)) return;
-  const problem = writeHookSnapshot({ dataDir: boot.paths.data, packageRoot: boot.packageRoot }, line);
-  // Logged, not shown: a status or agents list is never spoiled by the hook's file.
-  if (problem) boot.log.warn("hook status snapshot not written", { problem });
+  if (helperInstalled(boot.paths.data)) writeLogged(boot, line);
 }
 
 /** `bosun agents`: the snapshot's line gets the agents' part just computed. */
 export function saveAgentsPartInHookSnapshot(boot: SnapshotBoot, version: string, agentsPart: string, pattern: RegExp): void {
-  if (!helperInstalled(boot.paths.data)) return;
-  saveHookSnapshot(boot, withAgentsPart(readHookSnapshotLine(boot.paths.data), version, agentsPart, pattern));
+  if (helperInstalled(boot.paths.data)) writeLogged(boot, withAgentsPart(readHookSnapshotLine(boot.paths.data), version, agentsPart, pattern));
+}
+
+function writeLogged(boot: SnapshotBoot, line: string): void {
+  const problem = writeHookSnapshot({ dataDir: boot.paths.data, packageRoot: boot.packageRoot }, line);
+  // Logged, not shown: a status or agents list is never spoiled by the hook's file.
+  if (problem) boot.log.warn("hook status snapshot not written", { problem });
 }
 
 /**
