@@ -1,5 +1,5 @@
 import type { Env } from "../boot/paths.js";
-import { redactSecrets, type Secret } from "./redact.js";
+import { findSecrets, redactSecrets, replaceSpans, secretForms, type Secret } from "./redact.js";
 import { hasControls, openSequenceStart, plainView } from "./terminal-text.js";
 
 /**
@@ -86,45 +86,80 @@ export class Redactor {
 }
 
 /**
- * Redacts a text that arrives in chunks (a command's output on its way to a spill file). A secret
- * may be split across two chunks, so the end of each chunk that could be the start of a secret
- * (ignoring control sequences, as `redactSecrets` does) is held back until the next chunk shows
- * whether it is one, and so is an escape sequence the chunk ends inside of.
+ * Redacts a text that arrives in chunks (a command's output on its way to a spill file), with the
+ * same result as redacting it whole. A secret may be split across two chunks, so the end of each
+ * chunk that could be the start of a secret or of a masked form (ignoring control sequences, as
+ * `redactSecrets` does) is held back until the next chunk shows whether it is one, and so is an
+ * escape sequence the chunk ends inside of, and a secret found whole that begins before the held
+ * part (the next chunk cannot change it, but cutting it would).
  */
 export function createStreamRedactor(redactor: Redactor): { push(chunk: string): string; end(): string } {
-  const values = redactor.secrets.map((secret) => secret.value);
+  const secrets = redactor.secrets;
+  const heldTail = tailMatcher(secretForms(secrets));
   let pending = "";
-  /** Where the part of `text` that may continue into the next chunk starts. */
-  const heldFrom = (text: string): number => {
-    const { plain, at } = hasControls(text) ? plainView(text) : { plain: text, at: null };
-    let keep = 0;
-    for (const value of values) {
-      for (let k = Math.min(value.length - 1, plain.length); k > keep; k--) {
-        if (plain.endsWith(value.slice(0, k))) {
-          keep = k;
-          break;
-        }
-      }
-    }
-    const prefixStart = keep === 0 ? text.length : at ? at[plain.length - keep]! : text.length - keep;
-    const open = openSequenceStart(text);
-    // An escape sequence that never ends (a stray ESC before a long run of text) is not waited for.
-    return open >= 0 && text.length - open <= MAX_OPEN_SEQUENCE ? Math.min(open, prefixStart) : prefixStart;
-  };
   return {
     push(chunk) {
-      if (values.length === 0) return chunk;
+      if (heldTail === null) return chunk;
       pending += chunk;
-      const cut = heldFrom(pending);
-      const ready = pending.slice(0, cut);
+      // An escape sequence that never ends (a stray ESC before a long run of text) is not waited for.
+      const open = openSequenceStart(pending);
+      const text = open >= 0 && pending.length - open <= MAX_OPEN_SEQUENCE ? pending.slice(0, open) : pending;
+      const view = hasControls(text) ? plainView(text) : null;
+      let cut = text.length - heldTail(text);
+      if (view) {
+        const keep = heldTail(view.plain);
+        if (keep > 0) cut = Math.min(cut, view.at[view.plain.length - keep]!);
+      }
+      const spans = findSecrets(text, secrets, view ?? undefined);
+      const ready: typeof spans = [];
+      for (const span of spans) {
+        if (span.end > cut) {
+          if (span.start < cut) cut = span.start;
+          break;
+        }
+        ready.push(span);
+      }
+      const out = replaceSpans(pending.slice(0, cut), ready);
       pending = pending.slice(cut);
-      return redactor.text(ready);
+      return out;
     },
     end() {
       const rest = redactor.text(pending);
       pending = "";
       return rest;
     },
+  };
+}
+
+/**
+ * For the strings `forms`, a function telling how long the longest end of a text is that is the
+ * start of one of them but not all of it: what may still become a secret with the next chunk.
+ * Null when there is nothing to look for.
+ */
+function tailMatcher(forms: readonly string[]): ((text: string) => number) | null {
+  if (forms.length === 0) return null;
+  // By their last character, every proper start of every form, longest first.
+  const starts = new Map<string, { form: string; length: number }[]>();
+  for (const form of forms) {
+    for (let length = 1; length < form.length; length++) {
+      const last = form[length - 1]!;
+      let list = starts.get(last);
+      if (!list) starts.set(last, (list = []));
+      list.push({ form, length });
+    }
+  }
+  for (const list of starts.values()) list.sort((a, b) => b.length - a.length);
+  return (text) => {
+    const candidates = starts.get(text.at(-1) ?? "");
+    if (!candidates) return 0;
+    for (const { form, length } of candidates) {
+      if (length > text.length) continue;
+      let i = length - 2;
+      const offset = text.length - length;
+      while (i >= 0 && form.charCodeAt(i) === text.charCodeAt(offset + i)) i--;
+      if (i < 0) return length;
+    }
+    return 0;
   };
 }
 

@@ -21,20 +21,17 @@ export function hasControls(text: string): boolean {
 }
 
 /** `text` without its control sequences and characters (newlines and tabs stay), and where each character left came from. */
-export function plainView(text: string): { plain: string; at: number[] } {
-  let plain = "";
-  const at: number[] = [];
+export function plainView(text: string): { plain: string; at: Int32Array } {
+  // A typed array: a long output has a million positions, and pushing them one by one costs more than the search.
+  const at = new Int32Array(text.length);
+  let length = 0;
   let from = 0;
-  const keep = (end: number) => {
-    for (let i = from; i < end; i++) at.push(i);
-    plain += text.slice(from, end);
-  };
   for (const match of text.matchAll(CONTROL)) {
-    keep(match.index);
+    for (let i = from; i < match.index; i++) at[length++] = i;
     from = match.index + match[0].length;
   }
-  keep(text.length);
-  return { plain, at };
+  for (let i = from; i < text.length; i++) at[length++] = i;
+  return { plain: text.replace(CONTROL, ""), at: at.subarray(0, length) };
 }
 
 /** Where an escape sequence still open at the end of `text` starts (it may end in the next chunk), or -1. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MIN_SECRET_LENGTH, redactSecrets } from "../../src/agent/redact.js";
+import { maskedForms, MIN_SECRET_LENGTH, redactSecrets } from "../../src/agent/redact.js";
 import { relayAgentMessage } from "../../src/runtimes/agent-message.js";
 import { knownSecrets } from "../../src/runtimes/known-secrets.js";
 import { makeDetection } from "../fixtures/detection.js";
@@ -28,6 +28,49 @@ describe("redactSecrets", () => {
     expect(redactSecrets("a.*b+c?(d) a-b-c-d", [{ name: "RE", value: "a.*b+c?(d)" }])).toBe("[redacted:RE] a-b-c-d");
     expect(redactSecrets("", [{ name: "A", value: "abcdefgh" }])).toBe("");
     expect(redactSecrets("text", [])).toBe("text");
+  });
+});
+
+describe("masked forms", () => {
+  const openai = { name: "OPENAI_API_KEY", value: "sk-proj-Q7v9mN2pR4sT6uW8cD3eF5gH" };
+  const anthropic = { name: "ANTHROPIC_API_KEY", value: "sk-ant-api03-kL9jH7gF5dS3aXyZ12345" };
+
+  it("are the first and last eight characters of a single-token value of 16 characters or more", () => {
+    expect(maskedForms(openai.value)).toEqual(["sk-proj-", "cD3eF5gH"]);
+    expect(maskedForms("0123456789abcdef")).toEqual(["01234567", "89abcdef"]);
+    expect(maskedForms("0123456789abcde")).toEqual([]);
+    // A passphrase, a key file's lines or a URL: their ends are ordinary text too often.
+    expect(maskedForms("correct horse battery staple")).toEqual([]);
+    expect(maskedForms("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----")).toEqual([]);
+    expect(maskedForms("postgres://app:hunter2x@db.internal/postgres")).toEqual([]);
+  });
+
+  it("count as the secret where a CLI shows a key masked, and the whole value still wins where it appears", () => {
+    const secrets = [openai, anthropic];
+    expect(redactSecrets("key: sk-proj-Q7v9…cD3eF5gH", secrets)).toBe("key: [redacted:OPENAI_API_KEY]Q7v9…[redacted:OPENAI_API_KEY]");
+    expect(redactSecrets("using sk-ant-…XyZ12345 (set)", secrets)).toBe("using sk-ant-…[redacted:ANTHROPIC_API_KEY] (set)");
+    expect(redactSecrets(`export OPENAI_API_KEY=${openai.value}; echo ${anthropic.value}`, secrets)).toBe("export OPENAI_API_KEY=[redacted:OPENAI_API_KEY]; echo [redacted:ANTHROPIC_API_KEY]");
+    // Not the masked form of a shorter value, nor a part of a form.
+    expect(redactSecrets("sk-proj- sk-pro Q7v9mN2p", [{ name: "SHORT", value: "sk-proj-Q7v9mN2" }])).toBe("sk-proj- sk-pro Q7v9mN2p");
+    expect(redactSecrets("sk-proj cD3eF5g", secrets)).toBe("sk-proj cD3eF5g");
+  });
+
+  it("are named by a secret that is the same text whole, else by the first secret they belong to", () => {
+    const secrets = [
+      { name: "LONG", value: "abcd1234-and-more-after" },
+      { name: "OTHER", value: "abcd1234-another-value" },
+      { name: "WHOLE", value: "abcd1234" },
+    ];
+    expect(redactSecrets("abcd1234 …alue abcd1234-another-value", secrets)).toBe("[redacted:WHOLE] …alue [redacted:OTHER]");
+    expect(redactSecrets("…er-value …re-after", secrets)).toBe("…[redacted:OTHER] …[redacted:LONG]");
+    expect(redactSecrets("abcd1234…", secrets.slice(0, 2))).toBe("[redacted:LONG]…");
+  });
+
+  it("are found behind colour codes, and a whole value with a code after its first eight characters is still one secret", () => {
+    const secrets = [openai];
+    expect(redactSecrets("sk-p\u001b[1mroj-Q7v9…", secrets)).toBe("[redacted:OPENAI_API_KEY]Q7v9…");
+    expect(redactSecrets("sk-proj-Q7v9\u001b[31mmN2pR4sT6uW8cD3eF5gH\u001b[0m.", secrets)).toBe("[redacted:OPENAI_API_KEY]\u001b[0m.");
+    expect(redactSecrets("\u001b[1mx\u001b[0m sk-proj-Q7v9mN2pR4sT6uW8cD3e\u001b[32mF5gH", secrets)).toBe("\u001b[1mx\u001b[0m [redacted:OPENAI_API_KEY]");
   });
 });
 

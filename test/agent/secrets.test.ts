@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { MIN_SECRET_LENGTH, redactSecrets } from "../../src/agent/redact.js";
+import { MIN_SECRET_LENGTH, redactSecrets, secretForms, type Secret } from "../../src/agent/redact.js";
 import { collectSecrets, createStreamRedactor, Redactor } from "../../src/agent/secrets.js";
+import { plainView } from "../../src/agent/terminal-text.js";
+
+/** `text` pushed through a stream redactor in the given chunks. */
+function streamed(secrets: readonly Secret[], chunks: string[]): string {
+  const stream = createStreamRedactor(new Redactor(secrets));
+  return chunks.map((chunk) => stream.push(chunk)).join("") + stream.end();
+}
 
 describe("redactSecrets", () => {
   it("replaces every occurrence by [redacted:NAME], longest value first", () => {
@@ -26,21 +33,19 @@ describe("redactSecrets across control sequences", () => {
     expect(redactSecrets("\u001b[01;31m\u001b[Ksk-very\u001b[m\u001b[Ksecret-4242 and sk-verysecret-4242", secrets)).toBe("\u001b[01;31m\u001b[K[redacted:K] and [redacted:K]");
     expect(redactSecrets("a \u001b]8;;http://x\u0007sk-very\u001b]8;;\u0007secret-4242 b", secrets)).toBe("a \u001b]8;;http://x\u0007[redacted:K] b");
     expect(redactSecrets("sk-\u0000very\rsecret\u007f-4242", secrets)).toBe("[redacted:K]");
-    // A newline or a tab is not hidden on a terminal: the text is not one secret.
-    expect(redactSecrets("sk-very\nsecret-4242 \u001b[1m", secrets)).toBe("sk-very\nsecret-4242 \u001b[1m");
+    // A newline or a tab is not hidden on a terminal: the text is not one secret (only its last eight characters count).
+    expect(redactSecrets("sk-very\nsecret-4242 \u001b[1m", secrets)).toBe("sk-very\nsec[redacted:K] \u001b[1m");
+    expect(redactSecrets("sk-very\tsec\u001b[1mret \u001b[1m", secrets)).toBe("sk-very\tsec\u001b[1mret \u001b[1m");
   });
 
   it("holds back a chunk's end that could begin a secret behind control codes, or ends inside an escape sequence", () => {
-    const redactor = new Redactor(secrets);
-    const streamed = (chunks: string[]) => {
-      const stream = createStreamRedactor(redactor);
-      return chunks.map((chunk) => stream.push(chunk)).join("") + stream.end();
-    };
-    expect(streamed(["key=sk-very\u001b[1m", "secret-4242\n"])).toBe("key=[redacted:K]\n");
-    expect(streamed(["key=sk-very\u001b[", "1msecret-4242\n"])).toBe("key=[redacted:K]\n");
-    expect(streamed(["key=sk-very\u001b", "[1msecret-4242\n"])).toBe("key=[redacted:K]\n");
-    expect(streamed(["key=sk-\u001b[1mve", "ry\u001b[0msec", "ret-4242\n"])).toBe("key=[redacted:K]\n");
-    expect(streamed(["plain \u001b[1mtext\u001b[0m", " stays"])).toBe("plain \u001b[1mtext\u001b[0m stays");
+    expect(streamed(secrets, ["key=sk-very\u001b[1m", "secret-4242\n"])).toBe("key=[redacted:K]\n");
+    expect(streamed(secrets, ["key=sk-very\u001b[", "1msecret-4242\n"])).toBe("key=[redacted:K]\n");
+    expect(streamed(secrets, ["key=sk-very\u001b", "[1msecret-4242\n"])).toBe("key=[redacted:K]\n");
+    expect(streamed(secrets, ["key=sk-\u001b[1mve", "ry\u001b[0msec", "ret-4242\n"])).toBe("key=[redacted:K]\n");
+    expect(streamed(secrets, ["plain \u001b[1mtext\u001b[0m", " stays"])).toBe("plain \u001b[1mtext\u001b[0m stays");
+    // The open sequence's parameters are no text yet: what comes before it may still begin the secret.
+    expect(streamed(secrets, ["key=sk-very\u001b[38;5", ";1msecret-4242\n"])).toBe("key=[redacted:K]\n");
   });
 });
 
@@ -72,9 +77,93 @@ describe("Redactor", () => {
     expect(redactor.deep({ a: ["x s3cr3t-value y", 2], n: null })).toEqual({ a: ["x [redacted:K] y", 2], n: null });
   });
 
+  it("holds back a whole secret at a chunk's end that the start of another one follows", () => {
+    // The chunk ends with `z`, which may begin ZED: cutting there would split WXYZ, which is already whole.
+    const both = [
+      { name: "WXYZ", value: "abcd1234wxyz" },
+      { name: "ZED", value: "zebra-9999" },
+    ];
+    expect(streamed(both, ["A=abcd1234wxyz", " and zebra-", "9999."])).toBe("A=[redacted:WXYZ] and [redacted:ZED].");
+  });
+
+  it("holds back the start of a masked form split across chunks", () => {
+    const key = [{ name: "KEY", value: "sk-proj-Q7v9mN2pR4sT6uW8cD3eF5gH" }];
+    expect(streamed(key, ["shown as sk-proj-Q7v9…cD3e", "F5gH\n"])).toBe("shown as [redacted:KEY]Q7v9…[redacted:KEY]\n");
+    expect(streamed(key, ["sk-pr", "oj-…", "cD3eF5g", "H"])).toBe("[redacted:KEY]…[redacted:KEY]");
+  });
+
   it("redacts a stream even when a secret is split across chunks", () => {
     const stream = createStreamRedactor(redactor);
     const out = ["xx s3c", "r3t-va", "lue yy s3cr3t", "-value"].map((chunk) => stream.push(chunk)).join("") + stream.end();
     expect(out).toBe("xx [redacted:K] yy [redacted:K]");
+  });
+});
+
+describe("redaction of random text (property)", () => {
+  /** A small seeded generator, so a failure names the case that reproduces it. */
+  const generator = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const ALNUM = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"];
+  // Filler has no digits or capitals, so it cannot make up a secret's masked form by chance.
+  const FILLER = ["the ", "build ", "failed", " at ", "line", ":", "\n", "\t", "key=", "…", "***", " ok", "-", "_"];
+  const CODES = ["\u001b[31m", "\u001b[0m", "\u001b[1;32m", "\u001b[K", "\u001b[38;5;208m", "\u001b]8;;http://x\u0007"];
+
+  const makeCase = (seed: number) => {
+    const random = generator(seed);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const token = (length: number) => Array.from({ length }, () => pick(ALNUM)).join("");
+    const secrets: Secret[] = Array.from({ length: 1 + Math.floor(random() * 6) }, (_, i) => {
+      const start = pick(["sk-proj-", "sk-ant-", "ghp_", ""]);
+      const length = random() < 0.2 ? 4 + Math.floor(random() * 12) : 24 + Math.floor(random() * 40);
+      return { name: `S${i}`, value: start + token(Math.max(4, length - start.length)) };
+    });
+    let plain = "";
+    const whole: Secret[] = [];
+    for (let i = 0; i < 30; i++) {
+      const secret = pick(secrets);
+      const shown = 8 + Math.floor(random() * 5);
+      const roll = random();
+      if (roll < 0.15) (plain += secret.value), whole.push(secret);
+      else if (roll < 0.3) plain += `${secret.value.slice(0, shown)}${pick(["…", "***", "..."])}${secret.value.slice(-shown)}`;
+      else if (roll < 0.35) plain += secret.value.slice(0, 8);
+      else if (roll < 0.4) plain += secret.value.slice(-8);
+      else plain += pick(FILLER);
+    }
+    // Colour codes anywhere, inside secrets too; then chunks cut anywhere, inside codes too.
+    const cuts = Array.from({ length: 12 }, () => Math.floor(random() * (plain.length + 1))).sort((a, b) => a - b);
+    let text = "";
+    let from = 0;
+    for (const cut of cuts) {
+      text += plain.slice(from, cut) + pick(CODES);
+      from = cut;
+    }
+    text += plain.slice(from);
+    const chunks: string[] = [];
+    for (let at = 0; at < text.length; ) {
+      const size = 1 + Math.floor(random() * 24);
+      chunks.push(text.slice(at, at + size));
+      at += size;
+    }
+    return { secrets, whole, text, chunks };
+  };
+
+  it("leaves no secret, masked form or middle of a whole secret, and a stream gives what the whole text gives", () => {
+    for (let seed = 1; seed <= 400; seed++) {
+      const { secrets, whole, text, chunks } = makeCase(seed);
+      const redacted = redactSecrets(text, secrets);
+      expect(streamed(secrets, chunks), `seed ${seed}`).toBe(redacted);
+      const left = plainView(redacted).plain.split(/\[redacted:S\d+\]/);
+      for (const form of secretForms(secrets)) {
+        for (const part of left) expect(part.includes(form), `seed ${seed}: ${JSON.stringify(form)} in ${JSON.stringify(part)}`).toBe(false);
+      }
+      for (const secret of whole) {
+        const middle = secret.value.slice(8, -8);
+        if (middle.length >= 8) expect(left.some((part) => part.includes(middle)), `seed ${seed}: middle of ${secret.name}`).toBe(false);
+      }
+    }
   });
 });
