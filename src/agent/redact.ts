@@ -33,16 +33,19 @@ const compiled = new WeakMap<readonly Secret[], Compiled | null>();
 
 // A URL starts and ends with its scheme, host and path, which are no secret.
 const URL_START = /^[a-z][a-z\d+.-]*:\/\//i;
+// Letters only, in one case or capitalised: as likely a word of the text as a piece of a key.
+const WORD = /^(?:[A-Z]?[a-z]+|[A-Z]+)$/;
 
 /**
  * The parts of a secret value that count as the secret on their own: its first and last
  * MASKED_FORM_LENGTH characters, what a CLI shows of a key it masks (`sk-ant-…XyZ12345`). Only a
- * single token of MASKED_FORM_MIN_LENGTH characters or more has them: the ends of a shorter
- * value, a passphrase with spaces, a multi-line key file or a URL are ordinary text too often.
+ * single token of MASKED_FORM_MIN_LENGTH characters or more has them, and only an end that is not
+ * a plain word (`verifier-0c4f…` keeps `verifier` readable): the ends of a shorter value, a
+ * passphrase with spaces, a multi-line key file or a URL are ordinary text too often.
  */
 export function maskedForms(value: string): string[] {
   if (value.length < MASKED_FORM_MIN_LENGTH || /\s/.test(value) || URL_START.test(value)) return [];
-  return [value.slice(0, MASKED_FORM_LENGTH), value.slice(-MASKED_FORM_LENGTH)];
+  return [value.slice(0, MASKED_FORM_LENGTH), value.slice(-MASKED_FORM_LENGTH)].filter((form) => !WORD.test(form));
 }
 
 /**

@@ -39,6 +39,11 @@ describe("masked forms", () => {
     expect(maskedForms(openai.value)).toEqual(["sk-proj-", "cD3eF5gH"]);
     expect(maskedForms("0123456789abcdef")).toEqual(["01234567", "89abcdef"]);
     expect(maskedForms("0123456789abcde")).toEqual([]);
+    // An end that is a plain word stays readable wherever the word appears.
+    expect(maskedForms("verifier-0c4f2a9e")).toEqual(["0c4f2a9e"]);
+    expect(maskedForms("a1b2c3d4-Password")).toEqual(["a1b2c3d4"]);
+    expect(maskedForms("WARNINGS-a1b2c3d4e")).toEqual(["1b2c3d4e"]);
+    expect(maskedForms("sk-proj-abcdefgh")).toEqual(["sk-proj-"]);
     // A passphrase, a key file's lines or a URL: their ends are ordinary text too often.
     expect(maskedForms("correct horse battery staple")).toEqual([]);
     expect(maskedForms("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----")).toEqual([]);
