@@ -1,6 +1,7 @@
 import type { Env } from "../boot/paths.js";
-import { findSecrets, redactSecrets, replaceSpans, secretForms, type Secret } from "./redact.js";
+import { findSecrets, MIN_SECRET_LENGTH, redactSecrets, replaceSpans, secretForms, type Secret } from "./redact.js";
 import { hasControls, openSequenceStart, plainView } from "./terminal-text.js";
+import { urlPassword } from "./url-password.js";
 
 /**
  * Environment variable names that hold credentials by convention. Their values are redacted even
@@ -23,8 +24,9 @@ export interface SecretSources {
 
 /**
  * Every value bosun knows to be secret: provider credentials from the environment and from
- * bosun's own store, the env vars the user listed in `bosun.json` `secrets`, and env vars whose
- * names say they hold a key or token.
+ * bosun's own store, the env vars the user listed in `bosun.json` `secrets`, env vars whose
+ * names say they hold a key or token, and env vars whose value is a URL with a password (the URL
+ * and, when long enough to redact, the password on its own, both named by the variable).
  */
 export async function collectSecrets(sources: SecretSources): Promise<Secret[]> {
   const secrets: Secret[] = [];
@@ -35,6 +37,12 @@ export async function collectSecrets(sources: SecretSources): Promise<Secret[]> 
   for (const name of sources.credentialEnvVars) fromEnv(name);
   for (const name of sources.configuredEnvVars) fromEnv(name);
   for (const name of Object.keys(sources.env)) if (SECRET_ENV_NAME.test(name)) fromEnv(name);
+  for (const [name, value] of Object.entries(sources.env)) {
+    const password = value ? urlPassword(value) : null;
+    if (password === null) continue;
+    secrets.push({ name, value: value! });
+    if (password.length >= MIN_SECRET_LENGTH) secrets.push({ name, value: password });
+  }
   secrets.push(...(await sources.storedCredentials()));
   // Named by where they came from when a value is known twice: env var names say the most.
   secrets.push(...(sources.extra ?? []));

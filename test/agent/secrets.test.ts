@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MIN_SECRET_LENGTH, redactSecrets, secretForms, type Secret } from "../../src/agent/redact.js";
 import { collectSecrets, createStreamRedactor, Redactor } from "../../src/agent/secrets.js";
 import { plainView } from "../../src/agent/terminal-text.js";
+import { urlPassword } from "../../src/agent/url-password.js";
 
 /** `text` pushed through a stream redactor in the given chunks. */
 function streamed(secrets: readonly Secret[], chunks: string[]): string {
@@ -65,6 +66,56 @@ describe("collectSecrets", () => {
       { name: "GITHUB_TOKEN", value: "ghp_abc123" },
       { name: "anthropic", value: "sk-ant-stored" },
     ]);
+  });
+});
+
+describe("URLs with a password", () => {
+  it("urlPassword gives the password of a value that is all one URL with one, as written", () => {
+    expect(urlPassword("postgres://u:hunter2x@db/x")).toBe("hunter2x");
+    expect(urlPassword("redis://:s3cret-pw@cache:6379/0")).toBe("s3cret-pw");
+    expect(urlPassword("amqp://guest:guest@localhost:5672/")).toBe("guest");
+    expect(urlPassword("postgres://app:p@ss:w0rd@db.internal/app?sslmode=require")).toBe("p@ss:w0rd");
+    expect(urlPassword("https://x:p%40ss@host")).toBe("p%40ss");
+    expect(urlPassword("https://u:pw@")).toBe("pw");
+  });
+
+  it("urlPassword gives null for anything else", () => {
+    for (const value of [
+      "https://user@host/path",
+      "https://host:8080/path",
+      "https://host/a:b@c",
+      "https://host?q=a:b@c",
+      "postgres://u:@db/x",
+      "u:p@host",
+      "see postgres://u:hunter2x@db/x",
+      "postgres://u:hunter2x@db/x and more",
+      "postgres://u:hun ter2x@db/x",
+      "://u:p@h",
+      "",
+    ]) {
+      expect(urlPassword(value), value).toBeNull();
+    }
+  });
+
+  it("collectSecrets takes the URL and its password from any variable, named by the variable", async () => {
+    const env = {
+      DATABASE_URL: "postgres://u:hunter2x@db/x",
+      CACHE: "redis://:abc@cache",
+      HOMEPAGE: "https://example.com/a:b",
+      DB_PASSWORD: "hunter2x",
+    };
+    const secrets = await collectSecrets({ env, credentialEnvVars: [], configuredEnvVars: [], storedCredentials: async () => [] });
+    expect(secrets).toEqual([
+      { name: "DB_PASSWORD", value: "hunter2x" },
+      { name: "DATABASE_URL", value: "postgres://u:hunter2x@db/x" },
+      { name: "CACHE", value: "redis://:abc@cache" },
+    ]);
+    const redactor = new Redactor(
+      await collectSecrets({ env: { DATABASE_URL: env.DATABASE_URL }, credentialEnvVars: [], configuredEnvVars: [], storedCredentials: async () => [] }),
+    );
+    expect(redactor.text(`connecting to ${env.DATABASE_URL}\npsql: password "hunter2x" rejected for postgres`)).toBe(
+      'connecting to [redacted:DATABASE_URL]\npsql: password "[redacted:DATABASE_URL]" rejected for postgres',
+    );
   });
 });
 
