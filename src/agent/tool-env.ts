@@ -15,7 +15,7 @@ export interface ToolEnvRules {
  * The environment for a tool process: `env` without every variable that holds a secret — named
  * in `secretNames`, matching SECRET_ENV_NAME, or a URL with a password — unless allowed by name.
  * A variable that holds a copy of a dropped one's value under an innocent name
- * (`MY_THING=$OPENAI_API_KEY`) is dropped too, when the value is long enough to be a secret at
+ * (`MY_THING=$OPENAI_API_KEY`, or `PW=` the password of a dropped URL) is dropped too, when the value is long enough to be a secret at
  * all (MIN_SECRET_LENGTH). Undefined values are left out; `dropped` lists the names, sorted.
  */
 export function toolEnv(env: Env, rules: ToolEnvRules): { env: Record<string, string>; dropped: string[] } {
@@ -29,6 +29,8 @@ export function toolEnv(env: Env, rules: ToolEnvRules): { env: Record<string, st
     if (!allow.has(name) && (secretNames.has(name) || SECRET_ENV_NAME.test(name) || urlPassword(value) !== null)) {
       dropped.push(name);
       if (value.length >= MIN_SECRET_LENGTH) droppedValues.add(value);
+      const password = urlPassword(value);
+      if (password && password.length >= MIN_SECRET_LENGTH) droppedValues.add(password);
     } else {
       kept.push([name, value]);
     }

@@ -35,12 +35,12 @@ describe("toolEnv", () => {
       NEAR: "sk-proj-abc123 ",
       CONN: "postgres://u:hunter2x@db/x",
       CONN_COPY: "postgres://u:hunter2x@db/x",
-      // Equal to no dropped variable's value (the URL is, its password alone is not).
+      // The password of a dropped URL, under an innocent name.
       PW: "hunter2x",
     };
     const { env: kept, dropped } = toolEnv(env, noRules);
-    expect(kept).toEqual({ SHLVL: "1", NEAR: "sk-proj-abc123 ", PW: "hunter2x" });
-    expect(dropped).toEqual(["ALSO", "CONN", "CONN_COPY", "MY_THING", "OPENAI_API_KEY", "SOME_TOKEN"]);
+    expect(kept).toEqual({ SHLVL: "1", NEAR: "sk-proj-abc123 " });
+    expect(dropped).toEqual(["ALSO", "CONN", "CONN_COPY", "MY_THING", "OPENAI_API_KEY", "PW", "SOME_TOKEN"]);
   });
 
   it("lets allowed names through, copies included, and only those", () => {
