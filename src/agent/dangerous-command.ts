@@ -10,22 +10,7 @@ import { OUTPUT_REDIRECTS, parseScript, type Pipeline, type SimpleCommand, type 
 import { derivedWord, type Word } from "./shell-words.js";
 import { isInsideWorkdir, realLocation, scratchFolders } from "./tools/paths.js";
 
-/**
- * What bosun's checker finds in a shell command: why it is dangerous, and where outside the
- * working folder it writes. Pure and conservative: it reads the command the way a shell splits
- * it (quotes, `;`, `&&`, `|`, subshells, redirections, here-documents, `cd`/`pushd`/`popd`), and
- * when it cannot tell what a command runs or where it points (a variable, a command
- * substitution) it says so rather than guessing that it is safe.
- *
- * Dangerous: recursive force deletes and recursive deletes outside the workdir, deleting the
- * workdir or a folder above it, a delete bosun cannot resolve; `git push --force`, `git reset
- * --hard`, `git clean -f`, `git branch -D`, history rewrites; a download or any generated text
- * piped into a shell; a command whose name bosun cannot resolve (`$CMD …`); disk tools (mkfs,
- * fdisk, parted, wipefs, dd to a device, shred); sudo/su; machine shutdown; the fork bomb.
- * Writes outside the workdir (other than to the temp folder and /dev/null) are reported apart.
- * `bash -c`, `sh -c`, `eval`, `$(…)`, scripts fed to a shell on its input and `find -exec` are
- * read too. Interpreter one-liners (`python3 -c`, `node -e`) are not.
- */
+/** What the checker finds in a shell command: why it is dangerous, and where outside the working folder it writes. */
 export interface CommandAnalysis {
   /** Why the command is dangerous for reasons other than where it writes, or null. */
   danger: string | null;
@@ -51,7 +36,22 @@ export interface AnalyzeOptions {
   scratch?: readonly string[];
 }
 
-/** Reads a shell command for danger and for the places outside the working folder it writes. */
+/**
+ * Reads a shell command for danger and for the places outside the working folder it writes.
+ * Pure (but for following symlinks) and conservative: it reads the command the way a shell
+ * splits it (quotes, `;`, `&&`, `|`, subshells, redirections, here-documents,
+ * `cd`/`pushd`/`popd`), and when it cannot tell what a command runs or where it points (a
+ * variable, a command substitution) it says so rather than guessing that it is safe.
+ *
+ * Dangerous: recursive force deletes and recursive deletes outside the workdir, deleting the
+ * workdir or a folder above it, a delete bosun cannot resolve; `git push --force`, `git reset
+ * --hard`, `git clean -f`, `git branch -D`, history rewrites; a download or any generated text
+ * piped into a shell; a command whose name bosun cannot resolve (`$CMD …`); disk tools (mkfs,
+ * fdisk, parted, wipefs, dd to a device, shred); sudo/su; machine shutdown; the fork bomb.
+ * Writes outside the workdir (other than to the temp folder and /dev/null) are reported apart.
+ * `bash -c`, `sh -c`, `eval`, `$(…)`, scripts fed to a shell on its input and `find -exec` are
+ * read too. Interpreter one-liners (`python3 -c`, `node -e`) are not.
+ */
 export function analyzeCommand(command: string, options: AnalyzeOptions): CommandAnalysis {
   const analyzer = new Analyzer(options.workdir, options.home ?? homedir(), options.scratch ?? scratchFolders());
   analyzer.script(command, { cwd: options.cwd ?? options.workdir, previous: null, stack: [] }, 0);
@@ -306,6 +306,7 @@ class Analyzer {
     let value = word.value;
     if (word.expands) {
       value = value.replace(/^(\$HOME|\$\{HOME\})(?=\/|$)/, this.home);
+      if (cwd !== null) value = value.replace(/^(\$PWD|\$\{PWD\})(?=\/|$)/, cwd);
       if (/[$`]/.test(value)) return null;
     }
     if (word.glob) {

@@ -340,7 +340,7 @@ function substitutionsIn(text: string): string[] {
 }
 
 /** Where the `)` matching the `(` at `open` is (skipping quotes, escapes and nested parentheses); the end when none. */
-export function closingParen(s: string, open: number): number {
+function closingParen(s: string, open: number): number {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
     const c = s[i]!;
