@@ -39,6 +39,13 @@ describe("analyzeCommand: where a command writes", () => {
     expect(analyze("mkdir -p build && echo ok > build/log && cp a b")).toEqual(nothing);
   });
 
+  it("knows $HOME and $PWD in a path, and nothing else it would expand", () => {
+    expect(analyze('cp x "$PWD/../outside/p"; cp y "$HOME/q" ~/r; echo hi > "$PWD/build/log"')).toEqual(
+      written("writes outside the working directory ($PWD/../outside/p)", "p", join(home, "r")),
+    );
+    expect(analyze('echo hi > "$OUT/log"')).toEqual({ danger: null, outsideWrite: "writes to a path bosun cannot resolve ($OUT/log)", writes: [] });
+  });
+
   it("follows symlinks to where a write lands", () => {
     expect(analyze("echo x > out-link/f")).toEqual(written("writes outside the working directory (out-link/f)", "f"));
   });
