@@ -12,18 +12,12 @@ import { derivedWord, type Word } from "./shell-words.js";
  * nothing bosun knows of; interpreters (`python3 -c`, `node -e`) are not read.
  */
 export function commandWrites(program: string, args: readonly Word[]): Word[] {
-  const rule = RULES[program] ?? ARCHIVERS[program];
+  const rule = RULES[program];
+  // `-` is the standard input or output, not a file
   return rule ? rule(args).filter((word) => word.value !== "-") : [];
 }
 
 type Rule = (args: readonly Word[]) => Word[];
-
-const ARCHIVERS: Record<string, Rule> = {
-  tar: (args) => archiveWrites("tar", args),
-  zip: (args) => archiveWrites("zip", args),
-  unzip: (args) => archiveWrites("unzip", args),
-  cpio: (args) => archiveWrites("cpio", args),
-};
 
 const COPY: OptionSpec = { short: "tS", long: ["--target-directory", "--suffix"] };
 
@@ -122,6 +116,10 @@ const RULES: Record<string, Rule> = {
   uniq: (args) => parseOptions(args, { short: "fsw", long: ["--skip-fields", "--skip-chars", "--check-chars"] }).operands.slice(1, 2),
   find: (args) => args.flatMap((word, i) => (["-fprint", "-fprint0", "-fls", "-fprintf"].includes(word.value) && args[i + 1] ? [args[i + 1]!] : [])),
   git: (args) => gitWrites(args),
+  tar: (args) => archiveWrites("tar", args),
+  zip: (args) => archiveWrites("zip", args),
+  unzip: (args) => archiveWrites("unzip", args),
+  cpio: (args) => archiveWrites("cpio", args),
 };
 
 for (const name of ["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "lzma", "unlzma", "zstd", "unzstd"]) {
