@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectDangerousCommand, tokenize } from "../../src/agent/dangerous-command.js";
+import { detectDangerousCommand } from "../../src/agent/dangerous-command.js";
 
 const workdir = "/srv/project";
 const home = "/home/dev";
@@ -71,14 +71,64 @@ describe("the dangerous-command detector", () => {
     expect(check(command)).toBeNull();
   });
 
-  it("splits words as a shell does", () => {
-    expect(tokenize(`a "b c" 'd $e' f\\ g 2>&1 > out`)).toEqual([
-      { kind: "word", value: "a", expands: false },
-      { kind: "word", value: "b c", expands: false },
-      { kind: "word", value: "d $e", expands: false },
-      { kind: "word", value: "f g", expands: false },
-      { kind: "op", value: ">" },
-      { kind: "word", value: "out", expands: false },
-    ]);
+  // Each of these got past the checker before it followed mv's sources, pushd and subshells,
+  // unresolvable command names, scripts fed to a shell, and archivers and the like.
+  it.each([
+    ["mv ../outside/f ./f", "writes outside the working directory (../outside/f)"],
+    ["pushd ..; touch outside/x", "writes outside the working directory (outside/x)"],
+    ["(cd sub); touch ../x", "writes outside the working directory (../x)"],
+    ["( cd ..; touch outside/x )", "writes outside the working directory (outside/x)"],
+    ["(cd .. && rm -r shared)", "is a recursive delete outside the working directory (shared)"],
+    ["R=rm; $R -r -f ../outside/dir", "runs a command whose name bosun cannot resolve ($R)"],
+    ["$(echo rm) -rf ../x", "runs a command whose name bosun cannot resolve ($(echo rm))"],
+    ['"$CMD" -rf ../x', "runs a command whose name bosun cannot resolve ($CMD)"],
+    ["`echo rm` -rf ../x", "runs a command whose name bosun cannot resolve (`echo rm`)"],
+    ["$HOME/bin/tool --all", "runs a command whose name bosun cannot resolve ($HOME/bin/tool)"],
+    ["bash <<< 'echo x > ../outside/y'", "writes outside the working directory (../outside/y)"],
+    ["bash <<EOF\necho x > ../outside/y\nEOF", "writes outside the working directory (../outside/y)"],
+    ["sh -s <<'X'\nrm -r ../outside\nX", "is a recursive delete outside the working directory (../outside)"],
+    ["bash <<< \"$SCRIPT\"", "pipes generated text into a shell (bash <<< …)"],
+    ["echo cm0gLXJmIC8K | base64 -d | bash", "pipes generated text into a shell (base64 … | bash)"],
+    ["xxd -r -p payload.hex | sh", "pipes generated text into a shell (xxd … | sh)"],
+    ["printf 'rm -r ../x' | sh", "pipes generated text into a shell (printf … | sh)"],
+    ["tar -cf ../outside/a.tar a.txt", "writes outside the working directory (../outside/a.tar)"],
+    ["tar cf ../a.tar a.txt", "writes outside the working directory (../a.tar)"],
+    ["tar --file=../a.tar -c a.txt", "writes outside the working directory (../a.tar)"],
+    ["tar -C ../x -xf a.tar", "writes outside the working directory (../x)"],
+    ["zip -r ../o.zip .", "writes outside the working directory (../o.zip)"],
+    ["find . | cpio -o > ../a.cpio", "writes outside the working directory (../a.cpio)"],
+    ["rsync -a --exclude node_modules src/ ../b", "writes outside the working directory (../b)"],
+    ["install -m 755 app ../bin/app", "writes outside the working directory (../bin/app)"],
+    ["ln -s a.txt ../b", "writes outside the working directory (../b)"],
+    ["cp -t ../dir a.txt", "writes outside the working directory (../dir)"],
+    ["mv -t ../dir a.txt", "writes outside the working directory (../dir)"],
+    ["make | tee -a ../log", "writes outside the working directory (../log)"],
+    ["dd if=a.img of=../b.img", "writes outside the working directory (../b.img)"],
+    ["truncate -s 0 ../f", "writes outside the working directory (../f)"],
+    ["sed -i.bak -e s/a/b/ ../f", "writes outside the working directory (../f)"],
+    ["perl -pi -e s/a/b/ ../f", "writes outside the working directory (../f)"],
+    ["split -l 10 big.txt ../part-", "writes outside the working directory (../part-)"],
+    ["patch -o ../fixed.c a.c fix.patch", "writes outside the working directory (../fixed.c)"],
+    ["git -C ../other commit -am wip", "writes outside the working directory (../other)"],
+  ])("%s", (command, reason) => {
+    expect(check(command)).toBe(reason);
+  });
+
+  it.each([
+    "python3 -c 'open(\"/etc/x\", \"w\")'",
+    "node -e 'require(\"fs\").rmSync(\"/srv\", { recursive: true })'",
+    "perl -e 'unlink \"/etc/x\"'",
+    "awk 'BEGIN { system(\"rm -rf /\") }' data.txt",
+    'for f in "$@"; do echo "$f"; done',
+    "printf '%s\\n' \"$@\" > args.txt",
+    "cd .. && pushd project && touch x",
+    "pushd .. && popd && touch x",
+    "git -C ../other log --oneline",
+    "tar -tf ../a.tar",
+    "cat > notes.md <<'EOF'\nrm -rf /\ngit push --force\nEOF",
+    "echo 'ls -la' | sh",
+    "echo hi | bash -c 'cat > out.txt'",
+  ])("%s is not dangerous either", (command) => {
+    expect(check(command)).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { z } from "zod";
 import { describeError } from "../../errors.js";
-import { detectDangerousCommand } from "../dangerous-command.js";
+import { analyzeCommand } from "../dangerous-command.js";
 import { visibleLine } from "../terminal-text.js";
 import { resolveToolPath, showPath } from "./paths.js";
 import { ToolError, type AgentTool, type SpillStore, type ToolContext, type ToolResult } from "./tool.js";
@@ -59,7 +59,11 @@ export function createBashTool(processes: ProcessOperations = localProcessOperat
     inputSchema,
     access: "execute",
     describe: (input) => `$ ${input.command.length > 200 ? `${input.command.slice(0, 200)}…` : input.command}`,
-    danger: (input, workdir) => detectDangerousCommand(input.command, input.cwd ? resolveToolPath(workdir, input.cwd) : workdir),
+    danger: (input, workdir) => {
+      // "outside" is judged against the workdir, wherever in (or out of) it the command starts
+      const found = analyzeCommand(input.command, { workdir, cwd: input.cwd ? resolveToolPath(workdir, input.cwd) : workdir });
+      return found.danger ?? found.outsideWrite;
+    },
     async execute(input, context) {
       const cwd = input.cwd ? resolveToolPath(context.workdir, input.cwd) : context.workdir;
       if (!existsSync(cwd)) throw new ToolError(`folder ${showPath(context.workdir, cwd)} does not exist`);

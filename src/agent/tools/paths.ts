@@ -24,21 +24,33 @@ export function showPath(workdir: string, absolute: string): string {
  */
 export function isInsideWorkdir(workdir: string, absolute: string): boolean {
   if (!isInside(absolute, workdir)) return false;
-  const realWorkdir = realPathOrSelf(workdir);
+  const real = realLocation(absolute);
+  return real !== null && isInside(real, realPathOrSelf(workdir));
+}
+
+/**
+ * Where an absolute path really is: its nearest existing ancestor with symlinks followed, and the
+ * rest of the path below that; null when not even the root can be resolved.
+ */
+export function realLocation(absolute: string): string | null {
   let probe = absolute;
   for (;;) {
     try {
-      const real = realpathSync(probe);
-      return isInside(join(real, relative(probe, absolute)), realWorkdir);
+      return join(realpathSync(probe), relative(probe, absolute));
     } catch {
       const parent = dirname(probe);
-      if (parent === probe) return false;
+      if (parent === probe) return null;
       probe = parent;
     }
   }
 }
 
+/** The folders where writing is routine: the system temp folder, /tmp and /var/tmp. */
+export function scratchFolders(): string[] {
+  return [tmpdir(), "/tmp", "/var/tmp"];
+}
+
 /** Scratch locations where writing is routine: the system temp folder and /tmp. */
 export function isScratchPath(absolute: string): boolean {
-  return [tmpdir(), "/tmp", "/var/tmp"].some((dir) => isInside(absolute, dir));
+  return scratchFolders().some((dir) => isInside(absolute, dir));
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAskUserTool } from "../../../src/agent/tools/ask-user.js";
 import { createBashTool, MAX_BASH_INLINE_CHARS } from "../../../src/agent/tools/bash.js";
@@ -112,6 +112,21 @@ describe("bash", () => {
     const t = makeToolBench();
     expect(bash.danger!({ command: "git push --force origin main" }, t.workdir)).toMatch(/force-pushes/);
     expect(bash.danger!({ command: "npm test" }, t.workdir)).toBeNull();
+  });
+
+  it("judges a command against the workdir wherever its cwd argument starts it", () => {
+    const t = makeToolBench();
+    mkdirSync(join(t.workdir, "sub"));
+    symlinkSync("/etc", join(t.workdir, "etc-link"));
+    const danger = (command: string, cwd: string) => bash.danger!({ command, cwd }, t.workdir);
+    expect(danger("touch x", "/etc")).toBe("writes outside the working directory (x)");
+    expect(danger("touch x", relative(t.workdir, "/etc"))).toBe("writes outside the working directory (x)");
+    expect(danger("touch x", "etc-link")).toBe("writes outside the working directory (x)");
+    expect(danger("rm -r dir", "/etc")).toBe("is a recursive delete outside the working directory (dir)");
+    expect(danger("rm -r work", "..")).toBe("deletes the working directory or a folder above it (work)");
+    expect(danger("touch x && rm -r ../sub", "sub")).toBeNull();
+    // the bench's workdir is in the temp folder, where writing is routine
+    expect(danger("touch x", "..")).toBeNull();
   });
 });
 
