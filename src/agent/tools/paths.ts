@@ -23,16 +23,21 @@ export function showPath(workdir: string, absolute: string): string {
  * of its nearest existing ancestor (a link inside the workdir may point anywhere).
  */
 export function isInsideWorkdir(workdir: string, absolute: string): boolean {
-  if (!isInside(absolute, workdir)) return false;
-  const realWorkdir = realPathOrSelf(workdir);
+  return isInside(absolute, workdir) && isInside(realOfNearest(absolute), realPathOrSelf(workdir));
+}
+
+/**
+ * An absolute path with the symlinks of its nearest existing ancestor followed (the rest, which
+ * does not exist yet, appended as it is): where a write to it would land.
+ */
+export function realOfNearest(absolute: string): string {
   let probe = absolute;
   for (;;) {
     try {
-      const real = realpathSync(probe);
-      return isInside(join(real, relative(probe, absolute)), realWorkdir);
+      return join(realpathSync(probe), relative(probe, absolute));
     } catch {
       const parent = dirname(probe);
-      if (parent === probe) return false;
+      if (parent === probe) return absolute;
       probe = parent;
     }
   }
