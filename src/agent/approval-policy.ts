@@ -22,6 +22,11 @@ export interface ApprovalQuestion {
   danger: string | null;
   /** What the call does, one line (dangerous calls are granted "for the session" by it). */
   description: string;
+  /**
+   * What the call needs beyond the sandbox, one line ("writes outside the sandbox: /x"), or
+   * null. Only the user can allow it: no mode or rule does.
+   */
+  escape?: string | null;
 }
 
 export type ApprovalDecision =
@@ -35,6 +40,7 @@ export type ApprovalDecision =
  * `permissions` rules and this session's grants are arguments. The order of the rules:
  *
  * 1. a tool whose policy is `deny` never runs;
+ * 1b. a call that needs more than the sandbox allows asks, in every mode, whatever the rules say;
  * 2. a dangerous call asks in every mode (full-access included) unless `permissions.dangerous` is
  *    `allow` (it then follows the rules below) or `deny` (refused);
  * 3. full-access allows everything else;
@@ -43,11 +49,15 @@ export type ApprovalDecision =
  *    `ask` mode; commands ask in `ask` and `auto-edit`.
  *
  * An ask that the user answered "always for this session" is remembered by tool name (by the
- * exact command for a dangerous one) and not asked again.
+ * exact command for a dangerous one, and for one that needs more than the sandbox) and not asked again.
  */
 export function decideApproval(question: ApprovalQuestion, mode: ApprovalMode, rules: PermissionRules, grants: ReadonlySet<string>): ApprovalDecision {
   const toolPolicy = policyOf(rules[question.tool]);
   if (toolPolicy === "deny") return { action: "deny", reason: `permissions.${question.tool} is deny in bosun.json` };
+  if (question.escape) {
+    const grantKey = `${question.tool}!sandbox!${question.description}!${question.escape}`;
+    return grants.has(grantKey) ? { action: "allow" } : { action: "ask", grantKey };
+  }
   if (question.danger) {
     const dangerous = rules.dangerous ?? "ask";
     if (dangerous === "deny") return { action: "deny", reason: `it ${question.danger}, and permissions.dangerous is deny in bosun.json` };

@@ -102,6 +102,12 @@ export class ApprovalGate {
 }
 
 function noApproverMessage(request: ApprovalRequest, mode: ApprovalMode): string {
+  if (request.escape) {
+    return (
+      `Not run: this call ${request.escape}, which only the user can allow (not --yes, not a permissions rule), and nobody can approve in this session ` +
+      "(bosun is not attached to a terminal). Do not retry it. Work inside the working directory, or tell the user what you need: they can add a folder to sandbox.writable in bosun.json."
+    );
+  }
   if (request.danger) {
     return (
       `Not run: this call ${request.danger}, which always needs the user's approval (even with --yes), and nobody can approve in this session ` +

@@ -11,7 +11,9 @@ import { AgentHooks, type AgentInfo } from "./hooks.js";
 import { AgentAbortedError, ModelCallError } from "./model-errors.js";
 import { RetryBudget } from "./model-retry.js";
 import { ModelStepError, streamModelStep, type StepResult } from "./model-step.js";
+import type { Sandbox } from "./sandbox/sandbox.js";
 import type { Redactor } from "./secrets.js";
+import type { BackgroundJobs } from "./tools/background-jobs.js";
 import type { RunEndReason } from "./session-format.js";
 import type { Session } from "./session-store.js";
 import type { InstructionRecord, ProjectInstructions } from "./instructions.js";
@@ -40,8 +42,12 @@ export interface AgentOptions {
   redactor: Redactor;
   extensions?: ExtensionHost | null;
   workdir: string;
-  /** The environment commands run with. */
+  /** The environment commands run with (the sandbox's, without secrets, when there is one). */
   env: Env;
+  /** How tool processes are contained, and the rules the file tools apply; none when absent. */
+  sandbox?: Sandbox;
+  /** Commands left running after their call (`bash` `background`); none may be when absent. */
+  jobs?: BackgroundJobs;
   ui: AgentUi;
   signal: AbortSignal;
   maxTurns?: number;
@@ -200,6 +206,8 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
           workdir: options.workdir,
           env: options.env,
           signal,
+          ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+          ...(options.jobs ? { jobs: options.jobs } : {}),
         });
         results.push(outcome.part);
       }

@@ -20,6 +20,14 @@ export const subagentsConfigSchema = z
     maxDepth: wholeNumber(0, MAX_SUBAGENT_DEPTH).optional(),
     concurrency: wholeNumber(1, MAX_SUBAGENT_TASKS).optional(),
     treeConcurrency: wholeNumber(1, MAX_TREE_CONCURRENCY).optional(),
+    /** Sub-agents' sandbox, narrower than the top-level agent's: network off, only some writable folders. */
+    sandbox: z
+      .object({
+        network: z.literal("off").optional(),
+        writable: z.array(z.string().refine((path) => path.startsWith("/"), "use an absolute path")).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -6,6 +6,7 @@ import { AgentHooks, type AgentInfo, type SubagentCallInfo, type SubagentStartCa
 import { runAgent, type AgentOptions, type AgentRunResult } from "./loop.js";
 import { RetryBudget } from "./model-retry.js";
 import type { SubagentStatus, TokenUsage } from "./session-format.js";
+import { narrowSandbox } from "./sandbox/sandbox.js";
 import { MemorySessionStore, type Session } from "./session-store.js";
 import { subagentReport, type SubagentOutcome } from "./subagent-report.js";
 import { processSubagentSessions, type SubagentModel, type SubagentSessionCache, type SubagentSessionEntry } from "./subagent-sessions.js";
@@ -63,7 +64,8 @@ interface RunEnd {
  * `agent` tool bound to itself while it is above the depth limit). It inherits the model, the
  * approval mode, rules, grants and approver (with dangerous calls never looser than ask), the
  * redactor, the retry budget (shared by the whole tree), context limits, turn limit, extension
- * host, working folder, project instructions, environment and the abort signal.
+ * host, working folder, project instructions, environment, sandbox (narrowed by
+ * `subagents.sandbox`, never widened), background jobs and the abort signal.
  */
 export function withSubagents(options: AgentOptions, setup: SubagentSetup = {}): AgentOptions {
   const settings = subagentSettings(setup.settings);
@@ -227,6 +229,8 @@ function childOptions(parent: TreeAgent, entry: SubagentSessionEntry, ref: Subag
       extensions: options.extensions ?? null,
       workdir: options.workdir,
       env: options.env,
+      ...(options.sandbox ? { sandbox: tree.settings.sandbox ? narrowSandbox(options.sandbox, tree.settings.sandbox) : options.sandbox } : {}),
+      ...(options.jobs ? { jobs: options.jobs } : {}),
       ui: { onEvent: (event) => ui.onEvent({ type: "subagent-event", agent: ref, event }) },
       signal,
       ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),

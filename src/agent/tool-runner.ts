@@ -8,7 +8,10 @@ import type { Redactor } from "./secrets.js";
 import type { ToolStatus } from "./session-format.js";
 import type { Session } from "./session-store.js";
 import type { ToolRegistry } from "./tool-registry.js";
-import { ToolError, type ToolAccess, type ToolContext } from "./tools/tool.js";
+import type { Sandbox } from "./sandbox/sandbox.js";
+import type { BackgroundJobs } from "./tools/background-jobs.js";
+import { showPath } from "./tools/paths.js";
+import { ToolError, type SandboxNeeds, type ToolAccess, type ToolContext } from "./tools/tool.js";
 
 /** No tool result reaches the model longer than this; the whole text goes to a spill file. */
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
@@ -24,6 +27,8 @@ export interface ToolRunDeps {
   workdir: string;
   env: ToolContext["env"];
   signal: AbortSignal;
+  sandbox?: Sandbox;
+  jobs?: BackgroundJobs;
 }
 
 export interface ToolRunOutcome {
@@ -69,9 +74,11 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
 
   let description: string;
   let danger: string | null;
+  let needs: SandboxNeeds | null;
   try {
     description = deps.redactor.text(tool.describe(input, deps.workdir));
-    danger = tool.danger?.(input, deps.workdir) ?? null;
+    danger = tool.danger?.(input, deps.workdir, deps.sandbox) ?? null;
+    needs = tool.sandboxNeeds?.(input, deps.workdir, deps.sandbox) ?? null;
   } catch (error) {
     return finish("error", `Error: ${describeError(error)}`, "invalid arguments", true);
   }
@@ -85,7 +92,8 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
   if (deps.signal.aborted) return finish("aborted", "Not run: the user cancelled the run.", "cancelled", true);
 
   const preview = tool.preview ? deps.redactor.text(tool.preview(input)) : undefined;
-  const question = { tool: tool.name, access: tool.access, danger, description };
+  const escape = needs ? deps.redactor.text(describeNeeds(needs, deps.workdir)) : null;
+  const question = { tool: tool.name, access: tool.access, danger, description, ...(escape ? { escape } : {}) };
   const approval: ApprovalOutcome = await deps.approval.check({ ...question, callId: call.toolCallId, ...(preview ? { preview } : {}) }, deps.signal).catch((error: unknown) => {
     if (deps.signal.aborted) return { allowed: false as const, message: "Not run: the user cancelled the run." };
     return { allowed: false as const, message: `Not run: asking for approval failed (${describeError(error)}).` };
@@ -103,7 +111,18 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
   let spill: string | undefined;
   let outputTail: string[] | undefined;
   try {
-    const result = await tool.execute(input, { workdir: deps.workdir, signal: deps.signal, callId: call.toolCallId, spill: deps.session.spill, ui: deps.ui, env: deps.env });
+    const context: ToolContext = {
+      workdir: deps.workdir,
+      signal: deps.signal,
+      callId: call.toolCallId,
+      spill: deps.session.spill,
+      ui: deps.ui,
+      env: deps.env,
+      ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+      ...(needs ? { granted: needs } : {}),
+      ...(deps.jobs ? { jobs: deps.jobs } : {}),
+    };
+    const result = await tool.execute(input, context);
     output = result.output;
     isError = result.isError ?? false;
     summary = result.summary ?? (isError ? "failed" : "done");
@@ -123,6 +142,15 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
   const after = { name: tool.name, callId: call.toolCallId, input, result: { output: deps.redactor.text(output), isError, status: isError ? "error" : "ok" } };
   await deps.hooks.toolAfter(deps.agent, after);
   return finish(isError ? "error" : "ok", String(after.result.output), summary, isError, spill, outputTail ? { outputTail } : {});
+}
+
+/** A call's sandbox needs in words, for the question and the refusal: "writes outside the sandbox: ~/x; keeps running after the call". */
+function describeNeeds(needs: SandboxNeeds, workdir: string): string {
+  const parts: string[] = [];
+  if (needs.write?.length) parts.push(`writes outside the sandbox's writable folders: ${needs.write.map((path) => showPath(workdir, path)).join(", ")}`);
+  if (needs.read?.length) parts.push(`reads a credential file: ${needs.read.map((path) => showPath(workdir, path)).join(", ")}`);
+  if (needs.background) parts.push("keeps running after the call, until the run ends");
+  return parts.join("; and ");
 }
 
 /** What the UI is shown of a call besides its status and summary. */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defaultModelSchema, disabledProvidersSchema, policyConfigSchema, providersConfigSchema } from "../catalog/config-schema.js";
 import { agentsConfigSchema } from "../runtimes/agents-config-schema.js";
 import { permissionsSchema, secretsSchema } from "../agent/permissions-schema.js";
+import { sandboxConfigSchema } from "../agent/sandbox/sandbox-config-schema.js";
 import { subagentsConfigSchema } from "../agent/subagent-config-schema.js";
 
 /** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
@@ -39,6 +40,8 @@ export const configSchema = z
     permissions: permissionsSchema.optional(),
     /** Environment variables whose values are redacted from everything the agent sees or writes. */
     secrets: secretsSchema.optional(),
+    /** How the agent's tool processes are contained (bubblewrap), and the limits of their output. */
+    sandbox: sandboxConfigSchema.optional(),
     /** Sub-agents of the agent (`agent` tool): depth limit and how many run at once. */
     subagents: subagentsConfigSchema.optional(),
   })

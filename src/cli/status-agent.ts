@@ -9,6 +9,35 @@ import type { SubsystemStatus } from "./status-report.js";
  * nothing more is loaded.
  */
 export async function agentStatus(boot: Boot): Promise<SubsystemStatus> {
+  const [sessions, sandbox] = await Promise.all([sessionsStatus(boot), sandboxStatus(boot)]);
+  if (!sandbox.problem) return { ...sessions, lines: [...(sessions.lines ?? []), sandbox.line], data: { ...sessions.data, sandbox: sandbox.data } };
+  return {
+    ...sessions,
+    state: "attention",
+    lines: [...(sessions.lines ?? []), sandbox.line],
+    data: { ...sessions.data, sandbox: sandbox.data },
+    next: sandbox.problem,
+  };
+}
+
+/**
+ * How `bosun run` would contain its tools: the mode, and whether bubblewrap works here (one
+ * sandbox is started to find out, as a run does). A problem is the thing to do next.
+ */
+async function sandboxStatus(boot: Boot): Promise<{ line: string; data: Record<string, unknown>; problem: string | null }> {
+  const { sandboxSettings } = await import("../agent/sandbox/sandbox-settings.js");
+  const settings = sandboxSettings(boot.config?.layers ?? [], boot.paths.home, boot.project?.root ?? null);
+  const data = { mode: settings.mode, network: settings.network, writable: settings.writable, ignored: settings.ignored };
+  if (settings.mode === "off") return { line: 'sandbox: off (sandbox.mode "off"): tool commands can change any file you can; see the README\'s Sandbox section', data: { ...data, bwrap: null, contained: false }, problem: null };
+  const { sandboxReadiness } = await import("../agent/sandbox/open-sandbox.js");
+  const { bwrap, problem } = await sandboxReadiness(settings, boot.env, boot.project?.root ?? process.cwd());
+  const network = settings.network === "off" ? "network off" : "network on";
+  if (bwrap) return { line: `sandbox: ${settings.mode}: tool commands run in bubblewrap (${bwrap}), ${network}, credential files masked`, data: { ...data, bwrap, contained: true }, problem: null };
+  const fallback = settings.mode === "required" ? "bosun run refuses to run tools (sandbox.mode is required)" : "tool commands run with the command checker only";
+  return { line: `sandbox: ${settings.mode}: not available: ${problem}; ${fallback}`, data: { ...data, bwrap: null, contained: false, problem }, problem: `make the sandbox work: ${problem}` };
+}
+
+async function sessionsStatus(boot: Boot): Promise<SubsystemStatus> {
   const empty = {
     state: "ready",
     detail: 'no sessions yet; bosun run "…" starts the agent',

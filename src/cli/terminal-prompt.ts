@@ -39,7 +39,12 @@ export function createTerminalPrompter(input: NodeJS.ReadableStream, output: Nod
     // Called by the approval gate in its turn (the gate decides the call again when it comes).
     approver: async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> => {
       const who = request.agent ? `${request.agent}: ` : "";
-      const head = request.danger ? `bosun: ${who}${request.tool} wants to run something dangerous: it ${request.danger}` : `bosun: ${who}${request.tool} needs your approval`;
+      const reasons = [request.escape ? `it ${request.escape}` : null, request.danger ? `it ${request.danger}` : null].filter(Boolean).join("; and ");
+      const head = request.escape
+        ? `bosun: ${who}${request.tool} asks for more than the sandbox allows: ${reasons}`
+        : request.danger
+          ? `bosun: ${who}${request.tool} wants to run something dangerous: ${reasons}`
+          : `bosun: ${who}${request.tool} needs your approval`;
       const waiting = request.waiting ? ` (${request.waiting} more question${request.waiting === 1 ? "" : "s"} waiting)` : "";
       output.write(`\n${head}${waiting}\n    ${request.description}\n`);
       if (request.preview) output.write(request.preview.split("\n").map((line) => `      ${line}\n`).join(""));

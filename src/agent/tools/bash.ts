@@ -1,22 +1,26 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { basename } from "node:path";
 import { z } from "zod";
-import { describeError } from "../../errors.js";
 import { analyzeCommand } from "../dangerous-command.js";
-import { visibleLine } from "../terminal-text.js";
+import { mayWrite, writeGrant, type Sandbox } from "../sandbox/sandbox.js";
+import { sandboxNote } from "../sandbox/sandbox-notes.js";
+import { launchCommand } from "../sandbox/sandboxed-command.js";
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_OUTPUT_BYTES } from "../sandbox/sandbox-settings.js";
+import { signalGroup, type BackgroundJobs } from "./background-jobs.js";
+import { MAX_BASH_INLINE_CHARS, OutputCollector } from "./output-collector.js";
 import { resolveToolPath, showPath } from "./paths.js";
-import { ToolError, type AgentTool, type SpillStore, type ToolContext, type ToolResult } from "./tool.js";
+import { ToolError, type AgentTool, type ToolContext, type ToolResult } from "./tool.js";
 
+export { MAX_BASH_INLINE_CHARS } from "./output-collector.js";
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 120;
 export const MAX_BASH_TIMEOUT_SECONDS = 600;
-/** Output up to this many characters goes to the model whole; beyond it, head + tail + a file. */
-export const MAX_BASH_INLINE_CHARS = 30_000;
-const HEAD_CHARS = 20_000;
-const TAIL_CHARS = 8_000;
 /** After SIGTERM, a process group gets this long before SIGKILL. */
 const KILL_GRACE_MS = 2_000;
-/** After the shell exits, how long to wait for background children holding its output open. */
+/** After the shell exits, how long to wait for its output to be read to the end. */
 const DRAIN_MS = 2_000;
+/** How long a background command runs before its call returns with what it printed so far. */
+export const BACKGROUND_WAIT_MS = 3_000;
 /** How many of the output's last lines the user sees under the call's result. */
 export const BASH_TAIL_LINES = 4;
 
@@ -31,6 +35,17 @@ const inputSchema = z
       .optional()
       .describe(`Stop the command after this many seconds; default ${DEFAULT_BASH_TIMEOUT_SECONDS}`),
     cwd: z.string().optional().describe("Folder to run in, relative to the working directory; default the working directory"),
+    writable: z
+      .array(z.string().min(1))
+      .max(16)
+      .optional()
+      .describe("Files or folders outside the working directory this command must write; the user is asked to allow them for this call. Only after a write failed with 'Read-only file system'"),
+    background: z
+      .boolean()
+      .optional()
+      .describe(
+        `Keep the command running after this call (a server, a watcher) until the run ends; the user is always asked. Do not end it with &: the command itself stays running. The call returns what it printed in its first ${BACKGROUND_WAIT_MS / 1000} s; the rest goes to a file`,
+      ),
   })
   .strict();
 
@@ -49,37 +64,56 @@ export const localProcessOperations: ProcessOperations = {
 };
 
 export function createBashTool(processes: ProcessOperations = localProcessOperations): AgentTool<BashInput> {
+  const cwdOf = (input: BashInput, workdir: string) => (input.cwd ? resolveToolPath(workdir, input.cwd) : workdir);
   return {
     name: "bash",
     description:
       `Run a shell command and get its combined output and exit code. Times out after ${DEFAULT_BASH_TIMEOUT_SECONDS} s by default ` +
-      `(timeout_seconds up to ${MAX_BASH_TIMEOUT_SECONDS}); the command and everything it started are then stopped. ` +
+      `(timeout_seconds up to ${MAX_BASH_TIMEOUT_SECONDS}); when it ends, everything it started is stopped too (see background). ` +
       `Output over ${MAX_BASH_INLINE_CHARS} characters is cut to its start and end and saved whole to a file you can read. ` +
-      "Commands get no input: use non-interactive flags.",
+      "Commands get no input: use non-interactive flags. They may run in a sandbox: only the working directory and /tmp are writable, and the network may be off.",
     inputSchema,
     access: "execute",
-    describe: (input) => `$ ${input.command.length > 200 ? `${input.command.slice(0, 200)}…` : input.command}`,
-    danger: (input, workdir) => {
-      // "outside" is judged against the workdir, wherever in (or out of) it the command starts
-      const found = analyzeCommand(input.command, { workdir, cwd: input.cwd ? resolveToolPath(workdir, input.cwd) : workdir });
-      return found.danger ?? found.outsideWrite;
+    describe: (input) => `$ ${input.command.length > 200 ? `${input.command.slice(0, 200)}…` : input.command}${input.background ? " (background)" : ""}`,
+    danger(input, workdir, sandbox) {
+      const analysis = analyzeCommand(input.command, { workdir, cwd: cwdOf(input, workdir) });
+      // Inside bubblewrap, a write outside the writable folders cannot happen unasked: it is a sandbox need.
+      return sandbox?.bwrap ? analysis.danger : (analysis.danger ?? analysis.outsideWrite);
+    },
+    sandboxNeeds(input, workdir, sandbox) {
+      const wanted = (input.writable ?? []).map((path) => resolveToolPath(workdir, path));
+      if (sandbox?.bwrap) wanted.push(...analyzeCommand(input.command, { workdir, cwd: cwdOf(input, workdir) }).writes);
+      const write = sandbox ? [...new Set(wanted.filter((path) => !mayWrite(sandbox, path)).map(writeGrant))] : [];
+      if (write.length === 0 && !input.background) return null;
+      return { ...(write.length > 0 ? { write } : {}), ...(input.background ? { background: true } : {}) };
     },
     async execute(input, context) {
-      const cwd = input.cwd ? resolveToolPath(context.workdir, input.cwd) : context.workdir;
+      const cwd = cwdOf(input, context.workdir);
       if (!existsSync(cwd)) throw new ToolError(`folder ${showPath(context.workdir, cwd)} does not exist`);
-      return runCommand(processes.shell(), input.command, cwd, (input.timeout_seconds ?? DEFAULT_BASH_TIMEOUT_SECONDS) * 1000, context);
+      if (input.background && !context.jobs) throw new ToolError("this session cannot keep a command running after its call; run it without background");
+      return runCommand(processes.shell(), input, cwd, context);
     },
   };
 }
 
-type Ending = { kind: "exit"; code: number | null; signal: NodeJS.Signals | null } | { kind: "timeout" } | { kind: "aborted" };
+type Ending = { kind: "exit"; code: number | null; signal: NodeJS.Signals | null } | { kind: "timeout" } | { kind: "aborted" } | { kind: "background" };
 
-async function runCommand(shell: string, command: string, cwd: string, timeoutMs: number, context: ToolContext): Promise<ToolResult> {
+/** The shell's first line: the file-size limit for what the command writes (bash counts KiB, POSIX shells 512-byte blocks). */
+function fileLimitLine(shell: string, bytes: number): string {
+  const block = basename(shell) === "bash" ? 1024 : 512;
+  return `ulimit -f ${Math.max(1, Math.floor(bytes / block))} 2>/dev/null\n`;
+}
+
+async function runCommand(shell: string, input: BashInput, cwd: string, context: ToolContext): Promise<ToolResult> {
   if (context.signal.aborted) throw new ToolError("aborted before the command started");
-  const output = new OutputCollector(context.spill, `bash-${context.callId}.txt`);
+  const { sandbox } = context;
+  const timeoutMs = (input.timeout_seconds ?? DEFAULT_BASH_TIMEOUT_SECONDS) * 1000;
+  const output = new OutputCollector(context.spill, `bash-${context.callId}.txt`, { callBytes: sandbox?.limits.outputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, budget: sandbox?.spill ?? null });
   const env = { ...context.env, GIT_TERMINAL_PROMPT: "0", PAGER: "cat", GIT_PAGER: "cat" };
   // One stream for both outputs, as in a terminal: the model sees errors where they happened.
-  const child = spawn(shell, ["-c", `exec 2>&1\n${command}`], { cwd, env: env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const script = `${fileLimitLine(shell, sandbox?.limits.fileBytes ?? DEFAULT_MAX_FILE_BYTES)}exec 2>&1\n${input.command}`;
+  const launch = launchCommand([shell, "-c", script], cwd, env, sandbox, context.granted?.write ?? []);
+  const child = spawn(launch.file, launch.args, { cwd, env: launch.env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => output.add(chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => output.add(chunk));
 
@@ -91,29 +125,34 @@ async function runCommand(shell: string, command: string, cwd: string, timeoutMs
     signalGroup(child.pid, "SIGTERM");
     killTimer = setTimeout(() => signalGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
   };
-  const timer = setTimeout(() => stop("timeout"), timeoutMs);
+  const background = input.background === true && context.jobs !== undefined;
+  const timer = background ? undefined : setTimeout(() => stop("timeout"), timeoutMs);
   const onAbort = () => stop("aborted");
   context.signal.addEventListener("abort", onAbort, { once: true });
 
-  const ending = await new Promise<Ending>((resolve) => {
+  const exited = new Promise<Ending>((resolve) => {
     child.once("error", (error) => {
-      output.add(`failed to start ${shell}: ${error.message}\n`);
+      output.add(`failed to start ${launch.file}: ${error.message}\n`);
       resolve({ kind: "exit", code: null, signal: null });
     });
     child.once("exit", (code, signal) => {
-      // Background children may keep the pipes open; give them a moment, then stop listening.
+      // What the shell left behind in its process group ends with it (only `background` may outlive its call).
+      signalGroup(child.pid, "SIGKILL");
       const drained = Promise.all([closed(child.stdout), closed(child.stderr)]);
       const deadline = new Promise((done) => setTimeout(done, DRAIN_MS).unref());
       void Promise.race([drained, deadline]).then(() => {
         child.stdout.destroy();
         child.stderr.destroy();
+        launch.cleanup();
         resolve(stopReason ? { kind: stopReason } : { kind: "exit", code, signal });
       });
     });
   });
+  const ending = background ? await Promise.race([exited, delay(BACKGROUND_WAIT_MS).then((): Ending => ({ kind: "background" }))]) : await exited;
   clearTimeout(timer);
   clearTimeout(killTimer);
   context.signal.removeEventListener("abort", onAbort);
+  if (ending.kind === "background") return keepRunning(child.pid!, input, output, exited, context.jobs!);
   if (stopReason) signalGroup(child.pid, "SIGKILL"); // anything that ignored SIGTERM and outlived the shell
 
   const text = await output.finish();
@@ -125,9 +164,11 @@ async function runCommand(shell: string, command: string, cwd: string, timeoutMs
         : ending.signal
           ? `[killed by ${ending.signal}]`
           : `[exit code ${ending.code ?? "unknown"}]`;
+  const failed = ending.kind !== "exit" || ending.code !== 0;
+  const note = sandboxNote(text, sandbox, failed, ending.kind === "exit" ? ending.signal : null);
   const summary = ending.kind === "exit" ? (ending.signal ? `killed by ${ending.signal}` : `exit ${ending.code}`) : ending.kind === "timeout" ? "timed out" : "cancelled";
   return {
-    output: `${text}${text && !text.endsWith("\n") ? "\n" : ""}${status}`,
+    output: `${text}${text && !text.endsWith("\n") ? "\n" : ""}${status}${note ? `\n${note}` : ""}`,
     isError: ending.kind !== "exit",
     summary: output.spillPath ? `${summary}, output saved to ${output.spillPath}` : summary,
     ...(output.spillPath ? { spillFile: output.spillPath } : {}),
@@ -135,13 +176,26 @@ async function runCommand(shell: string, command: string, cwd: string, timeoutMs
   };
 }
 
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is already gone
-  }
+/**
+ * A background command still running when its call returns: the model gets what it printed so
+ * far, the rest keeps going to a spill file, and the run's jobs end it when the run ends.
+ */
+async function keepRunning(pid: number, input: BashInput, output: OutputCollector, exited: Promise<Ending>, jobs: BackgroundJobs): Promise<ToolResult> {
+  const soFar = output.snapshot();
+  const file = output.keepSaving();
+  jobs.add({ pid, description: input.command.slice(0, 80), onStopped: () => void output.finish() });
+  void exited.then(() => jobs.ended(pid));
+  const where = file ? `its output goes on in ${file}` : "its further output could not be saved";
+  return {
+    output: `${soFar}${soFar && !soFar.endsWith("\n") ? "\n" : ""}[still running in the background (process group ${pid}); ${where}; it is stopped when this run ends]`,
+    summary: "running in the background",
+    ...(file ? { spillFile: file } : {}),
+    outputTail: output.lastLines(BASH_TAIL_LINES),
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
 }
 
 function closed(stream: NodeJS.ReadableStream): Promise<void> {
@@ -149,91 +203,4 @@ function closed(stream: NodeJS.ReadableStream): Promise<void> {
     if ((stream as { closed?: boolean }).closed) return resolve();
     stream.once("close", () => resolve());
   });
-}
-
-/**
- * Keeps what the model will see (the start and the end) in memory and, once the output outgrows
- * the inline limit, streams all of it to a spill file, so a command that prints gigabytes costs
- * neither memory nor context. A spill file that cannot be written (a full disk, a FIFO in its
- * place) costs only the middle of the output: the model is told why it was not saved.
- */
-class OutputCollector {
-  private head = "";
-  private tail = "";
-  private total = 0;
-  private file: ReturnType<SpillStore["open"]> | null = null;
-  private unsaved: string | null = null;
-  spillPath: string | null = null;
-
-  constructor(
-    private readonly spill: SpillStore,
-    private readonly name: string,
-  ) {}
-
-  add(chunk: string): void {
-    this.total += chunk.length;
-    if (this.file || this.unsaved) {
-      this.save(() => this.file?.write(chunk));
-      this.tail = (this.tail + chunk).slice(-TAIL_CHARS);
-      return;
-    }
-    if (this.head.length + chunk.length <= MAX_BASH_INLINE_CHARS) {
-      this.head += chunk;
-      return;
-    }
-    const all = this.head + chunk;
-    this.save(() => {
-      this.file = this.spill.open(this.name);
-      this.spillPath = this.file.path;
-      this.file.write(all);
-    });
-    this.head = all.slice(0, HEAD_CHARS);
-    this.tail = all.slice(HEAD_CHARS).slice(-TAIL_CHARS);
-  }
-
-  /**
-   * The last `count` lines that are not blank, each whole and as a terminal shows it (without
-   * control sequences), so that redaction, which runs on what is returned, sees the text the
-   * user will: a line cut at its start, or broken up by colour codes, could hold a secret it would
-   * not recognize.
-   */
-  lastLines(count: number): string[] {
-    let text = this.head;
-    if (this.total > this.head.length) {
-      // The output outgrew the head (saved to a file or not): its end is in the tail, whose
-      // window starts wherever it fell. Drop that first, partial, line.
-      const cut = this.tail.indexOf("\n");
-      text = cut < 0 ? "" : this.tail.slice(cut + 1);
-    }
-    return text
-      .split("\n")
-      .map(visibleLine)
-      .filter((line) => line.trim() !== "")
-      .slice(-count);
-  }
-
-  async finish(): Promise<string> {
-    if (!this.file && !this.unsaved) return this.head;
-    await this.file?.close().catch((error: unknown) => this.giveUpSaving(error));
-    const omitted = this.total - this.head.length - this.tail.length;
-    const whole = this.unsaved ? `could not be saved: ${this.unsaved}` : `is in ${this.spillPath}: read it with the read tool (offset/limit) or grep it`;
-    return `${this.head}\n… [${omitted} characters omitted; the whole output (${this.total} characters) ${whole}] …\n${this.tail}`;
-  }
-
-  // Runs in the output stream's data handler: a failure must not escape it.
-  private save(write: () => void): void {
-    try {
-      write();
-    } catch (error) {
-      this.giveUpSaving(error);
-    }
-  }
-
-  private giveUpSaving(error: unknown): void {
-    this.unsaved ??= describeError(error);
-    const file = this.file;
-    this.file = null;
-    this.spillPath = null;
-    void file?.close().catch(() => undefined);
-  }
 }

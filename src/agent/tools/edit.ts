@@ -2,7 +2,7 @@ import { z } from "zod";
 import { localFileOperations, looksBinary, type FileOperations } from "./file-operations.js";
 import { resolveToolPath, showPath } from "./paths.js";
 import { ToolError, type AgentTool } from "./tool.js";
-import { MAX_WRITE_BYTES, outsideWorkdirDanger, previewLines } from "./write.js";
+import { MAX_WRITE_BYTES, outsideWorkdirDanger, previewLines, writeNeeds } from "./write.js";
 
 const inputSchema = z
   .object({
@@ -24,7 +24,8 @@ export function createEditTool(files: FileOperations = localFileOperations): Age
     inputSchema,
     access: "edit",
     describe: (input, workdir) => `edit ${showPath(workdir, resolveToolPath(workdir, input.path))}`,
-    danger: (input, workdir) => outsideWorkdirDanger(workdir, resolveToolPath(workdir, input.path)),
+    danger: (input, workdir, sandbox) => outsideWorkdirDanger(workdir, resolveToolPath(workdir, input.path), sandbox),
+    sandboxNeeds: (input, workdir, sandbox) => writeNeeds(resolveToolPath(workdir, input.path), sandbox),
     preview: (input) => previewLines([...input.old_string.split("\n").map((line) => `- ${line}`), ...input.new_string.split("\n").map((line) => `+ ${line}`)]),
     async execute(input, context) {
       const path = resolveToolPath(context.workdir, input.path);

@@ -1,6 +1,7 @@
 import { basename, dirname } from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
+import { appliesRules, isMasked } from "../sandbox/sandbox.js";
 import { localFileOperations, looksBinary, type FileOperations } from "./file-operations.js";
 import { resolveToolPath, showPath } from "./paths.js";
 import { ToolError, type AgentTool } from "./tool.js";
@@ -73,6 +74,9 @@ export function createGrepTool(files: FileOperations = localFileOperations): Age
         chars += line.length + 1;
         return true;
       };
+      // Credential files are passed over under the sandbox's rules (read asks for them one by one).
+      const masked = appliesRules(context.sandbox) ? candidates.filter((file) => isMasked(context.sandbox!, `${root}/${file}`)) : [];
+      if (masked.length > 0) candidates = candidates.filter((file) => !masked.includes(file));
       for (const file of candidates) {
         if (context.signal.aborted || full) break;
         const stat = await files.stat(`${root}/${file}`);
@@ -106,8 +110,9 @@ export function createGrepTool(files: FileOperations = localFileOperations): Age
           shownUntil = to;
         }
       }
-      if (out.length === 0) return { output: `no matches for ${JSON.stringify(input.pattern)} in ${shownTarget}`, summary: "no matches" };
-      const notes: string[] = [];
+      const skipped = masked.length > 0 ? `skipped ${masked.length} credential file${masked.length === 1 ? "" : "s"} (${masked.slice(0, 3).map(prefix).join(", ")}${masked.length > 3 ? ", …" : ""}); read asks the user for one` : null;
+      if (out.length === 0) return { output: `no matches for ${JSON.stringify(input.pattern)} in ${shownTarget}${skipped ? ` (${skipped})` : ""}`, summary: "no matches" };
+      const notes: string[] = skipped ? [skipped] : [];
       if (full) notes.push("stopped at the output limit; narrow the pattern, path or glob");
       if (truncatedWalk) notes.push("the file walk stopped early; narrow the path");
       const summary = input.files_only ? `${matchedFiles} file${matchedFiles === 1 ? "" : "s"}` : `${matches} match${matches === 1 ? "" : "es"}`;

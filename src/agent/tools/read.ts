@@ -3,6 +3,7 @@ import { z } from "zod";
 import { editDistance } from "../../boot/suggest.js";
 import { localFileOperations, looksBinary, type FileOperations } from "./file-operations.js";
 import { resolveToolPath, showPath } from "./paths.js";
+import { appliesRules, isMasked } from "../sandbox/sandbox.js";
 import { ToolError, type AgentTool } from "./tool.js";
 
 /** Lines shown when the model gives no limit. */
@@ -33,6 +34,11 @@ export function createReadTool(files: FileOperations = localFileOperations): Age
     inputSchema,
     access: "read",
     describe: (input, workdir) => `read ${showPath(workdir, resolveToolPath(workdir, input.path))}${input.offset ? `:${input.offset}` : ""}`,
+    // Another agent's (or bosun's own) credentials reach the model only if the user says so.
+    sandboxNeeds(input, workdir, sandbox) {
+      const path = resolveToolPath(workdir, input.path);
+      return appliesRules(sandbox) && isMasked(sandbox, path) ? { read: [path] } : null;
+    },
     async execute(input, context) {
       const path = resolveToolPath(context.workdir, input.path);
       const shown = showPath(context.workdir, path);

@@ -1,4 +1,6 @@
 import type { z } from "zod";
+import type { BackgroundJobs } from "./background-jobs.js";
+import type { Sandbox } from "../sandbox/sandbox.js";
 
 /**
  * How approval treats a tool: `read` never changes anything, `edit` changes files in the
@@ -37,8 +39,26 @@ export interface ToolContext {
   callId: string;
   spill: SpillStore;
   ui: ToolUi;
-  /** The environment commands run with. */
+  /** The environment commands run with (without the secrets, when a sandbox applies). */
   env: Record<string, string | undefined>;
+  /** The run's sandbox (absent: none, as for programs that embed the loop without one). */
+  sandbox?: Sandbox;
+  /** What the user allowed this one call beyond the sandbox (see `SandboxNeeds`). */
+  granted?: SandboxNeeds;
+  /** Where commands left running (`background`) are kept until the run ends; absent: none may be. */
+  jobs?: BackgroundJobs;
+}
+
+/**
+ * What a call needs that the sandbox does not allow, for the user alone to grant for this one call
+ * (never `--yes` or a `permissions` rule): paths to write outside the writable folders (each
+ * the exact file or folder that would become writable), credential files to read, or a process
+ * left running after the call.
+ */
+export interface SandboxNeeds {
+  write?: string[];
+  read?: string[];
+  background?: boolean;
 }
 
 /** What a tool returns: `output` is what the model reads; `summary` is one line for the user. */
@@ -64,8 +84,10 @@ export interface AgentTool<I = any> {
   access: ToolAccess;
   /** One line saying what this call would do, for progress lines and approval prompts. */
   describe(input: I, workdir: string): string;
-  /** Why this call is dangerous (asks even in full-access), or null. */
-  danger?(input: I, workdir: string): string | null;
+  /** Why this call is dangerous (asks even in full-access), or null; `sandbox` is the run's, when it has one. */
+  danger?(input: I, workdir: string, sandbox?: Sandbox): string | null;
+  /** What this call needs beyond the sandbox, or null when nothing (see `SandboxNeeds`). */
+  sandboxNeeds?(input: I, workdir: string, sandbox: Sandbox | undefined): SandboxNeeds | null;
   /** What the user should see before approving: the change an edit makes, the text a write puts. */
   preview?(input: I): string;
   execute(input: I, context: ToolContext): Promise<ToolResult>;

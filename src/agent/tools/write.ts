@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { localFileOperations, type FileOperations } from "./file-operations.js";
 import { isInsideWorkdir, isScratchPath, resolveToolPath, showPath } from "./paths.js";
-import { ToolError, type AgentTool } from "./tool.js";
+import { appliesRules, mayWrite, type Sandbox } from "../sandbox/sandbox.js";
+import { ToolError, type AgentTool, type SandboxNeeds } from "./tool.js";
 
 /** The most one write may put in a file. */
 export const MAX_WRITE_BYTES = 4 * 1024 * 1024;
@@ -23,7 +24,8 @@ export function createWriteTool(files: FileOperations = localFileOperations): Ag
     inputSchema,
     access: "edit",
     describe: (input, workdir) => `write ${showPath(workdir, resolveToolPath(workdir, input.path))} (${lineCount(input.content)} lines)`,
-    danger: (input, workdir) => outsideWorkdirDanger(workdir, resolveToolPath(workdir, input.path)),
+    danger: (input, workdir, sandbox) => outsideWorkdirDanger(workdir, resolveToolPath(workdir, input.path), sandbox),
+    sandboxNeeds: (input, workdir, sandbox) => writeNeeds(resolveToolPath(workdir, input.path), sandbox),
     preview: (input) => previewLines(input.content.split("\n").map((line) => `+ ${line}`)),
     async execute(input, context) {
       const path = resolveToolPath(context.workdir, input.path);
@@ -39,10 +41,18 @@ export function createWriteTool(files: FileOperations = localFileOperations): Ag
   };
 }
 
-/** Editing a file outside the workdir (other than scratch space) always asks. */
-export function outsideWorkdirDanger(workdir: string, path: string): string | null {
-  if (isInsideWorkdir(workdir, path) || isScratchPath(path)) return null;
+/**
+ * Without a sandbox's rules, editing a file outside the workdir (other than scratch space) is
+ * dangerous: it always asks. With them, it is a sandbox need instead (`writeNeeds`).
+ */
+export function outsideWorkdirDanger(workdir: string, path: string, sandbox?: Sandbox): string | null {
+  if (appliesRules(sandbox) || isInsideWorkdir(workdir, path) || isScratchPath(path)) return null;
   return `writes outside the working directory (${path})`;
+}
+
+/** Under a sandbox's rules, a file the tools may not write is the user's to allow, for this call. */
+export function writeNeeds(path: string, sandbox: Sandbox | undefined): SandboxNeeds | null {
+  return appliesRules(sandbox) && !mayWrite(sandbox, path) ? { write: [path] } : null;
 }
 
 const PREVIEW_LINES = 20;

@@ -1,0 +1,48 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Env } from "../../boot/paths.js";
+import { locateBinary } from "../../runtimes/detect/binary.js";
+import { nodeFileReader } from "../../runtimes/detect/node-file-reader.js";
+import { bwrapArgs } from "./bwrap-args.js";
+
+/** Whether bubblewrap can contain commands on this machine: its path, or why not (one line). */
+export type BwrapCheck = { ok: true; bwrap: string } | { ok: false; reason: string };
+
+const PROBE_TIMEOUT_MS = 5_000;
+const checked = new Map<string, Promise<BwrapCheck>>();
+
+/**
+ * Finds `bwrap` on PATH and starts one sandbox exactly as tool calls are started (every
+ * namespace new, no capabilities), once per process and bwrap path: having the binary is not
+ * enough, since a kernel or a container may forbid the user namespaces it needs.
+ */
+export function checkBwrap(env: Env, cwd: string): Promise<BwrapCheck> {
+  const bwrap = locateBinary("bwrap", { env, cwd, files: nodeFileReader });
+  if (!bwrap) return Promise.resolve({ ok: false, reason: "bubblewrap (bwrap) is not installed; install it (Debian and Ubuntu: apt-get install bubblewrap)" });
+  let check = checked.get(bwrap);
+  if (!check) {
+    check = tryBwrap(bwrap);
+    checked.set(bwrap, check);
+  }
+  return check;
+}
+
+function tryBwrap(bwrap: string): Promise<BwrapCheck> {
+  const tmp = mkdtempSync(join(tmpdir(), "bosun-sandbox-check-"));
+  const args = bwrapArgs({ cwd: "/", tmp, writable: [], maskedFiles: [], maskedFolders: [], network: "off", argv: ["/bin/sh", "-c", "exit 0"] });
+  return new Promise<BwrapCheck>((resolve) => {
+    let stderr = "";
+    const child = spawn(bwrap, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", (error) => resolve({ ok: false, reason: `${bwrap} could not be started: ${error.message}` }));
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve({ ok: true, bwrap });
+      const said = stderr.trim().split("\n")[0]?.replace(/^bwrap: /, "") || (signal ? `it was ended by ${signal}` : `it exited with code ${code}`);
+      resolve({ ok: false, reason: `${bwrap} cannot start a sandbox here (${said}); user namespaces may be turned off (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0)` });
+    });
+  }).finally(() => rmSync(tmp, { recursive: true, force: true }));
+}
