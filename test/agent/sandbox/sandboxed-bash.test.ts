@@ -10,10 +10,10 @@ import { describeSandboxed, sandboxLayout, testSandbox } from "../../fixtures/sa
 
 const bash = createBashTool();
 
-/** Processes on this machine whose command line holds `marker` (their PID namespace aside). */
+/** The `sleep 30N.<marker>` processes on this machine, whatever PID namespace they are in. */
 function running(marker: string): string[] {
   try {
-    return execFileSync("pgrep", ["-f", marker], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
+    return execFileSync("pgrep", ["-f", `^sleep 30[0-9]\\.${marker}$`], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
   } catch {
     return [];
   }
@@ -78,18 +78,23 @@ describeSandboxed("bash inside the sandbox", () => {
     const layout = sandboxLayout();
     const sandbox = await testSandbox(layout.workdir);
     const t = makeToolBench();
-    const marker = `${Date.now() % 100000}.5`;
-    const result = await t.run(bash, { command: `sleep 301.${marker} & nohup sleep 302.${marker} >/dev/null 2>&1 & setsid sleep 303.${marker} & echo started` }, { workdir: layout.workdir, sandbox });
-    expect(result.output).toContain("started");
+    const marker = `${Date.now() % 100000}5`;
+    const result = await t.run(
+      bash,
+      { command: `sleep 301.${marker} & nohup sleep 302.${marker} >/dev/null 2>&1 & setsid sleep 303.${marker} & sleep 0.3; echo started $(pgrep -c -f "^sleep 30[123]\\.${marker}$")` },
+      { workdir: layout.workdir, sandbox },
+    );
+    expect(result.output).toContain("started 3");
     expect(running(marker)).toEqual([]);
   });
 
   it("without the sandbox, & and nohup children still end with the call (they share its process group)", async () => {
     const t = makeToolBench();
-    const marker = `${Date.now() % 100000}.7`;
+    const marker = `${Date.now() % 100000}7`;
     const started = Date.now();
-    await t.run(bash, { command: `sleep 304.${marker} & nohup sleep 305.${marker} >/dev/null 2>&1 & echo started` });
-    expect(Date.now() - started).toBeLessThan(1_500); // not the drain wait: the group is ended at once
+    const result = await t.run(bash, { command: `sleep 304.${marker} & nohup sleep 305.${marker} >/dev/null 2>&1 & sleep 0.3; echo started $(pgrep -c -f "^sleep 30[45]\\.${marker}$")` });
+    expect(result.output).toContain("started 2");
+    expect(Date.now() - started).toBeLessThan(1_800); // not the drain wait: the group is ended at once
     expect(running(marker)).toEqual([]);
   });
 
@@ -140,7 +145,7 @@ describeSandboxed("bash inside the sandbox", () => {
     const layout = sandboxLayout();
     const sandbox = await testSandbox(layout.workdir);
     const jobs = new BackgroundJobs();
-    const marker = `${Date.now() % 100000}.9`;
+    const marker = `${Date.now() % 100000}9`;
     const t = makeToolBench();
     const result = await t.run(bash, { command: `echo serving; exec sleep 306.${marker}`, background: true }, { workdir: layout.workdir, sandbox, jobs });
     expect(result.output).toContain("serving");
