@@ -35,7 +35,7 @@ function kubeconfigFiles(ctx: Places): string[] {
 
 /**
  * Credentials of tools other than the agents, which a tool bosun runs has no business reading.
- * Each at its default place and where its tool's own variable moves it.
+ * Each at its default place and where its tool's own variable moves it; sorted, without repeats.
  */
 export function otherToolsCredentialLocations(ctx: Places): CredentialLocations {
   const { home } = ctx;
@@ -71,7 +71,7 @@ export function otherToolsCredentialLocations(ctx: Places): CredentialLocations 
     // gcloud's per-account keys from older versions.
     ...gcloud.map((dir) => join(dir, "legacy_credentials")),
   ];
-  return { files, folders, env: [] };
+  return mergeCredentialLocations({ files, folders, env: [] });
 }
 
 /**
