@@ -23,7 +23,7 @@ import type { AuthStatus, CredentialLocations, DetectionContext, Runtime } from 
 import { claudeStates, plantClaudeState } from "../fixtures/claude-signin-states.js";
 import { codexStates, materialize } from "../fixtures/codex-signin-states.js";
 import { makeDetection, readerFailingAt } from "../fixtures/detection.js";
-import { buildGeminiState, generateStates, geminiStateContext, stateName } from "../fixtures/gemini-signin-states.js";
+import { buildGeminiState, generateStates, geminiStateContext, INGREDIENTS, stateName } from "../fixtures/gemini-signin-states.js";
 import { grokStates } from "../fixtures/grok-signin-states.js";
 import { opencodeStates } from "../fixtures/opencode-signin-states.js";
 import { layOut } from "../fixtures/signin-matrix.js";
@@ -226,10 +226,16 @@ interface Matrix {
 
 const probeSocket = async () => false;
 
+function ingredientPairs(): string[][] {
+  const labels = INGREDIENTS.map((ingredient) => ingredient.label);
+  return labels.flatMap((first, i) => labels.slice(i + 1).map((second) => [first, second]));
+}
+
 const MATRICES: Matrix[] = [
   {
     runtime: claude,
-    states: claudeStates(8).map((state) => ({
+    // The generator's singles and more of its seeded mixes than the real test runs (they cost nothing here).
+    states: claudeStates(40).map((state) => ({
       name: state.name,
       layOut: () => {
         const { home } = makeTempHome();
@@ -257,8 +263,9 @@ const MATRICES: Matrix[] = [
   },
   {
     runtime: gemini,
-    // System settings in a temp folder are not trusted (others may write there), so those states try the rest.
-    states: generateStates().map((labels) => ({ name: stateName(labels), layOut: () => geminiStateContext(buildGeminiState(labels, makeTempHome().root)) })),
+    // The matrix, and every pair of its ingredients (its random mixes never pair a Google login with its
+    // cached token). System settings in a temp folder are not trusted (others may write there).
+    states: [...generateStates(), ...ingredientPairs()].map((labels) => ({ name: stateName(labels), layOut: () => geminiStateContext(buildGeminiState(labels, makeTempHome().root)) })),
     verdict: (ctx) => gemini.status.authStatus({}, ctx),
     // Vertex AI by project and location, or Compute Engine: Google's own credentials (ADC, metadata server) decide.
     holdsNoSecret: (auth) =>
