@@ -116,5 +116,8 @@ export const a0: Runtime = {
       const reachable = await ctx.probeSocket(target.hostname, target.port, A0_PROBE_TIMEOUT_MS);
       return reachable ? signedIn("external", target.shown) : notSignedIn(target.shown);
     },
+    // Its login is kept by the Agent Zero instance (a Docker container), not on this machine; a
+    // password in the host's URL is the URL rule's to catch, not a credential variable of a0's.
+    credentialLocations: () => ({ files: [], folders: [], env: [] }),
   }),
 };

@@ -1,7 +1,9 @@
 import { join } from "node:path";
+import type { Env } from "../boot/paths.js";
 import { configuredBinary, locateBinary } from "./detect/binary.js";
 import { CredentialReadError } from "./detect/file-reader.js";
-import type { AuthMode, AuthStatus, DetectionContext, DisconnectPlan, RuntimeConfig, StatusAdapter } from "./types.js";
+import { codePointSorted } from "./detect/env.js";
+import type { AuthMode, AuthStatus, CredentialLocations, DetectionContext, DisconnectPlan, RuntimeConfig, StatusAdapter } from "./types.js";
 
 interface AdapterSpec {
   id: string;
@@ -10,6 +12,8 @@ interface AdapterSpec {
   resolveBinary?(config: RuntimeConfig, ctx: DetectionContext): string;
   planDisconnect?(config: RuntimeConfig, ctx: DetectionContext): Promise<DisconnectPlan>;
   supportsDeviceLogin?: boolean;
+  /** As `StatusAdapter.credentialLocations`; duplicates and order do not matter here. */
+  credentialLocations(config: RuntimeConfig, ctx: DetectionContext): CredentialLocations;
 }
 
 /** A status adapter with the shared parts filled in: binary lookup, installed check, data folder. */
@@ -21,6 +25,7 @@ export function defineStatusAdapter(spec: AdapterSpec): StatusAdapter {
     authStatus: spec.authStatus,
     supportsDeviceLogin: () => spec.supportsDeviceLogin ?? false,
     dataDir: (ctx) => runtimeDataDir(ctx, spec.id),
+    credentialLocations: (config, ctx) => mergeCredentialLocations(spec.credentialLocations(config, ctx)),
   };
   if (spec.planDisconnect) adapter.planDisconnect = spec.planDisconnect;
   return adapter;
@@ -29,6 +34,23 @@ export function defineStatusAdapter(spec: AdapterSpec): StatusAdapter {
 /** `<data>/runtimes/<id>`: bosun-owned state for one runtime. */
 export function runtimeDataDir(ctx: Pick<DetectionContext, "dataDir">, id: string): string {
   return join(ctx.dataDir, "runtimes", id);
+}
+
+/** Several lists of credential locations as one: each kind deduplicated and in code-point order. */
+export function mergeCredentialLocations(...parts: readonly CredentialLocations[]): CredentialLocations {
+  return {
+    files: codePointSorted(parts.flatMap((part) => part.files)),
+    folders: codePointSorted(parts.flatMap((part) => part.folders)),
+    env: codePointSorted(parts.flatMap((part) => part.env)),
+  };
+}
+
+/**
+ * The same places with no variable but HOME: where an agent keeps credentials by default. Listed
+ * beside the overridden places, as a login left at the default one is still there to be read.
+ */
+export function atDefaultPlaces<T extends { home: string; env: Env }>(ctx: T): T {
+  return { ...ctx, env: { HOME: ctx.home } };
 }
 
 export function signedIn(mode: Exclude<AuthMode, "">, authPath: string): AuthStatus {

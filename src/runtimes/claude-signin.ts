@@ -1,9 +1,9 @@
 import { join, resolve } from "node:path";
 import type { Env } from "../boot/paths.js";
 import { envIsSet } from "./detect/env.js";
-import { unlessUnreadable } from "./adapter.js";
+import { atDefaultPlaces, unlessUnreadable } from "./adapter.js";
 import { MAX_CREDENTIAL_BYTES, type FileReader } from "./detect/file-reader.js";
-import type { DetectionContext } from "./types.js";
+import type { CredentialLocations, DetectionContext } from "./types.js";
 
 /**
  * Which credential Claude Code (2.1.197) would use, worked out the way `claude auth status` does.
@@ -25,6 +25,15 @@ export type ClaudeSource =
   | { kind: "stored-login"; file: string }
   /** The key `/login` stored: `primaryApiKey` in the global config file. */
   | { kind: "login-key"; file: string };
+
+/** The tokens Claude Code takes from the environment ahead of any file, in its order. */
+export const CLAUDE_TOKEN_ENV_KEYS = ["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"] as const;
+/** The API key variable: after the stored login, or alone in bare mode. */
+export const CLAUDE_API_KEY_ENV = "ANTHROPIC_API_KEY";
+/** The variables Claude Code reads a secret from (checked by the planted-secret tests). */
+export const CLAUDE_SECRET_ENV_KEYS = [...CLAUDE_TOKEN_ENV_KEYS, CLAUDE_API_KEY_ENV] as const;
+/** The pair that signs in through an Anthropic federation rule when both are set (ids, yet together a sign-in). */
+export const CLAUDE_FEDERATION_ENV_KEYS = ["ANTHROPIC_FEDERATION_RULE_ID", "ANTHROPIC_ORGANIZATION_ID"] as const;
 
 /** Claude Code's switches read "1", "true", "yes" or "on" (any case, trimmed) as on. */
 export function claudeSwitchOn(env: Env, name: string): boolean {
@@ -58,12 +67,16 @@ export function claudeCredentialsPath(ctx: Pick<DetectionContext, "env" | "home"
   return join(dir, ".credentials.json");
 }
 
-/** The global config (`.claude.json`): `<config dir>/.config.json` when that exists, else `.claude.json` in `$CLAUDE_CONFIG_DIR` (empty or unset: HOME). */
-export function claudeGlobalConfigPath(ctx: DetectionContext): string {
-  const legacy = join(claudeConfigDir(ctx), ".config.json");
-  if (unlessUnreadable(() => ctx.files.stat(legacy))) return legacy;
+/** Where the global config may be, in the CLI's order: `<config dir>/.config.json`, then `.claude.json` in `$CLAUDE_CONFIG_DIR` (empty or unset: HOME). */
+export function claudeGlobalConfigCandidates(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): [legacy: string, current: string] {
   const dir = ctx.env.CLAUDE_CONFIG_DIR ? resolve(ctx.cwd, ctx.env.CLAUDE_CONFIG_DIR) : ctx.home;
-  return join(dir, ".claude.json");
+  return [join(claudeConfigDir(ctx), ".config.json"), join(dir, ".claude.json")];
+}
+
+/** The global config (`.claude.json`): the legacy `.config.json` when that exists, else `.claude.json`. */
+export function claudeGlobalConfigPath(ctx: DetectionContext): string {
+  const [legacy, current] = claudeGlobalConfigCandidates(ctx);
+  return unlessUnreadable(() => ctx.files.stat(legacy)) ? legacy : current;
 }
 
 /** The settings files whose `apiKeyHelper` counts, lowest precedence first (a later file's value wins, even an empty one). */
@@ -118,7 +131,8 @@ export function storedLoginIn(json: Record<string, unknown> | undefined): boolea
   return Boolean(oauth.accessToken) && Array.isArray(oauth.scopes) && oauth.scopes.includes("user:inference");
 }
 
-function anthropicProfileDir(env: Env): string | undefined {
+/** The folder of Anthropic profiles (`ant auth`): `$ANTHROPIC_CONFIG_DIR`, else `$XDG_CONFIG_HOME/anthropic`, else `$HOME/.config/anthropic`. */
+export function anthropicProfileDir(env: Env): string | undefined {
   const own = env.ANTHROPIC_CONFIG_DIR?.trim();
   if (own) return own;
   const xdg = env.XDG_CONFIG_HOME?.trim();
@@ -136,7 +150,7 @@ function profileSource(ctx: DetectionContext, storedLogin: boolean): ClaudeSourc
     const file = join(dir, "configs", `${named}.json`);
     return profileType(ctx, file) ? { kind: "profile", file } : undefined;
   }
-  if (ctx.env.ANTHROPIC_FEDERATION_RULE_ID?.trim() && ctx.env.ANTHROPIC_ORGANIZATION_ID?.trim()) return { kind: "profile-env", variable: "ANTHROPIC_FEDERATION_RULE_ID" };
+  if (CLAUDE_FEDERATION_ENV_KEYS.every((name) => ctx.env[name]?.trim())) return { kind: "profile-env", variable: CLAUDE_FEDERATION_ENV_KEYS[0] };
   if (!dir) return undefined;
   const active = readSmallText(ctx.files, join(dir, "active_config"))?.trim() || "default";
   const file = join(dir, "configs", `${active}.json`);
@@ -167,17 +181,17 @@ function readSmallText(files: FileReader, path: string): string | undefined {
 export function claudeSignInSources(ctx: DetectionContext): ClaudeSource[] {
   const { env } = ctx;
   const sources: ClaudeSource[] = [];
-  if (claudeSwitchOn(env, "CLAUDE_CODE_USE_GATEWAY") && envIsSet(env, "ANTHROPIC_BASE_URL") && envIsSet(env, "ANTHROPIC_AUTH_TOKEN") && URL.canParse(env.ANTHROPIC_BASE_URL!)) {
+  if (claudeSwitchOn(env, "CLAUDE_CODE_USE_GATEWAY") && envIsSet(env, "ANTHROPIC_BASE_URL") && envIsSet(env, CLAUDE_TOKEN_ENV_KEYS[0]) && URL.canParse(env.ANTHROPIC_BASE_URL!)) {
     sources.push({ kind: "provider", variable: "CLAUDE_CODE_USE_GATEWAY", provider: "gateway" });
   }
   const provider = PROVIDER_SWITCHES.find(([name]) => claudeSwitchOn(env, name));
   if (provider) sources.push({ kind: "provider", variable: provider[0], provider: provider[1] });
   // Bare mode (`--bare`, CLAUDE_CODE_SIMPLE) reads nothing from disk.
   if (claudeSwitchOn(env, "CLAUDE_CODE_SIMPLE")) {
-    if (envIsSet(env, "ANTHROPIC_API_KEY")) sources.push({ kind: "env", variable: "ANTHROPIC_API_KEY" });
+    if (envIsSet(env, CLAUDE_API_KEY_ENV)) sources.push({ kind: "env", variable: CLAUDE_API_KEY_ENV });
     return sources;
   }
-  for (const variable of ["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"]) if (envIsSet(env, variable)) sources.push({ kind: "env", variable });
+  for (const variable of CLAUDE_TOKEN_ENV_KEYS) if (envIsSet(env, variable)) sources.push({ kind: "env", variable });
   const helper = helperFile(ctx);
   if (helper) sources.push({ kind: "helper", file: helper });
   const credentials = claudeCredentialsPath(ctx);
@@ -186,8 +200,25 @@ export function claudeSignInSources(ctx: DetectionContext): ClaudeSource[] {
   const profile = sources.length === 0 && !envIsSet(env, "ANTHROPIC_UNIX_SOCKET") ? profileSource(ctx, storedLogin) : undefined;
   if (profile) sources.push(profile);
   if (storedLogin) sources.push({ kind: "stored-login", file: credentials });
-  if (envIsSet(env, "ANTHROPIC_API_KEY")) sources.push({ kind: "env", variable: "ANTHROPIC_API_KEY" });
+  if (envIsSet(env, CLAUDE_API_KEY_ENV)) sources.push({ kind: "env", variable: CLAUDE_API_KEY_ENV });
   const config = claudeGlobalConfigPath(ctx);
   if (readJsonObject(ctx.files, config)?.primaryApiKey) sources.push({ kind: "login-key", file: config });
   return sources;
+}
+
+/**
+ * Claude Code's credentials, from the same path functions and names as its sign-in check: the
+ * stored login and both global config files (`primaryApiKey` sits there among settings), where
+ * the environment puts them and where they are by default; the Anthropic profile folder (configs
+ * and their credentials); the token, key and federation variables. Not listed: settings files,
+ * whose `apiKeyHelper` is a command rather than a secret, and a cloud provider's own login
+ * (CLAUDE_CODE_USE_BEDROCK and the like only switch to it).
+ */
+export function claudeCredentialLocations(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): CredentialLocations {
+  const places = [ctx, atDefaultPlaces(ctx)];
+  return {
+    files: places.flatMap((place) => [claudeCredentialsPath(place), ...claudeGlobalConfigCandidates(place)]),
+    folders: places.flatMap((place) => anthropicProfileDir(place.env) ?? []),
+    env: [...CLAUDE_SECRET_ENV_KEYS, ...CLAUDE_FEDERATION_ENV_KEYS],
+  };
 }

@@ -1,14 +1,11 @@
 import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./adapter.js";
-import { claudeSignInSources, type ClaudeSource } from "./claude-signin.js";
+import { claudeCredentialLocations, claudeSignInSources, type ClaudeSource } from "./claude-signin.js";
 import { claudeDisconnectPlan } from "./claude-disconnect.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { HookPlacement, InstallScope, InstallSurface } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
 
-export const CLAUDE_ENV_KEY = "ANTHROPIC_API_KEY";
-/** The variables Claude Code reads a secret from (checked by the planted-secret tests). */
-export const CLAUDE_SECRET_ENV_KEYS = ["ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", CLAUDE_ENV_KEY] as const;
-export { claudeCredentialsPath } from "./claude-signin.js";
+export { CLAUDE_SECRET_ENV_KEYS, claudeCredentialsPath } from "./claude-signin.js";
 
 /** What `bosun agents` shows for the source Claude Code uses: a variable's name, or a file (its real path when it is a symlink). */
 function authOf(source: ClaudeSource, ctx: DetectionContext): AuthStatus {
@@ -25,6 +22,7 @@ const status = defineStatusAdapter({
     return winner ? authOf(winner, ctx) : notSignedIn("");
   },
   planDisconnect: async (_config, ctx) => claudeDisconnectPlan(ctx),
+  credentialLocations: (_config, ctx) => claudeCredentialLocations(ctx),
 });
 
 const PROVIDER_LABELS: Readonly<Record<string, string>> = {

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { runtimeDataDir } from "./adapter.js";
+import { atDefaultPlaces, runtimeDataDir } from "./adapter.js";
 import { judgeCodexAuthFile, type CodexLoginMethod } from "./codex-auth-file.js";
 import { checkCodexHome, codexHome, readCodexSignInSettings, setupProblem, type CodexSignInSettings } from "./codex-signin-config.js";
 import { MAX_CREDENTIAL_BYTES } from "./detect/file-reader.js";
-import type { DetectionContext } from "./types.js";
+import type { CredentialLocations, DetectionContext } from "./types.js";
 
 /**
  * Which login Codex 0.171 would run with, decided from the same files and variables it reads, in
@@ -94,4 +94,13 @@ function storedLogin(ctx: DetectionContext, path: string, settings: CodexSignInS
     return { signedIn: false, problem: `${settings.forcedSetAt}: forced_login_method = "api" refuses the ChatGPT login in ${shownPath}` };
   }
   return { signedIn: true, source: "file", method: verdict.method, path, shownPath };
+}
+
+/**
+ * Codex's credentials, from the paths its sign-in check reads: `auth.json` where CODEX_HOME puts
+ * it and in `~/.codex`, bosun's own Codex login, and CODEX_API_KEY. `config.toml` only says where
+ * the login is kept; a login in the system keyring has no file to name.
+ */
+export function codexCredentialLocations(ctx: Pick<DetectionContext, "env" | "home" | "cwd" | "dataDir">): CredentialLocations {
+  return { files: [codexExternalAuthPath(ctx), codexExternalAuthPath(atDefaultPlaces(ctx)), codexPluginAuthPath(ctx)], folders: [], env: [CODEX_ENV_KEY] };
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, signedIn } from "./adapter.js";
-import { CODEX_ENV_KEY, codexSignIn } from "./codex-signin.js";
+import { CODEX_ENV_KEY, codexCredentialLocations, codexSignIn } from "./codex-signin.js";
 import { CLAUDE_HOOK_EVENTS, contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { ContractEdition, InstallSurface, RetiredTomlBlock, TomlBlock } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
@@ -25,6 +25,7 @@ const status = defineStatusAdapter({
     if (found.keyring) return { action: "none", reason: "Codex keeps its login in the system keyring (cli_auth_credentials_store = \"keyring\"); sign out with codex logout" };
     return { action: "none", reason: found.problem ?? "no Codex credentials found" };
   },
+  credentialLocations: (_config, ctx) => codexCredentialLocations(ctx),
 });
 
 const CODEX_CHECKED = "Codex CLI 0.171.0, probed offline (`codex debug prompt-input`, app-server skills/list and hooks/list), bosun's pack with scripts/accept-install.mjs";

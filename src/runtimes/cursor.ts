@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
+import { atDefaultPlaces, defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
 import { presentText } from "./detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./detect/env.js";
 import { jsonOrTextHoldsSecret } from "./detect/secret-rules.js";
 import { contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./install-surfaces.js";
 import type { InstallSurface } from "./install-types.js";
-import type { DetectionContext, Runtime } from "./types.js";
+import type { CredentialLocations, DetectionContext, Runtime } from "./types.js";
 
 /** In this order; `API_KEY_CURSOR` is Agent Zero's name for the same key. */
 export const CURSOR_ENV_KEYS = ["CURSOR_API_KEY", "API_KEY_CURSOR"] as const;
@@ -13,8 +13,14 @@ export const CURSOR_AUTH_FILES = ["auth.json", "credentials.json", "token.json",
 export const CURSOR_SECRET_KEYS: ReadonlySet<string> = new Set(["access_token", "api_key", "id_token", "refresh_token", "token"]);
 
 /** `$CURSOR_HOME`, else `~/.cursor`. */
-export function cursorHome(ctx: DetectionContext): string {
+export function cursorHome(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): string {
   return envPath(ctx.env, "CURSOR_HOME", ctx.home, ctx.cwd) ?? join(ctx.home, ".cursor");
+}
+
+/** The files the sign-in check reads a token from, in `$CURSOR_HOME` and in `~/.cursor`, and the key variables. */
+function cursorCredentialLocations(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): CredentialLocations {
+  const homes = [cursorHome(ctx), cursorHome(atDefaultPlaces(ctx))];
+  return { files: homes.flatMap((home) => CURSOR_AUTH_FILES.map((name) => join(home, name))), folders: [], env: [...CURSOR_ENV_KEYS] };
 }
 
 const CURSOR_CHECKED = "Cursor's documentation (the Cursor CLI is not on npm, so it was not probed)";
@@ -103,6 +109,7 @@ export const cursor: Runtime = {
         }
         return notSignedIn(home);
       }),
+    credentialLocations: (_config, ctx) => cursorCredentialLocations(ctx),
   }),
   installSurface: cursorInstall,
 };

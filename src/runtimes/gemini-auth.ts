@@ -13,10 +13,20 @@ import type { AuthStatus, DetectionContext } from "./types.js";
  * the real gemini 0.61.0 by test/real/gemini-signin.test.ts.
  */
 
-/** The variables a `.env` file may set in a folder Gemini does not trust (others are ignored there). */
-const UNTRUSTED_DOTENV_VARS = new Set(["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION"]);
+/** The Gemini API key. */
+export const GEMINI_API_KEY_ENV = "GEMINI_API_KEY";
+/** A Google Cloud API key, which Gemini takes for Vertex AI only. */
+export const GOOGLE_API_KEY_ENV = "GOOGLE_API_KEY";
+/** The variables Gemini's sign-in reads a key from. */
+export const GEMINI_ENV_KEYS = [GEMINI_API_KEY_ENV, GOOGLE_API_KEY_ENV] as const;
 
+/** The variables a `.env` file may set in a folder Gemini does not trust (others are ignored there). */
+const UNTRUSTED_DOTENV_VARS = new Set([...GEMINI_ENV_KEYS, "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION"]);
+
+/** The cached Google login, in Gemini's folder. */
 export const GEMINI_OAUTH_FILE = "oauth_creds.json";
+/** Gemini's encrypted credential store (its file keychain), in the same folder; bosun never opens it. */
+export const GEMINI_ENCRYPTED_STORE_FILE = "gemini-credentials.json";
 
 /** Where a variable Gemini sees came from: the environment, or the `.env` file it loaded. */
 interface SeenVar {
@@ -52,21 +62,27 @@ function exists(ctx: DetectionContext, path: string): boolean {
 }
 
 /**
- * The one `.env` Gemini loads: walking up from the working folder, `.gemini/.env` (trusted folders
- * only) then `.env` in each folder; at the top, `~/.gemini/.env` (trusted only) then `~/.env`. The
- * first that exists wins, even when it sets nothing. `advanced.ignoreLocalEnv` skips plain `.env`
- * files except the home folder's.
+ * The `.env` files Gemini may load, in its order: walking up from the working folder,
+ * `.gemini/.env` (trusted folders only) then `.env` in each folder; at the top, `~/.gemini/.env`
+ * (trusted only) then `~/.env`. `advanced.ignoreLocalEnv` skips plain `.env` files except the
+ * home folder's. Nothing is checked here.
  */
-export function findGeminiDotenv(ctx: DetectionContext, trusted: boolean, ignoreLocal: boolean): string | undefined {
+export function geminiDotenvCandidates(ctx: Pick<DetectionContext, "env" | "home" | "cwd">, trusted: boolean, ignoreLocal: boolean): string[] {
   const home = geminiHomeRoot(ctx);
+  const candidates: string[] = [];
   for (let dir = resolve(ctx.cwd); ; dir = dirname(dir)) {
-    if (trusted && exists(ctx, join(dir, ".gemini", ".env"))) return join(dir, ".gemini", ".env");
-    if (exists(ctx, join(dir, ".env")) && (!ignoreLocal || dir === home)) return join(dir, ".env");
+    if (trusted) candidates.push(join(dir, ".gemini", ".env"));
+    if (!ignoreLocal || dir === home) candidates.push(join(dir, ".env"));
     if (dirname(dir) === dir) break;
   }
-  if (trusted && exists(ctx, join(home, ".gemini", ".env"))) return join(home, ".gemini", ".env");
-  if (exists(ctx, join(home, ".env"))) return join(home, ".env");
-  return undefined;
+  if (trusted) candidates.push(join(home, ".gemini", ".env"));
+  candidates.push(join(home, ".env"));
+  return candidates;
+}
+
+/** The one `.env` Gemini loads: the first candidate that exists, even when it sets nothing. */
+export function findGeminiDotenv(ctx: DetectionContext, trusted: boolean, ignoreLocal: boolean): string | undefined {
+  return geminiDotenvCandidates(ctx, trusted, ignoreLocal).find((path) => exists(ctx, path));
 }
 
 function loadDotenv(ctx: DetectionContext, settings: GeminiSettings): { path: string; vars: Map<string, string> } | undefined {
@@ -109,7 +125,7 @@ function selectAuthType(settings: GeminiSettings, env: GeminiEnv): Selection | u
     ["oauth-personal", env.is("GOOGLE_GENAI_USE_GCA", "true")],
     ["vertex-ai", env.is("GOOGLE_GENAI_USE_VERTEXAI", "true")],
     ["gateway", env.set("GOOGLE_GEMINI_BASE_URL")],
-    ["gemini-api-key", env.set("GEMINI_API_KEY")],
+    ["gemini-api-key", env.set(GEMINI_API_KEY_ENV)],
   ];
   const hit = fromEnv.find(([, seen]) => seen);
   return hit ? { type: hit[0], by: sourceStatus(hit[1]!) } : undefined;
@@ -147,12 +163,12 @@ export function geminiAuthStatus(ctx: DetectionContext): AuthStatus {
   switch (selection.type) {
     case "gemini-api-key": {
       // A key saved by Gemini's own dialog sits in its encrypted store, which bosun does not open.
-      const key = env.set("GEMINI_API_KEY");
+      const key = env.set(GEMINI_API_KEY_ENV);
       return key ? sourceStatus(key) : refused;
     }
     case "vertex-ai": {
       const project = env.set("GOOGLE_CLOUD_PROJECT") && env.set("GOOGLE_CLOUD_LOCATION");
-      return project || env.set("GOOGLE_API_KEY") ? selection.by : refused;
+      return project || env.set(GOOGLE_API_KEY_ENV) ? selection.by : refused;
     }
     case "oauth-personal":
       return oauthLogin(ctx);

@@ -11,12 +11,12 @@ import type { DetectionContext } from "./types.js";
  */
 
 /** The folder Gemini treats as home: `$GEMINI_CLI_HOME` (taken as is) or HOME. */
-export function geminiHomeRoot(ctx: DetectionContext): string {
+export function geminiHomeRoot(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): string {
   return envPath(ctx.env, "GEMINI_CLI_HOME", ctx.home, ctx.cwd) ?? ctx.home;
 }
 
 /** `<home>/.gemini`, where the user settings, `.env` and `oauth_creds.json` live. */
-export function geminiDir(ctx: DetectionContext): string {
+export function geminiDir(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): string {
   return join(geminiHomeRoot(ctx), ".gemini");
 }
 

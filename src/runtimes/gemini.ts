@@ -2,13 +2,14 @@ import { basename, join } from "node:path";
 import { defineStatusAdapter } from "./adapter.js";
 import { envPath } from "./detect/env.js";
 import { GEMINI_OAUTH_FILE, geminiAuthStatus } from "./gemini-auth.js";
+import { geminiCredentialLocations } from "./gemini-credential-locations.js";
 import { geminiDir } from "./gemini-settings.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { InstallSurface } from "./install-types.js";
 import type { DetectionContext, DisconnectPlan, Runtime, RuntimeConfig } from "./types.js";
 
 /** The variables Gemini's sign-in reads a key from (GOOGLE_API_KEY only for Vertex AI). */
-export const GEMINI_ENV_KEYS = ["GEMINI_API_KEY", "GOOGLE_API_KEY"] as const;
+export { GEMINI_ENV_KEYS } from "./gemini-auth.js";
 
 /** `$GEMINI_CLI_HOME/.gemini` (the variable names the parent of `.gemini`), else `~/.gemini`. */
 export const geminiHome = geminiDir;
@@ -107,6 +108,7 @@ export const gemini: Runtime = {
     binary: "gemini",
     authStatus: async (_config, ctx) => geminiAuthStatus(ctx),
     planDisconnect: planGeminiDisconnect,
+    credentialLocations: (_config, ctx) => geminiCredentialLocations(ctx),
   }),
   signInVerifiedAgainst: "gemini 0.61.0 (gemini -p passes its auth check offline; a Google login by its cached file only)",
   installSurface: geminiInstall,

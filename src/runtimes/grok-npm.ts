@@ -3,14 +3,27 @@ import { notSignedIn, signedIn } from "./adapter.js";
 import { presentText } from "./detect/file-reader.js";
 import { envIsSet } from "./detect/env.js";
 import { parseJson } from "./detect/secret-rules.js";
-import type { AuthStatus, DetectionContext, DisconnectPlan } from "./types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, DisconnectPlan } from "./types.js";
 
 /** The one variable the npm grok reads its key from (not `XAI_API_KEY`). */
 export const NPM_GROK_ENV_KEY = "GROK_API_KEY";
+/** The key that decrypts a dotenv vault (dotenv then loads `.env.vault` instead of `.env`). */
+export const DOTENV_KEY_ENV = "DOTENV_KEY";
 
 /** `~/.grok/user-settings.json`: the npm grok's settings, with the key saved by `grok -k KEY`. */
-export function npmGrokSettingsPath(ctx: DetectionContext): string {
+export function npmGrokSettingsPath(ctx: Pick<DetectionContext, "home">): string {
   return join(ctx.home, ".grok", "user-settings.json");
+}
+
+/** The `.env` the npm grok loads at start (dotenv, from the working folder), and its vault. */
+export function npmGrokDotenvPaths(ctx: Pick<DetectionContext, "cwd">): { dotenv: string; vault: string } {
+  return { dotenv: join(ctx.cwd, ".env"), vault: join(ctx.cwd, ".env.vault") };
+}
+
+/** The npm grok's credentials: its settings file, the working folder's `.env` and vault, GROK_API_KEY and DOTENV_KEY. */
+export function npmGrokCredentialLocations(ctx: Pick<DetectionContext, "home" | "cwd">): CredentialLocations {
+  const { dotenv, vault } = npmGrokDotenvPaths(ctx);
+  return { files: [npmGrokSettingsPath(ctx), dotenv, vault], folders: [], env: [NPM_GROK_ENV_KEY, DOTENV_KEY_ENV] };
 }
 
 /**
@@ -71,8 +84,8 @@ function closingQuote(lines: string[], start: number, quote: string, afterOpen: 
  * grok does not start at all when that cannot be decrypted; bosun does not open vaults.
  */
 function dotenvVault(ctx: DetectionContext): string | undefined {
-  const vault = join(ctx.cwd, ".env.vault");
-  return envIsSet(ctx.env, "DOTENV_KEY") && ctx.files.stat(vault) !== undefined ? vault : undefined;
+  const { vault } = npmGrokDotenvPaths(ctx);
+  return envIsSet(ctx.env, DOTENV_KEY_ENV) && ctx.files.stat(vault) !== undefined ? vault : undefined;
 }
 
 /**
@@ -87,7 +100,7 @@ export function findNpmGrokAuth(ctx: DetectionContext): AuthStatus {
   if (vault) return { ...notSignedIn(vault), error: `grok loads ${vault} (DOTENV_KEY is set) and stops if it cannot decrypt it; bosun does not open it` };
   if (envIsSet(ctx.env, NPM_GROK_ENV_KEY)) return signedIn("env", NPM_GROK_ENV_KEY);
   if (ctx.env[NPM_GROK_ENV_KEY] === undefined) {
-    const dotenv = presentText(ctx.files, join(ctx.cwd, ".env"));
+    const dotenv = presentText(ctx.files, npmGrokDotenvPaths(ctx).dotenv);
     if (dotenv && dotenvAssigns(dotenv.text, NPM_GROK_ENV_KEY)) return signedIn("external", dotenv.shownPath);
   }
   const path = npmGrokSettingsPath(ctx);
@@ -102,7 +115,7 @@ export function findNpmGrokAuth(ctx: DetectionContext): AuthStatus {
 export function planNpmGrokDisconnect(ctx: DetectionContext): DisconnectPlan {
   const auth = findNpmGrokAuth(ctx);
   if (auth.error) return { action: "none", reason: auth.error };
-  if (!auth.connected) return { action: "none", reason: `no key in ${NPM_GROK_ENV_KEY}, ${join(ctx.cwd, ".env")} or ${auth.authPath}` };
+  if (!auth.connected) return { action: "none", reason: `no key in ${NPM_GROK_ENV_KEY}, ${npmGrokDotenvPaths(ctx).dotenv} or ${auth.authPath}` };
   if (auth.mode === "env") return { action: "none", reason: `grok uses the environment variable ${NPM_GROK_ENV_KEY}; unset it` };
   if (auth.authPath.endsWith(".env")) return { action: "none", reason: `grok reads ${NPM_GROK_ENV_KEY} from ${auth.authPath}; remove that line` };
   return { action: "none", reason: `the key is the "apiKey" field of ${auth.authPath}, next to your other grok settings; remove that field` };

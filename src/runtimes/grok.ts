@@ -1,20 +1,39 @@
 import { join } from "node:path";
-import { defineStatusAdapter, noPlanOnReadError, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
+import { atDefaultPlaces, defineStatusAdapter, mergeCredentialLocations, noPlanOnReadError, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
 import { presentText } from "./detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./detect/env.js";
 import { grokTomlHoldsSecret, jsonOrTextHoldsSecret } from "./detect/secret-rules.js";
 import { locateBinary } from "./detect/binary.js";
-import { findNpmGrokAuth, planNpmGrokDisconnect } from "./grok-npm.js";
+import { findNpmGrokAuth, npmGrokCredentialLocations, planNpmGrokDisconnect } from "./grok-npm.js";
 import { isNpmGrok, NPM_GROK_PACKAGE } from "./grok-variant.js";
-import type { AuthStatus, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./types.js";
 
 /** Grok Build's variables, in this order; `API_KEY_XAI` is Agent Zero's name for the same key. */
 export const GROK_ENV_KEYS = ["XAI_API_KEY", "API_KEY_XAI"] as const;
 export const GROK_SECRET_KEYS: ReadonlySet<string> = new Set(["access_token", "api_key", "id_token", "refresh_token", "token"]);
+/** The files in Grok Build's folder that may hold its login or key, in the order they are checked. */
+export const GROK_BUILD_FILES = ["config.toml", "auth.json"] as const;
+/** Grok Build's folder of per-account login files. */
+export const GROK_BUILD_AUTH_DIR = "auth";
 
 /** `$GROK_HOME`, else `~/.grok`. */
-export function grokHome(ctx: DetectionContext): string {
+export function grokHome(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): string {
   return envPath(ctx.env, "GROK_HOME", ctx.home, ctx.cwd) ?? join(ctx.home, ".grok");
+}
+
+/**
+ * Both CLIs named `grok`, whichever is installed (telling them apart reads the binary): Grok
+ * Build's files and account folder in `$GROK_HOME` and `~/.grok` with its key variables, and the
+ * npm grok's.
+ */
+function grokCredentialLocations(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): CredentialLocations {
+  const homes = [grokHome(ctx), grokHome(atDefaultPlaces(ctx))];
+  const build: CredentialLocations = {
+    files: homes.flatMap((home) => GROK_BUILD_FILES.map((name) => join(home, name))),
+    folders: homes.map((home) => join(home, GROK_BUILD_AUTH_DIR)),
+    env: [...GROK_ENV_KEYS],
+  };
+  return mergeCredentialLocations(build, npmGrokCredentialLocations(ctx));
 }
 
 function fileHoldsSecret(ctx: DetectionContext, path: string): { shownPath: string } | undefined {
@@ -29,12 +48,12 @@ function findGrokBuildAuth(ctx: DetectionContext): AuthStatus {
   const variable = firstSetEnvVar(ctx.env, GROK_ENV_KEYS);
   if (variable) return signedIn("env", variable);
   const home = grokHome(ctx);
-  for (const name of ["config.toml", "auth.json"]) {
+  for (const name of GROK_BUILD_FILES) {
     const hit = fileHoldsSecret(ctx, join(home, name));
     if (hit) return signedIn("external", hit.shownPath);
   }
   // A hit inside auth/ reports the folder, as Grok keeps one file per account there.
-  const authDir = join(home, "auth");
+  const authDir = join(home, GROK_BUILD_AUTH_DIR);
   for (const name of ctx.files.list(authDir)) {
     if (fileHoldsSecret(ctx, join(authDir, name))) return signedIn("external", ctx.files.stat(authDir)?.realPath ?? authDir);
   }
@@ -88,6 +107,7 @@ export const grok: Runtime = {
           ? planNpmGrokDisconnect(ctx)
           : { action: "none", reason: "bosun cannot name every place Grok Build keeps its login; sign out with grok itself" },
       ),
+    credentialLocations: (_config, ctx) => grokCredentialLocations(ctx),
   }),
   variant: grokVariant,
 };

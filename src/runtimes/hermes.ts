@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
+import { atDefaultPlaces, defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
 import { presentText } from "./detect/file-reader.js";
 import { codePointSorted, envPath, firstSetEnvVar } from "./detect/env.js";
 import { atLeastFourChars, dotenvHoldsKey, jsonHoldsSecret, parseJson } from "./detect/secret-rules.js";
 import { ANCHOR_LAYOUT, contractRows } from "./install-surfaces.js";
 import type { InstallSurface } from "./install-types.js";
-import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, Runtime } from "./types.js";
 
 /** The provider keys Hermes reads, from the environment or its `.env` (checked in code-point order). */
 export const HERMES_ENV_KEYS: ReadonlySet<string> = new Set([
@@ -43,19 +43,30 @@ export const HERMES_ENV_KEYS: ReadonlySet<string> = new Set([
 ]);
 export const HERMES_SECRET_KEYS: ReadonlySet<string> = new Set(["access_token", "agent_key", "api_key", "id_token", "refresh_token", "runtime_api_key", "token"]);
 
+/** The `.env` in Hermes' folder, with provider keys. */
+export const HERMES_DOTENV = ".env";
+/** Hermes' stored logins (`hermes setup --portal`), in its folder. */
+export const HERMES_AUTH_FILE = "auth.json";
+
 /** `$HERMES_HOME`, else `~/.hermes`. */
-export function hermesHome(ctx: DetectionContext): string {
+export function hermesHome(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): string {
   return envPath(ctx.env, "HERMES_HOME", ctx.home, ctx.cwd) ?? join(ctx.home, ".hermes");
+}
+
+/** Hermes' `.env` and `auth.json` in `$HERMES_HOME` and `~/.hermes`, and every provider key it reads. */
+function hermesCredentialLocations(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): CredentialLocations {
+  const homes = [hermesHome(ctx), hermesHome(atDefaultPlaces(ctx))];
+  return { files: homes.flatMap((home) => [join(home, HERMES_DOTENV), join(home, HERMES_AUTH_FILE)]), folders: [], env: [...HERMES_ENV_KEYS] };
 }
 
 function findHermesAuth(ctx: DetectionContext): AuthStatus {
   const variable = firstSetEnvVar(ctx.env, codePointSorted(HERMES_ENV_KEYS));
   if (variable) return signedIn("env", variable);
   const home = hermesHome(ctx);
-  const dotenv = presentText(ctx.files, join(home, ".env"));
+  const dotenv = presentText(ctx.files, join(home, HERMES_DOTENV));
   if (dotenv && dotenvHoldsKey(dotenv.text, HERMES_ENV_KEYS)) return signedIn("external", dotenv.shownPath);
   // auth.json must be JSON (no text fallback), and values shorter than four characters are placeholders.
-  const auth = presentText(ctx.files, join(home, "auth.json"));
+  const auth = presentText(ctx.files, join(home, HERMES_AUTH_FILE));
   const parsed = auth && parseJson(auth.text);
   if (auth && parsed && jsonHoldsSecret(parsed.value, HERMES_SECRET_KEYS, atLeastFourChars)) return signedIn("external", auth.shownPath);
   return notSignedIn("");
@@ -103,6 +114,7 @@ export const hermes: Runtime = {
     id: "hermes",
     binary: "hermes",
     authStatus: (_config, ctx) => stopOnReadError(() => findHermesAuth(ctx)),
+    credentialLocations: (_config, ctx) => hermesCredentialLocations(ctx),
   }),
   installSurface: hermesInstall,
 };

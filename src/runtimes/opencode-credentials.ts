@@ -1,10 +1,10 @@
 import { join, resolve } from "node:path";
-import { notSignedIn, signedIn } from "./adapter.js";
+import { atDefaultPlaces, notSignedIn, signedIn } from "./adapter.js";
 import { presentText } from "./detect/file-reader.js";
 import { firstSetEnvVar } from "./detect/env.js";
 import { parseJson } from "./detect/secret-rules.js";
 import { OPENCODE_ENV_KEYS } from "./opencode-env-keys.js";
-import type { AuthStatus, DetectionContext, DisconnectPlan } from "./types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, DisconnectPlan } from "./types.js";
 
 /** OpenCode takes this variable, when it parses as JSON, instead of its `auth.json`. */
 export const OPENCODE_AUTH_CONTENT = "OPENCODE_AUTH_CONTENT";
@@ -13,9 +13,18 @@ export const OPENCODE_AUTH_CONTENT = "OPENCODE_AUTH_CONTENT";
  * `$XDG_DATA_HOME/opencode/auth.json`, else `~/.local/share/opencode/auth.json`. OpenCode takes
  * the variable as it is: not trimmed, no `~`, and a relative one is relative to the working folder.
  */
-export function opencodeAuthPath(ctx: DetectionContext): string {
+export function opencodeAuthPath(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): string {
   const xdg = ctx.env.XDG_DATA_HOME;
   return join(xdg ? resolve(ctx.cwd, xdg) : join(ctx.home, ".local", "share"), "opencode", "auth.json");
+}
+
+/**
+ * OpenCode's `auth.json` (under XDG_DATA_HOME and at its default place), OPENCODE_AUTH_CONTENT,
+ * and every provider variable its sign-in counts, including the few that hold no secret (a
+ * region, an account id): any of them alone makes OpenCode list a provider.
+ */
+export function opencodeCredentialLocations(ctx: Pick<DetectionContext, "env" | "home" | "cwd">): CredentialLocations {
+  return { files: [opencodeAuthPath(ctx), opencodeAuthPath(atDefaultPlaces(ctx))], folders: [], env: [...OPENCODE_ENV_KEYS, OPENCODE_AUTH_CONTENT] };
 }
 
 const isString = (value: unknown): value is string => typeof value === "string";

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { defineStatusAdapter, noPlanOnReadError, stopOnReadError } from "./adapter.js";
 import { contractRows } from "./install-surfaces.js";
 import type { InstallSurface } from "./install-types.js";
-import { findOpencodeAuth, planOpencodeDisconnect } from "./opencode-credentials.js";
+import { findOpencodeAuth, opencodeCredentialLocations, planOpencodeDisconnect } from "./opencode-credentials.js";
 import type { Runtime } from "./types.js";
 
 export { OPENCODE_ENV_KEYS } from "./opencode-env-keys.js";
@@ -70,6 +70,7 @@ export const opencode: Runtime = {
     binary: "opencode",
     authStatus: (_config, ctx) => stopOnReadError(() => findOpencodeAuth(ctx)),
     planDisconnect: async (config, ctx) => noPlanOnReadError(() => planOpencodeDisconnect(ctx, opencode.status.resolveBinary(config, ctx))),
+    credentialLocations: (_config, ctx) => opencodeCredentialLocations(ctx),
   }),
   signInVerifiedAgainst: "opencode 1.18.33 (opencode auth list)",
   installSurface: opencodeInstall,

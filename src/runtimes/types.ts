@@ -57,6 +57,17 @@ export type DisconnectPlan =
   | { action: "none"; reason: string };
 
 /**
+ * Where an agent keeps credentials, as paths and names only: files (absolute), folders whose
+ * whole content is credentials, and the environment variables it reads a credential from. What a
+ * sandbox for bosun's own tools masks and drops, so that nothing started there is signed in.
+ */
+export interface CredentialLocations {
+  files: string[];
+  folders: string[];
+  env: string[];
+}
+
+/**
  * The status facet of a runtime. Status only: nothing here runs, installs or builds an agent.
  * The one writer is `planDisconnect`'s plan, carried out by `disconnectRuntime`.
  */
@@ -71,6 +82,15 @@ export interface StatusAdapter {
   planDisconnect?(config: RuntimeConfig, ctx: DetectionContext): Promise<DisconnectPlan>;
   /** bosun's own folder for this runtime (not created here). */
   dataDir(ctx: Pick<DetectionContext, "dataDir">): string;
+  /**
+   * Where this agent keeps credentials: files (absolute, after the env overrides the agent honours,
+   * e.g. CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME / GOOGLE_APPLICATION_CREDENTIALS,
+   * XDG_DATA_HOME, and at the default places too, since a login left there can still be read),
+   * folders whose whole content is credentials, and the env var names it reads credentials from.
+   * Built from the constants and path functions the sign-in check uses; deduplicated and sorted.
+   * Nothing is read or checked for existence here.
+   */
+  credentialLocations(config: RuntimeConfig, ctx: DetectionContext): CredentialLocations;
 }
 
 /**

@@ -4,73 +4,15 @@
 // is the key it then sends (to a mock on loopback inside its own network namespace).
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Env } from "../../src/boot/paths.js";
 import { reportRuntime, type AgentReport } from "../../src/runtimes/collect-status.js";
 import { grok } from "../../src/runtimes/grok.js";
 import type { AuthStatus } from "../../src/runtimes/types.js";
 import { grokPrompt, type GrokPromptVerdict } from "../fixtures/grok-key-probe.js";
 import { realCli, type RealCli } from "../fixtures/real-clis.js";
-import { combinations, layOut, mapLimited, MATRIX_PARALLEL, type CredentialState } from "../fixtures/signin-matrix.js";
+import { grokStates, KEYS, SETTINGS } from "../fixtures/grok-signin-states.js";
+import { layOut, mapLimited, MATRIX_PARALLEL, type CredentialState } from "../fixtures/signin-matrix.js";
 
 const TIMEOUT_MS = 150_000;
-const SETTINGS = ".grok/user-settings.json";
-const KEYS = { env: "xai-test-env", dotenv: "xai-test-dotenv", settings: "xai-test-settings" };
-
-const ENVS: Record<string, Env> = {
-  none: {},
-  "GROK_API_KEY": { GROK_API_KEY: KEYS.env },
-  "empty GROK_API_KEY": { GROK_API_KEY: "" },
-  "XAI_API_KEY only": { XAI_API_KEY: "xai-test-xai" },
-};
-
-const DOTENVS: Record<string, string | undefined> = {
-  none: undefined,
-  key: `GROK_API_KEY=${KEYS.dotenv}\n`,
-  "export, quoted": `# grok\nexport GROK_API_KEY='${KEYS.dotenv}' # mine\n`,
-  "colon form": `GROK_API_KEY: ${KEYS.dotenv}\n`,
-  empty: "GROK_API_KEY=\n",
-  "commented out": `# GROK_API_KEY=${KEYS.dotenv}\n`,
-  "overridden by a later empty line": `GROK_API_KEY=${KEYS.dotenv}\nGROK_API_KEY=""\n`,
-};
-
-const SETTINGS_FILES: Record<string, string | undefined> = {
-  none: undefined,
-  key: JSON.stringify({ baseURL: "https://api.x.ai/v1", defaultModel: "grok-code-fast-1", apiKey: KEYS.settings, settingsVersion: 2 }),
-  "key, old settings version": JSON.stringify({ apiKey: KEYS.settings }),
-  "empty key": JSON.stringify({ apiKey: "", settingsVersion: 2 }),
-  "numeric key": JSON.stringify({ apiKey: 5, settingsVersion: 2 }),
-  "no key": JSON.stringify({ baseURL: "https://api.x.ai/v1", settingsVersion: 2 }),
-  garbled: `{"apiKey": "${KEYS.settings}",`,
-  "byte-order mark": `\uFEFF{"apiKey":"${KEYS.settings}","settingsVersion":2}`,
-  null: "null",
-  "snake case": JSON.stringify({ api_key: KEYS.settings, settingsVersion: 2 }),
-};
-
-function state(env: string, dotenv: string, settings: string, extra: Record<string, string> = {}): CredentialState {
-  const files: Record<string, string> = { ...extra };
-  if (DOTENVS[dotenv] !== undefined) files["project:.env"] = DOTENVS[dotenv]!;
-  if (SETTINGS_FILES[settings] !== undefined) files[SETTINGS] = SETTINGS_FILES[settings]!;
-  return { name: `env ${env}, .env ${dotenv}, user settings ${settings}`, files, env: { ...ENVS[env] } };
-}
-
-/** The matrix: each source's variants alone, then the sources stacked to show which one wins. */
-function states(): CredentialState[] {
-  const out: CredentialState[] = [];
-  for (const env of Object.keys(ENVS).slice(1)) out.push(state(env, "none", "none"));
-  for (const dotenv of Object.keys(DOTENVS).slice(1)) out.push(state("none", dotenv, "none"));
-  for (const settings of Object.keys(SETTINGS_FILES)) out.push(state("none", "none", settings));
-  for (const { env, dotenv, settings } of combinations({ env: ["GROK_API_KEY", "empty GROK_API_KEY", "XAI_API_KEY only"], dotenv: ["key", "empty"], settings: ["key"] })) {
-    out.push(state(env, dotenv, settings));
-  }
-  out.push(state("empty GROK_API_KEY", "none", "key"));
-  // A key only in the project's settings: grok never reads a key there.
-  const project = state("none", "none", "none", { "project:.grok/settings.json": JSON.stringify({ model: "grok-code-fast-1", apiKey: KEYS.settings }) });
-  out.push({ ...project, name: "a key only in the project's .grok/settings.json" });
-  // With DOTENV_KEY and a vault, dotenv reads the vault (which grok then cannot decrypt) and not .env.
-  const vault = state("none", "key", "key", { "project:.env.vault": "DOTENV_VAULT_PRODUCTION=x\n" });
-  out.push({ ...vault, name: "DOTENV_KEY set and a .env.vault there", env: { DOTENV_KEY: "dotenv://:key_1234@dotenvx.com/vault/.env.vault?environment=development" } });
-  return out;
-}
 
 interface Outcome {
   state: CredentialState;
@@ -81,7 +23,7 @@ interface Outcome {
   settingsPath: string;
 }
 
-const MATRIX = states();
+const MATRIX = grokStates();
 let outcomes: Outcome[] = [];
 let cli: RealCli;
 

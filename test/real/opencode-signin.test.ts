@@ -8,13 +8,10 @@ import { opencode, OPENCODE_ENV_KEYS } from "../../src/runtimes/opencode.js";
 import { readOpencodeStore } from "../../src/runtimes/opencode-credentials.js";
 import type { AuthStatus, DetectionContext } from "../../src/runtimes/types.js";
 import { realCli, runRealCli, type RealCli } from "../fixtures/real-clis.js";
-import { combinations, layOut, mapLimited, MATRIX_PARALLEL, stripAnsi, type CredentialState } from "../fixtures/signin-matrix.js";
+import { AUTH, FILES, opencodeStates } from "../fixtures/opencode-signin-states.js";
+import { layOut, mapLimited, MATRIX_PARALLEL, stripAnsi, type CredentialState } from "../fixtures/signin-matrix.js";
 
 const TIMEOUT_MS = 150_000;
-const AUTH = ".local/share/opencode/auth.json";
-// XDG_DATA_HOME is relative here (to the project folder OpenCode runs in), the "~/" one is taken literally.
-const XDG_DATA_HOME = "xdg-data";
-const XDG_AUTH = "project:xdg-data/opencode/auth.json";
 
 /** What `opencode auth list` says: its stored credentials and the provider variables it sees. */
 interface OpencodeVerdict {
@@ -41,76 +38,6 @@ async function authList(cli: RealCli, home: string, cwd: string, env: Env): Prom
   // OpenCode cannot start at all with some stored values (a `null` auth.json): no credential counts then.
   if (run.code !== 0) return { ran: false, shownPath: "", credentials: 0, variables: [] };
   return { ran: true, ...parseAuthList(run.stdout) };
-}
-
-const FILES: Record<string, string | undefined> = {
-  none: undefined,
-  api: '{"anthropic":{"type":"api","key":"sk-ant-test-1"}}',
-  "api, empty key": '{"anthropic":{"type":"api","key":""}}',
-  "api, metadata": '{"azure":{"type":"api","key":"k","metadata":{"resourceName":"r"}}}',
-  "api, numeric metadata": '{"azure":{"type":"api","key":"k","metadata":{"n":1}}}',
-  oauth: '{"openai":{"type":"oauth","refresh":"r","access":"a","expires":1764633600000,"accountId":"acct"}}',
-  "oauth, no expires": '{"openai":{"type":"oauth","refresh":"r","access":"a"}}',
-  "oauth, fractional expires": '{"openai":{"type":"oauth","refresh":"r","access":"a","expires":1.5}}',
-  wellknown: '{"https://ai.example":{"type":"wellknown","key":"EXAMPLE_TOKEN","token":"t"}}',
-  "wellknown, no token": '{"https://ai.example":{"type":"wellknown","key":"EXAMPLE_TOKEN"}}',
-  "unknown type": '{"anthropic":{"type":"bearer","key":"k"}}',
-  "legacy bosun fields": '{"anthropic":{"type":"oauth","access_token":"a","refresh_token":"r"}}',
-  "two providers and junk": '{"anthropic":{"type":"api","key":"k"},"openai":{"type":"oauth","refresh":"r","access":"a","expires":0},"junk":5}',
-  "invalid JSON": '{"anthropic":{"type":"api","key":"k"},}',
-  "byte-order mark": '\uFEFF{"anthropic":{"type":"api","key":"k"}}',
-  array: '[{"type":"api","key":"k"}]',
-  null: "null",
-  empty: "",
-};
-
-const ENVS: Record<string, Env> = {
-  none: {},
-  "ANTHROPIC_API_KEY": { ANTHROPIC_API_KEY: "sk-ant-test-2" },
-  "empty ANTHROPIC_API_KEY": { ANTHROPIC_API_KEY: "" },
-  "blank OPENROUTER_API_KEY": { OPENROUTER_API_KEY: " " },
-  "AWS_REGION only": { AWS_REGION: "eu-west-1" },
-  "GH_TOKEN only": { GH_TOKEN: "ghp-test" },
-};
-
-const CONTENTS: Record<string, string | undefined> = {
-  unset: undefined,
-  "one provider": '{"anthropic":{"type":"api","key":"sk-ant-test-3"}}',
-  "unchecked entries": '{"x":{"type":"nonsense"},"y":1}',
-  "{}": "{}",
-  "not JSON": "{nope",
-  null: "null",
-};
-
-/**
- * The matrix: every auth.json variant in the default folder, every third one under XDG_DATA_HOME
- * (with a decoy in the default folder), every variable and every OPENCODE_AUTH_CONTENT variant on
- * its own, then each variable paired with a content and a file, rotating.
- */
-function states(): CredentialState[] {
-  const out: CredentialState[] = [];
-  const fileNames = Object.keys(FILES);
-  const add = (file: string, where: "default" | "xdg", env: string, content: string) => {
-    const files: Record<string, string> = {};
-    const text = FILES[file];
-    if (text !== undefined) files[where === "xdg" ? XDG_AUTH : AUTH] = text;
-    const vars: Env = { ...ENVS[env] };
-    if (where === "xdg") {
-      vars.XDG_DATA_HOME = XDG_DATA_HOME;
-      files[AUTH] = FILES.api!;
-    }
-    if (CONTENTS[content] !== undefined) vars.OPENCODE_AUTH_CONTENT = CONTENTS[content];
-    out.push({ name: `auth.json ${file} (${where}), env ${env}, OPENCODE_AUTH_CONTENT ${content}`, files, env: vars });
-  };
-  for (const file of fileNames) add(file, "default", "none", "unset");
-  for (const file of fileNames.filter((_, index) => index % 4 === 0)) add(file, "xdg", "none", "unset");
-  out.push({ name: "XDG_DATA_HOME=~/xdg-data (OpenCode does not expand ~)", files: { "xdg-data/opencode/auth.json": FILES.api! }, env: { XDG_DATA_HOME: "~/xdg-data" } });
-  for (const env of Object.keys(ENVS).slice(1)) add("none", "default", env, "unset");
-  for (const content of Object.keys(CONTENTS).slice(1)) add("api", "default", "none", content);
-  for (const [index, { env, content }] of combinations({ env: Object.keys(ENVS).slice(1), content: ["one provider", "{}", "not JSON"] }).entries()) {
-    if (index % 4 === 0) add(["none", "api", "invalid JSON"][index % 3]!, "default", env, content);
-  }
-  return out;
 }
 
 interface Outcome {
@@ -143,7 +70,7 @@ function bosunStored(ctx: DetectionContext): number | "broken" {
   return "broken" in stored ? "broken" : stored.providers.length;
 }
 
-const MATRIX = states();
+const MATRIX = opencodeStates();
 let outcomes: Outcome[] = [];
 let cli: RealCli;
 

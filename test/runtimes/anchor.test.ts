@@ -13,8 +13,8 @@ import { makeDetection } from "../fixtures/detection.js";
 const SRC = new URL("../../src/", import.meta.url).pathname;
 const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 
-/** The only members a status adapter may have: detection, device-login support, the disconnect plan, its folder. */
-const STATUS_MEMBERS = ["resolveBinary", "isInstalled", "authStatus", "supportsDeviceLogin", "planDisconnect", "dataDir"];
+/** The only members a status adapter may have: detection, device-login support, the disconnect plan, its folder, where its credentials are. */
+const STATUS_MEMBERS = ["resolveBinary", "isInstalled", "authStatus", "supportsDeviceLogin", "planDisconnect", "dataDir", "credentialLocations"];
 /** Hooks that would run, install or build an agent, or drive its sessions. */
 const COMMAND_HOOKS = /^(install|build|run|exec|spawn|launch|start)(_?command)?$|^(install|build)_?command$|^parse_?session_?id$|^format_?output$/i;
 

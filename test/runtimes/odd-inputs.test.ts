@@ -93,6 +93,7 @@ describe("odd credential files", () => {
           throw new Error("sk-live-SECRET");
         },
         dataDir: () => "",
+        credentialLocations: () => ({ files: [], folders: [], env: [] }),
       },
     };
     const report = await reportRuntime(throwing, {}, t.ctx);
