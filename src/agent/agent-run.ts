@@ -14,10 +14,12 @@ import { runAgent, type AgentRunResult } from "./loop.js";
 import { QuestionTurns } from "./question-turns.js";
 import type { ParsedSession } from "./session-format.js";
 import { collectSecrets, Redactor } from "./secrets.js";
+import { openRunSandbox } from "./sandbox/run-sandbox.js";
 import { FileSessionStore } from "./session-store.js";
 import { sessionsDir } from "./session-list.js";
 import { withSubagents } from "./subagent.js";
 import { ToolRegistry } from "./tool-registry.js";
+import { BackgroundJobs } from "./tools/background-jobs.js";
 import { builtinTools } from "./tools/builtin.js";
 
 export interface AgentRunRequest {
@@ -64,8 +66,8 @@ export interface AgentRunOutcome {
 /**
  * `bosun run` as a whole: pick the model (the session's, on resume, unless `--model` says
  * otherwise), gather the secrets to redact, open or create the session, read the project's
- * instruction files, build the approval gate from the mode and `bosun.json` `permissions`, and
- * run the loop with bosun's tools and the extension points of this boot. Log lines go through
+ * instruction files, open the sandbox its tools run in (`bosun.json` `sandbox`), build the
+ * approval gate from the mode and `bosun.json` `permissions`, and run the loop with bosun's tools and the extension points of this boot. Log lines go through
  * the same redactor, and are written as things happen, also while a question holds the UI back.
  */
 export async function runAgentFromBoot(boot: Boot, source: ModelSource, request: AgentRunRequest, io: AgentRunIo): Promise<AgentRunOutcome> {
@@ -74,16 +76,19 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   const resumed = request.sessionId ? lookup.read(request.sessionId) : null;
   const spec = request.modelSpec ?? (resumed ? continuedModel(resumed) : undefined);
   const target = await source.resolve(spec);
+  const workdir = resumed && existsSync(resumed.header.workdir) ? resumed.header.workdir : request.cwd;
+  // Before anything is written: a sandbox that is required and cannot be had stops the run here.
+  const { sandbox, notices } = await openRunSandbox(boot, source.credentialEnvVars, workdir);
 
   const redactor = await runRedactor(boot, source, target);
   const model = await languageModelFor(target);
   const store = new FileSessionStore(sessionsDir(boot.paths), redactor);
   const session = resumed ? store.open(resumed.header.id) : store.create({ workdir: request.cwd, model: { providerID: target.providerID, modelID: target.modelID, name: target.name }, bosunVersion: packageVersion() });
-  const workdir = resumed && existsSync(resumed.header.workdir) ? resumed.header.workdir : request.cwd;
   const modelName = `${target.providerID}/${target.modelID}`;
   const log = redactingLog(boot.log, redactor);
   const questions = io.questions ?? new QuestionTurns();
   const ui = loggingUi(questions.holding(io.ui), log, session.id);
+  const jobs = new BackgroundJobs();
 
   try {
     const instructions = loadInstructions({ workdir, configDir: boot.paths.config, home: boot.paths.home }, instructionLimits(target.limits.context));
@@ -97,6 +102,10 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
     });
     io.onStart?.({ sessionId: session.id, model: modelName, prices: target.prices ?? null, mode: request.mode, resumed: resumed !== null, workdir });
     log.info("agent run started", { session: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir, instructions: instructions.files.map((f) => f.file) });
+    for (const message of notices) {
+      log.warn("sandbox", { session: session.id, message });
+      ui.onEvent({ type: "notice", message });
+    }
     for (const { file, reason } of instructions.skipped) {
       log.warn("instruction file not used", { session: session.id, file, reason });
       ui.onEvent({ type: "notice", message: `instructions: ${file} is not used: it ${reason}` });
@@ -114,7 +123,9 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
         extensions: boot.extensions,
         workdir,
         instructions,
-        env: boot.env,
+        env: sandbox.env,
+        sandbox,
+        jobs,
         ui,
         signal: io.signal,
         ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
@@ -128,6 +139,7 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
     log.error("agent run failed", { session: session.id, error: error instanceof Error ? error.message : String(error) });
     throw error;
   } finally {
+    await jobs.stopAll();
     session.close();
   }
 }
