@@ -18,7 +18,7 @@ export type AgentEvent =
       /** The last lines of what the call printed (a command's output), redacted, for the user to see. */
       outputTail?: string[];
       /** Set when the call was refused only because it needed approval and nobody could be asked. */
-      unapproved?: { access: ToolAccess; dangerous: boolean };
+      unapproved?: { access: ToolAccess; dangerous: boolean; sandbox: boolean };
     }
   | { type: "retry"; attempt: number; delayMs: number; reason: string; hadPartialReply: boolean }
   | { type: "compaction"; step: "stub" | "summarize"; tokensBefore: number; tokensAfter: number }

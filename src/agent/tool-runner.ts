@@ -101,7 +101,7 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
   if (!approval.allowed) {
     if (deps.signal.aborted) return finish("aborted", approval.message, "cancelled", true);
     return finish("denied", approval.message, `denied: ${approval.message.replace(/^Not run: /, "").split(". ")[0]}`, true, undefined, {
-      ...(approval.noApprover ? { unapproved: { access: tool.access, dangerous: danger !== null } } : {}),
+      ...(approval.noApprover ? { unapproved: { access: tool.access, dangerous: danger !== null, sandbox: escape !== null } } : {}),
     });
   }
 
@@ -156,7 +156,7 @@ function describeNeeds(needs: SandboxNeeds, workdir: string): string {
 /** What the UI is shown of a call besides its status and summary. */
 interface ToolEndDetails {
   outputTail?: string[];
-  unapproved?: { access: ToolAccess; dangerous: boolean };
+  unapproved?: { access: ToolAccess; dangerous: boolean; sandbox: boolean };
 }
 
 /** Zod issues as one line the model can act on: `path: expected string, received number; …`. */

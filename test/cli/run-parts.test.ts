@@ -161,9 +161,18 @@ describe("this project, for --continue", () => {
 
 describe("advice for refused calls", () => {
   it("offers only what would allow these calls", () => {
-    expect(unapprovedAdvice([{ tool: "bash", access: "execute", dangerous: false }], "auto-edit")).toBe(
+    expect(unapprovedAdvice([{ tool: "bash", access: "execute", dangerous: false, sandbox: false }], "auto-edit")).toBe(
       '1 tool call was refused (bash): it needed approval and bosun is not attached to a terminal; to allow it: rerun in a terminal to be asked, or with --yes (everything but dangerous calls), or set in bosun.json "permissions": { "bash": "allow" }',
     );
-    expect(unapprovedAdvice([{ tool: "edit", access: "edit", dangerous: false }], "ask")).toContain("or with --mode auto-edit (edits), or with --yes");
+    expect(unapprovedAdvice([{ tool: "edit", access: "edit", dangerous: false, sandbox: false }], "ask")).toContain("or with --mode auto-edit (edits), or with --yes");
+  });
+
+  it("offers no flag or permissions rule for what the sandbox stopped", () => {
+    expect(unapprovedAdvice([{ tool: "bash", access: "execute", dangerous: false, sandbox: true }], "full-access")).toBe(
+      '1 tool call was refused (bash (beyond the sandbox)): it needed approval and bosun is not attached to a terminal; to allow it: rerun in a terminal to be asked, or for what the sandbox stopped: add the folders to write to "sandbox.writable", or the credential files to read to "sandbox.readable", in your own bosun.json',
+    );
+    const mixed = unapprovedAdvice([{ tool: "read", access: "read", dangerous: false, sandbox: true }, { tool: "write", access: "edit", dangerous: false, sandbox: false }], "ask");
+    expect(mixed).toContain('"permissions": { "write": "allow" }');
+    expect(mixed).not.toContain('"read": "allow"');
   });
 });
