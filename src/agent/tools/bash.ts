@@ -21,6 +21,8 @@ const KILL_GRACE_MS = 2_000;
 const DRAIN_MS = 2_000;
 /** How long a background command runs before its call returns with what it printed so far. */
 export const BACKGROUND_WAIT_MS = 3_000;
+/** Where a sandboxed command may always write: its private /tmp. */
+const SANDBOX_SCRATCH = ["/tmp"];
 /** How many of the output's last lines the user sees under the call's result. */
 export const BASH_TAIL_LINES = 4;
 
@@ -82,7 +84,8 @@ export function createBashTool(processes: ProcessOperations = localProcessOperat
     },
     sandboxNeeds(input, workdir, sandbox) {
       const wanted = (input.writable ?? []).map((path) => resolveToolPath(workdir, path));
-      if (sandbox?.bwrap) wanted.push(...analyzeCommand(input.command, { workdir, cwd: cwdOf(input, workdir) }).writes);
+      // Inside bubblewrap only the call's own /tmp is scratch space (/var/tmp and the host's temp folder are read-only).
+      if (sandbox?.bwrap) wanted.push(...analyzeCommand(input.command, { workdir, cwd: cwdOf(input, workdir), scratch: SANDBOX_SCRATCH }).writes);
       const write = sandbox ? [...new Set(wanted.filter((path) => !mayWrite(sandbox, path)).map(writeGrant))] : [];
       if (write.length === 0 && !input.background) return null;
       return { ...(write.length > 0 ? { write } : {}), ...(input.background ? { background: true } : {}) };
