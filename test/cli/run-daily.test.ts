@@ -131,7 +131,8 @@ describe("bosun run --continue: which project", () => {
 describe("bosun run: what a run shows and reports", () => {
   it("shows the last lines of a command's output, redacted and without control sequences", async () => {
     const t = makeTempHome();
-    t.write(join(t.paths.config, "bosun.json"), '{ "secrets": ["DB_URL"] }');
+    // sandbox.env lets the secret into the command's environment: what it prints is redacted.
+    t.write(join(t.paths.config, "bosun.json"), '{ "secrets": ["DB_URL"], "sandbox": { "env": ["DB_URL"] } }');
     const command = "printf 'one\\ntwo\\nthree\\n\\n\\033[31mfour\\033[0m\\n'; echo \"url=$DB_URL\"";
     llm.reply().tool("bash", { command });
     llm.reply().text("Done.");

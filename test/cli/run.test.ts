@@ -68,7 +68,8 @@ describe("bosun run", () => {
 
   it("keeps secrets out of stderr, the log and the session file", async () => {
     const t = makeTempHome();
-    t.write(join(t.paths.config, "bosun.json"), '{ "secrets": ["DB_URL"] }');
+    // Let into the command's environment by sandbox.env (it is left out otherwise): what it prints is redacted.
+    t.write(join(t.paths.config, "bosun.json"), '{ "secrets": ["DB_URL"], "sandbox": { "env": ["DB_URL"] } }');
     const env = { ...devModel(t), DB_URL: "postgres://admin:pw-93ks@db/app" };
     llm.reply().httpError(503, "upstream rejected key sk-scripted-secret-value-123", { "retry-after": "0" });
     llm.reply().tool("bash", { command: "echo $DB_URL" });
