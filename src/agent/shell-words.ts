@@ -341,28 +341,25 @@ function substitutionsIn(text: string): string[] {
 
 /** Where the `)` matching the `(` at `open` is (skipping quotes, escapes and nested parentheses); the end when none. */
 function closingParen(s: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < s.length; i++) {
-    const c = s[i]!;
-    if (c === "\\") i++;
-    else if (c === "'") i = endOf(s, i, "'");
-    else if (c === '"') i = endOfDoubleQuoted(s, i);
-    else if (c === "`") i = endOf(s, i, "`");
-    else if (c === "(") depth++;
-    else if (c === ")" && --depth === 0) return i;
-  }
-  return s.length;
+  return closing(s, open, "(", ")", true);
 }
 
+/** Where the `}` matching the `{` at `open` is (skipping quotes, escapes and nested braces); the end when none. */
 function closingBrace(s: string, open: number): number {
+  return closing(s, open, "{", "}", false);
+}
+
+/** The bracket closing the one at `open`; backquoted text is skipped only where `backquotes` says so. */
+function closing(s: string, open: number, opener: string, closer: string, backquotes: boolean): number {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
     const c = s[i]!;
     if (c === "\\") i++;
     else if (c === "'") i = endOf(s, i, "'");
     else if (c === '"') i = endOfDoubleQuoted(s, i);
-    else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return i;
+    else if (backquotes && c === "`") i = endOf(s, i, "`");
+    else if (c === opener) depth++;
+    else if (c === closer && --depth === 0) return i;
   }
   return s.length;
 }
