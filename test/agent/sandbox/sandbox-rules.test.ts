@@ -121,3 +121,22 @@ describe("sub-agents' sandbox", () => {
     expect(child.spill).toBe(parent.spill); // one budget for the tree
   });
 });
+
+describe("opening the sandbox with bad settings", () => {
+  it('a writable folder that is missing, a file, or "/": in auto mode the checker alone and why; in required mode an error', async () => {
+    const layout = sandboxLayout();
+    const file = join(layout.root, "a-file");
+    writeFileSync(file, "");
+    const cases: [string, string][] = [
+      [join(layout.root, "missing"), `sandbox.writable lists ${join(layout.root, "missing")}, which does not exist; create it or remove it from bosun.json`],
+      [file, `sandbox.writable lists ${file}, which is not a folder; list folders only`],
+      ["/", 'sandbox.writable lists "/", which would make the whole file system writable; list the folders tools need'],
+    ];
+    for (const [folder, reason] of cases) {
+      const auto = await testSandbox(layout.workdir, { settings: { writable: [folder] } });
+      expect(auto).toMatchObject({ bwrap: null, fallback: `${reason}; commands run with the command checker only` });
+      expect(auto.writable).not.toContain("/");
+      await expect(testSandbox(layout.workdir, { settings: { mode: "required", writable: [folder] } })).rejects.toThrow(`sandbox: ${reason}; sandbox.mode is "required"`);
+    }
+  });
+});
