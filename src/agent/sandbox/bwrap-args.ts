@@ -9,7 +9,10 @@ export interface SandboxedCommand {
   tmp: string;
   /** Folders the command may write (the working folder, `sandbox.writable`, what the user allowed for this call). */
   writable: readonly string[];
-  /** Files replaced by an empty read-only file, and folders by an empty read-only one. */
+  /**
+   * Files covered by /dev/null (bound without device access, so opening one fails with
+   * "Permission denied"), and folders by an empty read-only one.
+   */
   maskedFiles: readonly string[];
   maskedFolders: readonly string[];
   network: SandboxNetwork;
