@@ -168,25 +168,30 @@ interface WriteAttempt {
   cwd?: string;
   /** A symlink to the folder beside the project, made in the project under this name first. */
   link?: string;
-  /** The command checker asks about this command (so with --yes alone it is refused, not run). */
+  /** The command checker finds it dangerous (so with --yes alone it is refused, not run). */
   checkerAsks?: boolean;
+  /**
+   * The checker sees where it writes outside: that is a sandbox need, which only a user can
+   * allow, so it is refused with --yes in every setting (dangerous allowed or not).
+   */
+  sandboxAsks?: boolean;
 }
 
 const WRITES: WriteAttempt[] = [
   { what: "a recursive delete through a variable", command: "R=rm; $R -r -f ../outside/dir", checkerAsks: true },
-  { what: "mv with its source outside", command: "mv ../outside/f.txt ./f.txt" },
-  { what: "pushd, then a write", command: "pushd ..; touch outside/x" },
-  { what: "a here-string into bash", command: "bash <<< 'echo x > ../outside/y'" },
+  { what: "mv with its source outside", command: "mv ../outside/f.txt ./f.txt", sandboxAsks: true },
+  { what: "pushd, then a write", command: "pushd ..; touch outside/x", sandboxAsks: true },
+  { what: "a here-string into bash", command: "bash <<< 'echo x > ../outside/y'", sandboxAsks: true },
   { what: "a base64 script piped into bash", command: `echo ${Buffer.from("echo x > ../outside/b64; rm -f ../outside/keep.txt\n").toString("base64")} | base64 -d | bash`, checkerAsks: true },
-  { what: "tar writing its archive outside", command: "tar -cf ../outside/a.tar a.txt" },
+  { what: "tar writing its archive outside", command: "tar -cf ../outside/a.tar a.txt", sandboxAsks: true },
   { what: "a command name from a substitution", command: "$(echo rm) -rf ../x", checkerAsks: true },
   { what: "python3", command: `python3 -c "import os; open('../outside/py.txt', 'w').write('x'); os.remove('../outside/keep.txt')"` },
   { what: "node", command: `node -e "const fs = require('fs'); fs.writeFileSync('../outside/node.txt', 'x'); fs.rmSync('../outside/dir', { recursive: true })"` },
   { what: "perl", command: `perl -e 'open(my $f, ">", "../outside/perl.txt") or die "$!\\n"; print $f "x"; unlink("../outside/keep.txt") or die "$!\\n"'` },
   { what: "awk", command: `awk 'BEGIN { print "x" > "../outside/awk.txt"; system("rm -f ../outside/keep.txt") }'` },
-  { what: 'the cwd argument ".."', command: "rm -rf outside/dir; echo new > made.txt", cwd: "..", checkerAsks: true },
-  { what: "the cwd argument as an absolute path outside", command: "rm -f keep.txt; echo new > made.txt", cwd: "outside" },
-  { what: "the cwd argument through a symlink in the project", command: "rm -f keep.txt; echo new > made.txt", cwd: "link", link: "link" },
+  { what: 'the cwd argument ".."', command: "rm -rf outside/dir; echo new > made.txt", cwd: "..", checkerAsks: true, sandboxAsks: true },
+  { what: "the cwd argument as an absolute path outside", command: "rm -f keep.txt; echo new > made.txt", cwd: "outside", sandboxAsks: true },
+  { what: "the cwd argument through a symlink in the project", command: "rm -f keep.txt; echo new > made.txt", cwd: "link", link: "link", sandboxAsks: true },
 ];
 
 describeSandboxed("the issue's bypasses, each through bosun run --yes inside its sandbox", () => {
@@ -199,7 +204,11 @@ describeSandboxed("the issue's bypasses, each through bosun run --yes inside its
         const outcome = await run(attack, [bash(attempt.command, cwd ? { cwd } : {})]);
         expectContained(attack, outcome);
         expect(outcome.results).toHaveLength(1);
-        if (attempt.checkerAsks && !config.permissions) {
+        if (attempt.sandboxAsks) {
+          // The checker saw the write outside: only a user could allow it, and nobody can be asked.
+          expect(outcome.results[0]).toMatch(/^Not run: this call writes outside the sandbox's writable folders: .*, which only the user can allow \(not --yes, not a permissions rule\)/);
+          expect(outcome.code).toBe(3);
+        } else if (attempt.checkerAsks && !config.permissions) {
           // The checker saw something it must ask about; with --yes and no terminal, that is a refusal.
           expect(outcome.results[0]).toMatch(/^Not run: this call .* which always needs the user's approval \(even with --yes\)/);
           expect(outcome.code).toBe(3);
