@@ -1,6 +1,7 @@
-// What the agent benchmarks (bench:loop, bench:subagents) share: a scratch folder with a working
-// folder holding notes.txt, the scripted LLM server from the tests on 127.0.0.1, a model target on
-// it built by bosun's own provider code, and the median/timing helpers. Not a benchmark itself.
+// What the agent benchmarks (bench:loop, bench:subagents, bench:sandbox) share: a scratch folder
+// (in the system temp folder, or under `base`) with a working folder holding notes.txt, the
+// scripted LLM server from the tests on 127.0.0.1, a model target on it built by bosun's own
+// provider code, and the median/timing helpers. Not a benchmark itself.
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,12 +10,12 @@ import { fileURLToPath } from "node:url";
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const dist = (path) => join(root, "dist", path);
 
-export async function startScriptedAgentBench(name, note) {
+export async function startScriptedAgentBench(name, note, { base = tmpdir() } = {}) {
   const { tsImport } = await import("tsx/esm/api");
   const { startLlmServer } = await tsImport(join(root, "test/fixtures/llm-server.ts"), import.meta.url);
   const { languageModelFor } = await import(dist("llm/language-model.js"));
   globalThis.AI_SDK_LOG_WARNINGS = false;
-  const scratch = mkdtempSync(join(tmpdir(), `bosun-bench-${name}-`));
+  const scratch = mkdtempSync(join(base, `bosun-bench-${name}-`));
   const workdir = join(scratch, "work");
   mkdirSync(workdir);
   writeFileSync(join(workdir, "notes.txt"), Array.from({ length: 40 }, (_, i) => `note ${i}: ${note}`).join("\n") + "\n");
