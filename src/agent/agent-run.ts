@@ -65,9 +65,10 @@ export interface AgentRunOutcome {
 
 /**
  * `bosun run` as a whole: pick the model (the session's, on resume, unless `--model` says
- * otherwise), gather the secrets to redact, open or create the session, read the project's
- * instruction files, open the sandbox its tools run in (`bosun.json` `sandbox`), build the
- * approval gate from the mode and `bosun.json` `permissions`, and run the loop with bosun's tools and the extension points of this boot. Log lines go through
+ * otherwise) while opening the sandbox its tools run in (`bosun.json` `sandbox`), gather the
+ * secrets to redact, open or create the session, read the project's instruction files, build the
+ * approval gate from the mode and `bosun.json` `permissions`, and run the loop with bosun's tools
+ * and the extension points of this boot. Log lines go through
  * the same redactor, and are written as things happen, also while a question holds the UI back.
  */
 export async function runAgentFromBoot(boot: Boot, source: ModelSource, request: AgentRunRequest, io: AgentRunIo): Promise<AgentRunOutcome> {
@@ -75,10 +76,13 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   const lookup = new FileSessionStore(sessionsDir(boot.paths));
   const resumed = request.sessionId ? lookup.read(request.sessionId) : null;
   const spec = request.modelSpec ?? (resumed ? continuedModel(resumed) : undefined);
-  const target = await source.resolve(spec);
   const workdir = resumed && existsSync(resumed.header.workdir) ? resumed.header.workdir : request.cwd;
-  // Before anything is written: a sandbox that is required and cannot be had stops the run here.
-  const { sandbox, notices } = await openRunSandbox(boot, source.credentialEnvVars, workdir);
+  // Checked while the model is resolved; before anything is written, a sandbox that is required
+  // and cannot be had stops the run here.
+  const opening = openRunSandbox(boot, source.credentialEnvVars, workdir);
+  opening.catch(() => undefined); // awaited below, unless resolving the model fails first
+  const target = await source.resolve(spec);
+  const { sandbox, notices } = await opening;
 
   const redactor = await runRedactor(boot, source, target);
   const model = await languageModelFor(target);
