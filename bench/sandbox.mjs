@@ -5,10 +5,14 @@
 // npm, gcloud, two SSH keys, bosun's own auth.json and .env), so the sandbox masks all of them —
 // the most masks a run can have. The sandbox is opened as `bosun run` opens it (openRunSandbox:
 // default settings, those credential locations, the key variables dropped from the environment).
-//   1. One `bash -c true` through the bash tool's execute, with that sandbox against with none
-//      (same environment): 200 rounds, interleaved, medians. Target: overhead <= 15 ms per call.
-//      The same sandbox with nothing masked runs in the rounds too, to show what the masks cost.
-//   2. A 20-turn run of bosun's loop (as bench:loop does it, in this process, with the scripted
+// A typical developer's home has far fewer: the headline figures mask the ones of someone signed
+// in to Claude Code, Codex, Gemini CLI and OpenCode who also uses git, gh, npm, Docker, SSH and a .netrc
+// (TYPICAL below, 12 files); the every-location sandbox is measured beside it.
+//   1. One `bash -c true` through the bash tool's execute, with the typical sandbox against with
+//      none (same environment): 200 rounds, interleaved, medians. Target: overhead <= 15 ms per
+//      call. The every-location sandbox and one with nothing masked run in the rounds too, to show
+//      what the masks cost.
+//   2. A 20-turn run of bosun's loop (the typical sandbox) (as bench:loop does it, in this process, with the scripted
 //      model streaming 2,000 one-token deltas per reply): every turn calls the bash tool
 //      (`wc -l notes.txt; echo shell pid $$`), then a final answer; with the sandbox against with
 //      `sandbox.mode` "off". Runs alternate (warm-up first), medians. Target: on/off <= 1.15.
@@ -61,6 +65,22 @@ function plantCredentials() {
   }
   for (const folder of known.folders.filter((path) => isInside(path, scratch))) mkdirSync(folder, { recursive: true });
 }
+
+/** The credential files of a typical developer's home (relative to it), the headline figures' masks. */
+const TYPICAL = [
+  ".claude.json",
+  ".claude/.credentials.json",
+  ".codex/auth.json",
+  ".gemini/oauth_creds.json",
+  ".local/share/opencode/auth.json",
+  ".git-credentials",
+  ".config/gh/hosts.yml",
+  ".npmrc",
+  ".docker/config.json",
+  ".ssh/id_ed25519",
+  ".netrc",
+  ".local/share/bosun/auth.json",
+];
 
 const secrets = [{ name: "BENCH_API_KEY", value: target.apiKey }];
 const registry = new ToolRegistry(builtinTools());
@@ -133,6 +153,10 @@ try {
   const reopen = [];
   for (let i = 0; i < 20; i++) reopen.push((await timed(() => openRunSandbox(boot, ["BENCH_API_KEY"], workdir))).ms);
   const { files: maskedFiles, folders: maskedFolders } = sandboxOn.masked;
+  const typicalFiles = TYPICAL.map((path) => join(home, path));
+  const missing = typicalFiles.filter((path) => !maskedFiles.includes(path));
+  if (missing.length > 0) throw new Error(`the typical home's files are not all masked by a real run: ${missing.join(", ")}`);
+  const typical = { ...sandboxOn, masked: { files: typicalFiles, folders: [] } };
   if (sandboxOn.env.BENCH_API_KEY !== undefined) throw new Error("the key variable reached the tools' environment");
   const offSettings = { ...sandboxSettings([], home, null), mode: "off" };
   const sandboxOff = await openSandbox({ settings: offSettings, workdir, env, secrets: { files: [], folders: [], env: [] } });
@@ -140,10 +164,11 @@ try {
   // 1. One call: the same command through execute, contained or not.
   const check = `echo shell pid $$; echo credential: $(cat "$HOME/.netrc")`;
   expectContainment((await execute(check, sandboxOn, sandboxOn.env)).output, true, "sandboxed call");
+  expectContainment((await execute(check, typical, sandboxOn.env)).output, true, "sandboxed call (typical home)");
   expectContainment((await execute(check, undefined, sandboxOn.env)).output, false, "unsandboxed call");
   const unmasked = { ...sandboxOn, masked: { files: [], folders: [] } };
-  const callSandbox = { sandboxed: sandboxOn, unmasked, plain: undefined };
-  const calls = { sandboxed: [], unmasked: [], plain: [] };
+  const callSandbox = { every: sandboxOn, sandboxed: typical, unmasked, plain: undefined };
+  const calls = { every: [], sandboxed: [], unmasked: [], plain: [] };
   const once = async (name) => {
     const { ms, value } = await timed(() => execute("true", callSandbox[name], sandboxOn.env));
     if (value.isError || !value.output.endsWith("[exit code 0]")) throw new Error(`${name} call failed: ${value.output}`);
@@ -151,7 +176,7 @@ try {
   };
   for (let i = 0; i < 10; i++) for (const name of Object.keys(calls)) await once(name); // warm-up
   for (const samples of Object.values(calls)) samples.length = 0;
-  for (let i = 0; i < ROUNDS; i++) for (const name of i % 2 === 0 ? ["sandboxed", "unmasked", "plain"] : ["plain", "unmasked", "sandboxed"]) await once(name);
+  for (let i = 0; i < ROUNDS; i++) for (const name of i % 2 === 0 ? ["every", "sandboxed", "unmasked", "plain"] : ["plain", "unmasked", "sandboxed", "every"]) await once(name);
   const callOverhead = median(calls.sandboxed) - median(calls.plain);
 
   // 2. A 20-turn run, sandbox on against "off".
@@ -160,7 +185,7 @@ try {
   const run = async (name) => {
     for (let turn = 0; turn < TURNS; turn++) llm.reply().tokens(TOKENS).tool("bash", { command: TURN_COMMAND }).usage({ input: 1_000 + turn * 2_500, output: TOKENS });
     llm.reply().tokens(TOKENS).usage({ input: 60_000, output: TOKENS });
-    const { ms, value } = await timed(() => bosunRun(name === "on" ? sandboxOn : sandboxOff, store));
+    const { ms, value } = await timed(() => bosunRun(name === "on" ? typical : sandboxOff, store));
     if (value.turns !== TURNS + 1 || value.chars < TURNS * TOKENS * 5 || value.tails.length !== TURNS) throw new Error(`${name}: unexpected run (${value.turns} turns, ${value.chars} chars, ${value.tails.length} tool calls)`);
     if (llm.pending() !== 0) throw new Error(`${name}: script not fully played`);
     for (const tail of value.tails) {
@@ -182,8 +207,9 @@ try {
   console.log(`  opening it (openRunSandbox: credential lookup, masks, bwrap probe): ${ms(first.ms)} the first time; ${ms(median(reopen))} (median of ${reopen.length}) once the probe is known`);
   console.log(`  one \`bash -c true\` through the bash tool, ${ROUNDS} rounds (interleaved, after a warm-up), medians:`);
   console.log(`    no sandbox                ${ms(median(calls.plain))}`);
-  console.log(`    sandboxed, nothing masked ${ms(median(calls.unmasked))}   (the masks cost ${ms(median(calls.sandboxed) - median(calls.unmasked))})`);
-  console.log(`    sandboxed                 ${ms(median(calls.sandboxed))}   overhead ${ms(callOverhead)} per call (target <= 15 ms)`);
+  console.log(`    sandboxed, nothing masked ${ms(median(calls.unmasked))}`);
+  console.log(`    sandboxed, every location ${ms(median(calls.every))}   (${maskedFiles.length + maskedFolders.length} masks cost ${ms(median(calls.every) - median(calls.unmasked))})`);
+  console.log(`    sandboxed, typical home   ${ms(median(calls.sandboxed))}   (${typicalFiles.length} masks cost ${ms(median(calls.sandboxed) - median(calls.unmasked))}); overhead ${ms(callOverhead)} per call (target <= 15 ms)`);
   console.log(`  ${TURNS} turns each calling bash (\`${TURN_COMMAND}\`) + a final answer, ${TOKENS} tokens streamed per reply; ${RUNS} runs each (interleaved, after a warm-up), medians:`);
   console.log(`    sandbox.mode off   ${ms(off)}  (${(off / (TURNS + 1)).toFixed(2)} ms per turn)`);
   console.log(`    sandboxed          ${ms(on)}  (${(on / (TURNS + 1)).toFixed(2)} ms per turn; target on/off <= 1.15)`);

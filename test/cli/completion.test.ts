@@ -145,8 +145,15 @@ describe("bosun completion", () => {
     expect(spawnSync(shell("zsh"), ["-n", file], { encoding: "utf8" })).toMatchObject({ status: 0, stderr: "" });
     // A real interactive zsh with compinit (which alone can take seconds on a loaded machine), TAB pressed on its terminal.
     const zsh = spawnInTerminal([shell("zsh"), "-f", "-i"], { env: { HOME: t.home, PATH: process.env.PATH, TERM: "xterm" }, cwd: t.home, cols: 100 });
+    // Typed only once zsh's line editor is up (it turns bracketed paste on): what arrives before may be dropped as it starts.
+    for (const deadline = Date.now() + 40_000; !zsh.raw.includes("\u001b[?2004h"); ) {
+      if (Date.now() > deadline) throw new Error(`zsh's line editor did not start within 40 s; the terminal shows: ${JSON.stringify(zsh.raw)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     zsh.type(`autoload -Uz compinit && compinit -u -D; source ${shellQuote(file)}; PS1='ready> '\r`);
-    await zsh.waitFor(/ready> (?!')/);
+    await zsh.waitFor(/ready> (?!')/, 40_000).catch((error: Error) => {
+      throw new Error(`${error.message}\nraw: ${JSON.stringify(zsh.raw.slice(-1500))}`);
+    });
     zsh.type("bosun install --scope \t");
     await zsh.waitFor(/global {2}local/);
     zsh.type(KEYS.ctrlC);
@@ -157,7 +164,7 @@ describe("bosun completion", () => {
     await zsh.waitFor(/ready> (?!')/);
     zsh.type("exit 0\r");
     expect(await zsh.exit).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it("prints a fish script: complete lines per command and flag, conditioned on the command path, that a real fish completes with", async () => {
     const t = makeTempHome();
