@@ -49,7 +49,9 @@ const CLAUDE_ARGS = ["-p", "--output-format", "stream-json", "--verbose", "x"];
  * Claude's headless start lists what it loaded in its first `system/init` event, before it
  * asks the model. Signed in or not, it must never reach the model: its API address is a local
  * socket bosun opens and closes at once, it does not retry, and it is stopped as soon as the
- * init event is read. The start runs your SessionStart hooks, as any session would.
+ * init event is read. The start runs your SessionStart hooks, as any session would. It skips
+ * the git status it would put in the model's prompt (`CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS`):
+ * the init event waits for it, and in a large repository that can take seconds.
  */
 async function probeClaude(request: ProbeRequest): Promise<ProbeAnswer> {
   const sink = await closedSink();
@@ -59,6 +61,7 @@ async function probeClaude(request: ProbeRequest): Promise<ProbeAnswer> {
       ANTHROPIC_BASE_URL: `http://127.0.0.1:${sink.port}`,
       CLAUDE_CODE_MAX_RETRIES: "0",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: "1",
     };
     const run = await runProbe({ bin: request.bin, args: CLAUDE_ARGS, env, cwd: request.cwd, timeoutMs: request.timeoutMs, doneWhen: claudeInitSeen });
     return answer(run, request.timeoutMs, "claude -p --output-format stream-json --verbose", parseClaudeStream(run.stdout));
