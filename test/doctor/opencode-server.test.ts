@@ -47,6 +47,9 @@ function standin(mode: string) {
   return { bin, project, env, entries };
 }
 
+// Below vitest's own time limit: a probe that fails to stop its server still ends it itself.
+const PROBE_TIMEOUT_MS = 10_000;
+
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -59,7 +62,7 @@ const alive = (pid: number) => {
 describe("the OpenCode probe (one `opencode serve`, asked over loopback)", () => {
   it("asks for the config and the skills at once, with a password of its own, about the folder, then stops the server", async () => {
     const s = standin("ok");
-    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: 30_000, wantsSkills: true });
+    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: PROBE_TIMEOUT_MS, wantsSkills: true });
     expect(answer).not.toHaveProperty("failure");
     expect(answer.how).toBe("opencode serve (GET /config, /skill)");
     if ("failure" in answer) return;
@@ -76,7 +79,7 @@ describe("the OpenCode probe (one `opencode serve`, asked over loopback)", () =>
 
   it("asks only for the config when no skill is expected", async () => {
     const s = standin("ok");
-    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: 30_000, wantsSkills: false });
+    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: PROBE_TIMEOUT_MS, wantsSkills: false });
     expect(answer.how).toBe("opencode serve (GET /config)");
     if ("failure" in answer) throw new Error(answer.failure);
     expect(answer.listing.skills).toBeUndefined();
@@ -85,20 +88,20 @@ describe("the OpenCode probe (one `opencode serve`, asked over loopback)", () =>
 
   it("names an OpenCode that answers a listing with its web page instead", async () => {
     const s = standin("old");
-    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: 30_000, wantsSkills: true });
+    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: PROBE_TIMEOUT_MS, wantsSkills: true });
     expect(answer).toMatchObject({ failure: "answered GET /skill with something other than JSON (an OpenCode without this listing?)" });
   });
 
   it("names the error OpenCode answered with, and none of its text", async () => {
     const s = standin("error");
-    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: 30_000, wantsSkills: false });
+    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: PROBE_TIMEOUT_MS, wantsSkills: false });
     expect(answer).toMatchObject({ failure: "answered GET /config with HTTP 400 (ConfigJsonError)" });
     expect(JSON.stringify(answer)).not.toContain("PLANTED-DETAIL");
   });
 
   it("says so when OpenCode exits before it listens", async () => {
     const s = standin("exit");
-    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: 30_000, wantsSkills: true });
+    const answer = await probeCli("opencode", { bin: s.bin, env: s.env, cwd: s.project, timeoutMs: PROBE_TIMEOUT_MS, wantsSkills: true });
     expect(answer).toMatchObject({ failure: "exited with code 1 without listing what it loaded (its output was not what bosun expects)" });
   });
 
@@ -114,7 +117,7 @@ describe("the OpenCode probe (one `opencode serve`, asked over loopback)", () =>
   it("stops reading an answer far larger than a listing", async () => {
     const s = standin("huge");
     const questions = opencodeServerQuestions({ cwd: s.project, skills: false, maxBytes: 10_000 });
-    const run = await runProbe({ bin: s.bin, args: OPENCODE_SERVE_ARGS, env: { ...s.env, ...questions.env }, cwd: s.project, timeoutMs: 30_000, watch: questions.watch });
+    const run = await runProbe({ bin: s.bin, args: OPENCODE_SERVE_ARGS, env: { ...s.env, ...questions.env }, cwd: s.project, timeoutMs: PROBE_TIMEOUT_MS, watch: questions.watch });
     questions.close();
     expect(run.outcome).toBe("stopped");
     expect(questions.failure()).toBe("answered GET /config with far more than expected (stopped)");
@@ -128,7 +131,7 @@ describe("runProbe's watch", () => {
     const script = t.write("ticker.sh", "#!/bin/sh\ni=0\nwhile true; do i=$((i+1)); echo tick $i; sleep 0.05; done\n");
     chmodSync(script, 0o755);
     const seen: string[] = [];
-    const run = await runProbe({ bin: script, args: [], env: t.env, cwd: t.root, timeoutMs: 30_000, watch: (stdout, stop) => {
+    const run = await runProbe({ bin: script, args: [], env: t.env, cwd: t.root, timeoutMs: PROBE_TIMEOUT_MS, watch: (stdout, stop) => {
       seen.push(stdout);
       if (stdout.includes("tick 3\n")) stop();
     } });
