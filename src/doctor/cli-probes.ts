@@ -1,18 +1,19 @@
 import { createServer, type Server } from "node:net";
 import type { Env } from "../boot/paths.js";
 import type { CliListing } from "./listing.js";
-import { runFailure, runProbe, type ProbeRun } from "./probe-process.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, runFailure, runProbe, type ProbeRun } from "./probe-process.js";
 import { claudeInitSeen, parseClaudeStream } from "./probes/claude.js";
 import { codexAnswered, codexSession, parseCodexAppServer } from "./probes/codex.js";
 import { parseGeminiSkills } from "./probes/gemini.js";
 import { parseOpencode } from "./probes/opencode.js";
+import { OPENCODE_SERVE_ARGS, opencodeServerQuestions } from "./probes/opencode-server.js";
 
 export interface ProbeRequest {
   bin: string;
   env: Env;
   cwd: string;
   timeoutMs: number;
-  /** Skills are among the artifacts to check (only then does OpenCode get its second command, `debug skill`). */
+  /** Skills are among the artifacts to check (only then is OpenCode asked for its skills too). */
   wantsSkills: boolean;
 }
 
@@ -48,7 +49,9 @@ const CLAUDE_ARGS = ["-p", "--output-format", "stream-json", "--verbose", "x"];
  * Claude's headless start lists what it loaded in its first `system/init` event, before it
  * asks the model. Signed in or not, it must never reach the model: its API address is a local
  * socket bosun opens and closes at once, it does not retry, and it is stopped as soon as the
- * init event is read. The start runs your SessionStart hooks, as any session would.
+ * init event is read. The start runs your SessionStart hooks, as any session would. It skips
+ * the git status it would put in the model's prompt (`CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS`):
+ * the init event waits for it, and in a large repository that can take seconds.
  */
 async function probeClaude(request: ProbeRequest): Promise<ProbeAnswer> {
   const sink = await closedSink();
@@ -58,6 +61,7 @@ async function probeClaude(request: ProbeRequest): Promise<ProbeAnswer> {
       ANTHROPIC_BASE_URL: `http://127.0.0.1:${sink.port}`,
       CLAUDE_CODE_MAX_RETRIES: "0",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: "1",
     };
     const run = await runProbe({ bin: request.bin, args: CLAUDE_ARGS, env, cwd: request.cwd, timeoutMs: request.timeoutMs, doneWhen: claudeInitSeen });
     return answer(run, request.timeoutMs, "claude -p --output-format stream-json --verbose", parseClaudeStream(run.stdout));
@@ -79,20 +83,22 @@ async function probeGemini(request: ProbeRequest): Promise<ProbeAnswer> {
 }
 
 /**
- * OpenCode's two listings run one after the other: on a first start both would create its
- * database at once, and one of them fails. `npm_config_offline` keeps a config folder with a
- * plugin from waiting on an npm install.
+ * OpenCode answers both listings from one start: `opencode serve` on loopback, asked over HTTP
+ * with a password made for the run, then stopped (each `opencode debug …` command would start
+ * OpenCode again, and a start is most of what one costs). `npm_config_offline` keeps a config
+ * folder with a plugin from waiting on an npm install.
  */
 async function probeOpencode(request: ProbeRequest): Promise<ProbeAnswer> {
-  const env: Env = { ...request.env, npm_config_offline: "true", OPENCODE_DISABLE_MODELS_FETCH: "1" };
-  const started = Date.now();
-  const config = await runProbe({ bin: request.bin, args: ["debug", "config"], env, cwd: request.cwd, timeoutMs: request.timeoutMs });
-  if (!request.wantsSkills || runFailure(config, request.timeoutMs) || config.code !== 0) return answer(config, request.timeoutMs, "opencode debug config", parseOpencode(config.stdout, null));
-  const left = Math.max(1, request.timeoutMs - (Date.now() - started));
-  const skills = await runProbe({ bin: request.bin, args: ["debug", "skill"], env, cwd: request.cwd, timeoutMs: left });
-  const combined: ProbeRun = { ...skills, stdout: skills.stdout, ms: Date.now() - started };
-  const failure = runFailure(skills, left);
-  return answer(combined, request.timeoutMs, "opencode debug config, opencode debug skill", failure ? null : parseOpencode(config.stdout, skills.stdout), failure);
+  const server = opencodeServerQuestions({ cwd: request.cwd, skills: request.wantsSkills, maxBytes: DEFAULT_MAX_OUTPUT_BYTES });
+  const env: Env = { ...request.env, npm_config_offline: "true", OPENCODE_DISABLE_MODELS_FETCH: "1", ...server.env };
+  try {
+    const run = await runProbe({ bin: request.bin, args: OPENCODE_SERVE_ARGS, env, cwd: request.cwd, timeoutMs: request.timeoutMs, watch: server.watch });
+    const answers = server.answers();
+    const how = `opencode serve (GET ${server.paths.join(", ")})`;
+    return answer(run, request.timeoutMs, how, answers ? parseOpencode(answers.config, answers.skill) : null, runFailure(run, request.timeoutMs) ?? server.failure());
+  } finally {
+    server.close();
+  }
 }
 
 function answer(run: ProbeRun, timeoutMs: number, how: string, listing: CliListing | null, failure = runFailure(run, timeoutMs)): ProbeAnswer {

@@ -26,6 +26,11 @@ export interface ProbeRunOptions {
   session?: (stdout: string, write: (line: string) => void) => void;
   /** Ends the run early (its whole process group) once the output holds what the probe needs. */
   doneWhen?: (stdout: string) => boolean;
+  /**
+   * Called with the output so far each time more arrives, and with a way to end the run: for a
+   * probe that gets its answer elsewhere (a local server the CLI started) and then stops it.
+   */
+  watch?: (stdout: string, stop: () => void) => void;
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
@@ -74,6 +79,10 @@ export function runProbe(options: ProbeRunOptions): Promise<ProbeRun> {
       grace ??= setTimeout(() => finish(null, "SIGKILL"), 1_000);
     };
     const timer = setTimeout(() => end("timeout"), options.timeoutMs);
+    // Once the run is over there is nothing left to stop (and no grace timer to start).
+    const stop = () => {
+      if (!settled) end("stopped");
+    };
     const write = (line: string) => {
       if (child.stdin?.writable) child.stdin.write(line.endsWith("\n") ? line : `${line}\n`);
     };
@@ -85,6 +94,7 @@ export function runProbe(options: ProbeRunOptions): Promise<ProbeRun> {
       out[stream] += chunk;
       if (stream !== "stdout") return;
       options.session?.(out.stdout, write);
+      options.watch?.(out.stdout, stop);
       if (options.doneWhen?.(out.stdout)) end("stopped");
     };
     child.stdout!.setEncoding("utf8").on("data", take("stdout"));

@@ -103,6 +103,13 @@ describe("bosun doctor", () => {
     expect(JSON.parse(result.stdout).runtimes[0].signIn.connected).toBe(false);
   });
 
+  it("asks Claude to leave out the git status it would give the model (its init event waits for it)", () => {
+    const t = installed(`echo "git=\${CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS:-unset}" > "$HOME/seen-env"; cat '${CAPTURED_CLAUDE}'`);
+    const result = doctor(t, ["--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(join(t.home, "seen-env"), "utf8").trim()).toBe("git=1");
+  });
+
   it("gives the hook snapshot's time, or says there is none", () => {
     const t = installed(`cat '${CAPTURED_CLAUDE}'`);
     const snapshot = join(t.paths.data, "hook-status.json");

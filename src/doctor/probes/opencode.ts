@@ -2,9 +2,10 @@ import { plainView } from "../../agent/terminal-text.js";
 import { isObject, type CliListing, type ListedError, type ListedItem } from "../listing.js";
 
 /**
- * `opencode debug config` (the resolved config: `command` and `agent`, global and project) and,
- * when skills are expected, `opencode debug skill` (name and location of each skill, including
- * those OpenCode reads from ~/.claude/skills and ~/.agents/skills). OpenCode does not reject a
+ * OpenCode's resolved config (`command` and `agent`, global and project: what `opencode debug
+ * config` prints and its server's GET /config answers) and, when skills are expected, its skills
+ * (name and location of each, including those OpenCode reads from ~/.claude/skills and
+ * ~/.agents/skills: `opencode debug skill`, or GET /skill). OpenCode does not reject a
  * file whose frontmatter does not parse: it keeps the whole file as the prompt, and an agent
  * falls back to `mode: all` without a description, so that is reported as the file's error.
  * Null when the config is not JSON.
