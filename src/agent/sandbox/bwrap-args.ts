@@ -5,8 +5,8 @@ import type { SandboxNetwork } from "./sandbox-config-schema.js";
 export interface SandboxedCommand {
   /** The folder the command starts in. */
   cwd: string;
-  /** A host folder of this call's own, mounted as its /tmp. */
-  tmp: string;
+  /** The size limit of the call's own /tmp (a tmpfs, gone when the call ends). */
+  tmpBytes: number;
   /** Folders the command may write (the working folder, `sandbox.writable`, what the user allowed for this call). */
   writable: readonly string[];
   /**
@@ -22,14 +22,14 @@ export interface SandboxedCommand {
 
 /**
  * bubblewrap's arguments for a command: the whole file system read-only, a minimal /dev and a
- * /proc of its own, a private /tmp, the writable folders bound read-write (outer ones first, so
+ * /proc of its own, a private /tmp in memory (nothing to clean up, even if bosun dies), the writable folders bound read-write (outer ones first, so
  * a folder inside another stays its own mount), then the masks over everything. Every namespace
  * is new (the network too, unless it is on), so the command's processes live in a PID namespace
  * that ends with the shell: nothing it starts in the background outlives it. No capabilities,
  * a session of its own (no typing into the terminal), and it dies with bosun.
  */
 export function bwrapArgs(command: SandboxedCommand): string[] {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", command.tmp, "/tmp"];
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--size", String(command.tmpBytes), "--tmpfs", "/tmp"];
   const writable = [...new Set(command.writable)].sort((a, b) => a.length - b.length);
   for (const folder of writable) args.push("--bind", folder, folder);
   const folders = [...new Set(command.maskedFolders)].filter((folder, _, all) => !all.some((outer) => outer !== folder && isInside(folder, outer)));

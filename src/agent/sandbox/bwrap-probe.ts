@@ -1,7 +1,4 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Env } from "../../boot/paths.js";
 import { locateBinary } from "../../runtimes/detect/binary.js";
 import { nodeFileReader } from "../../runtimes/detect/node-file-reader.js";
@@ -30,8 +27,7 @@ export function checkBwrap(env: Env, cwd: string): Promise<BwrapCheck> {
 }
 
 function tryBwrap(bwrap: string): Promise<BwrapCheck> {
-  const tmp = mkdtempSync(join(tmpdir(), "bosun-sandbox-check-"));
-  const args = bwrapArgs({ cwd: "/", tmp, writable: [], maskedFiles: [], maskedFolders: [], network: "off", argv: ["/bin/sh", "-c", "exit 0"] });
+  const args = bwrapArgs({ cwd: "/", tmpBytes: 1 << 20, writable: [], maskedFiles: [], maskedFolders: [], network: "off", argv: ["/bin/sh", "-c", "exit 0"] });
   return new Promise<BwrapCheck>((resolve) => {
     let stderr = "";
     const child = spawn(bwrap, args, { stdio: ["ignore", "ignore", "pipe"] });
@@ -44,5 +40,5 @@ function tryBwrap(bwrap: string): Promise<BwrapCheck> {
       const said = stderr.trim().split("\n")[0]?.replace(/^bwrap: /, "") || (signal ? `it was ended by ${signal}` : `it exited with code ${code}`);
       resolve({ ok: false, reason: `${bwrap} cannot start a sandbox here (${said}); user namespaces may be turned off (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0)` });
     });
-  }).finally(() => rmSync(tmp, { recursive: true, force: true }));
+  });
 }

@@ -146,7 +146,6 @@ async function runCommand(shell: string, input: BashInput, cwd: string, context:
       void Promise.race([drained, deadline]).then(() => {
         child.stdout.destroy();
         child.stderr.destroy();
-        launch.cleanup();
         resolve(stopReason ? { kind: stopReason } : { kind: "exit", code, signal });
       });
     });

@@ -55,7 +55,7 @@ describe("bubblewrap's arguments", () => {
   it("read-only root, private /tmp, writable folders outer first, masks last, every namespace new", () => {
     const args = bwrapArgs({
       cwd: "/p/sub",
-      tmp: "/host/tmp/call",
+      tmpBytes: 4096,
       writable: ["/p/sub/deep", "/p", "/p"],
       maskedFiles: ["/h/.codex/auth.json", "/h/.aws/sso/cache/x.json"],
       maskedFolders: ["/h/.aws/sso/cache", "/h/.aws/sso/cache/inner"],
@@ -63,10 +63,10 @@ describe("bubblewrap's arguments", () => {
       argv: ["/bin/bash", "-c", "true"],
     });
     expect(args.join(" ")).toBe(
-      "--ro-bind / / --dev /dev --proc /proc --bind /host/tmp/call /tmp --bind /p /p --bind /p/sub/deep /p/sub/deep " +
+      "--ro-bind / / --dev /dev --proc /proc --size 4096 --tmpfs /tmp --bind /p /p --bind /p/sub/deep /p/sub/deep " +
         "--tmpfs /h/.aws/sso/cache --remount-ro /h/.aws/sso/cache --ro-bind /dev/null /h/.codex/auth.json " +
         "--unshare-all --cap-drop ALL --die-with-parent --new-session --chdir /p/sub -- /bin/bash -c true",
     );
-    expect(bwrapArgs({ cwd: "/", tmp: "/t", writable: [], maskedFiles: [], maskedFolders: [], network: "on", argv: ["x"] })).toContain("--share-net");
+    expect(bwrapArgs({ cwd: "/", tmpBytes: 4096, writable: [], maskedFiles: [], maskedFolders: [], network: "on", argv: ["x"] })).toContain("--share-net");
   });
 });
