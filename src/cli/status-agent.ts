@@ -22,15 +22,17 @@ export async function agentStatus(boot: Boot): Promise<SubsystemStatus> {
 
 /**
  * How `bosun run` would contain its tools: the mode, and whether bubblewrap works here (one
- * sandbox is started to find out, as a run does). A problem is the thing to do next.
+ * sandbox is started to find out, as a run does, unless a kept verdict still holds: see
+ * `checkBwrap`). A problem is the thing to do next.
  */
 async function sandboxStatus(boot: Boot): Promise<{ line: string; data: Record<string, unknown>; problem: string | null }> {
   const { sandboxSettings } = await import("../agent/sandbox/sandbox-settings.js");
   const settings = sandboxSettings(boot.config?.layers ?? [], boot.paths.home, boot.project?.root ?? null);
   const data = { mode: settings.mode, network: settings.network, writable: settings.writable, ignored: settings.ignored };
   if (settings.mode === "off") return { line: 'sandbox: off (sandbox.mode "off"): tool commands can change any file you can; see the README\'s Sandbox section', data: { ...data, bwrap: null, contained: false }, problem: null };
-  const { sandboxReadiness } = await import("../agent/sandbox/open-sandbox.js");
-  const { bwrap, problem } = await sandboxReadiness(settings, boot.env, boot.project?.root ?? process.cwd());
+  const { sandboxReadiness } = await import("../agent/sandbox/sandbox-readiness.js");
+  // The verdict the last run (or status) found, while nothing it depends on changed: no sandbox is started for status.
+  const { bwrap, problem } = await sandboxReadiness(settings, boot.env, boot.project?.root ?? process.cwd(), { stateDir: boot.paths.state, trust: true });
   const network = settings.network === "off" ? "network off" : "network on";
   if (bwrap) return { line: `sandbox: ${settings.mode}: tool commands run in bubblewrap (${bwrap}), ${network}, credential files masked`, data: { ...data, bwrap, contained: true }, problem: null };
   const fallback = settings.mode === "required" ? "bosun run refuses to run tools (sandbox.mode is required)" : "tool commands run with the command checker only";

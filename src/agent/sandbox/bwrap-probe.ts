@@ -3,6 +3,7 @@ import type { Env } from "../../boot/paths.js";
 import { locateBinary } from "../../runtimes/detect/binary.js";
 import { nodeFileReader } from "../../runtimes/detect/node-file-reader.js";
 import { bwrapArgs } from "./bwrap-args.js";
+import { bwrapCheckKey, cachedBwrapCheck, rememberBwrapCheck } from "./bwrap-check-cache.js";
 
 /** Whether bubblewrap can contain commands on this machine: its path, or why not (one line). */
 export type BwrapCheck = { ok: true; bwrap: string } | { ok: false; reason: string };
@@ -13,16 +14,24 @@ const checked = new Map<string, Promise<BwrapCheck>>();
 /**
  * Finds `bwrap` on PATH and starts one sandbox exactly as tool calls are started (every
  * namespace new, no capabilities), once per process and bwrap path: having the binary is not
- * enough, since a kernel or a container may forbid the user namespaces it needs.
+ * enough, since a kernel or a container may forbid the user namespaces it needs. With `cache`,
+ * the verdict is kept in the state folder; `trust` (for `bosun status`, never for a run) takes a
+ * kept one instead of starting a sandbox when nothing it depends on changed.
  */
-export function checkBwrap(env: Env, cwd: string): Promise<BwrapCheck> {
+export function checkBwrap(env: Env, cwd: string, cache?: { stateDir: string; trust: boolean }): Promise<BwrapCheck> {
   const bwrap = locateBinary("bwrap", { env, cwd, files: nodeFileReader });
   if (!bwrap) return Promise.resolve({ ok: false, reason: "bubblewrap (bwrap) is not installed; install it (Debian and Ubuntu: apt-get install bubblewrap)" });
+  const key = cache ? bwrapCheckKey(bwrap) : "";
+  if (cache?.trust) {
+    const kept = cachedBwrapCheck(cache.stateDir, key);
+    if (kept) return Promise.resolve(kept.ok ? { ok: true, bwrap: kept.bwrap } : { ok: false, reason: kept.reason });
+  }
   let check = checked.get(bwrap);
   if (!check) {
     check = tryBwrap(bwrap);
     checked.set(bwrap, check);
   }
+  if (cache) void check.then((verdict) => rememberBwrapCheck(cache.stateDir, key, verdict));
   return check;
 }
 

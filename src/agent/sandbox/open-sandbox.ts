@@ -3,7 +3,7 @@ import { UserError } from "../../errors.js";
 import { isInside } from "../../fs/path-inside.js";
 import { lstatOrUndefined, realPathOrSelf, statOrUndefined } from "../../fs/stat.js";
 import { toolEnv } from "../tool-env.js";
-import { checkBwrap } from "./bwrap-probe.js";
+import { sandboxReadiness } from "./sandbox-readiness.js";
 import type { Sandbox } from "./sandbox.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 import { SpillBudget } from "./spill-budget.js";
@@ -17,6 +17,8 @@ export interface SecretLocations {
 
 export interface SandboxInputs {
   settings: SandboxSettings;
+  /** Where the bwrap verdict is kept for `bosun status` (a run always checks anew). */
+  stateDir?: string;
   workdir: string;
   /** The environment of the run, before the secrets are taken out. */
   env: Env;
@@ -47,7 +49,7 @@ export async function openSandbox(inputs: SandboxInputs): Promise<Sandbox> {
     const env = Object.fromEntries(Object.entries(inputs.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     return { ...base, bwrap: null, fallback: null, writable: [realPathOrSelf(inputs.workdir)], masked: { files: [], folders: [] }, env, droppedEnv: [] };
   }
-  const { bwrap, problem: reason } = await sandboxReadiness(settings, inputs.env, inputs.workdir);
+  const { bwrap, problem: reason } = await sandboxReadiness(settings, inputs.env, inputs.workdir, inputs.stateDir ? { stateDir: inputs.stateDir, trust: false } : undefined);
   if (reason && settings.mode === "required") throw new SandboxUnavailableError(`sandbox: ${reason}; sandbox.mode is "required", so no tool runs (fix that, or set sandbox.mode to "auto" in bosun.json)`);
   const tools = toolEnv(inputs.env, { secretNames: inputs.secrets.env, allow: settings.env });
   return {
@@ -59,28 +61,6 @@ export async function openSandbox(inputs: SandboxInputs): Promise<Sandbox> {
     env: tools.env,
     droppedEnv: tools.dropped,
   };
-}
-
-/**
- * Whether tool processes can be contained with these settings (mode aside): bubblewrap's path,
- * or the one thing in the way (a writable folder that is missing or is `/`, no bwrap, a bwrap
- * that cannot start a sandbox here).
- */
-export async function sandboxReadiness(settings: Pick<SandboxSettings, "writable">, env: Env, cwd: string): Promise<{ bwrap: string | null; problem: string | null }> {
-  const problem = writableProblem(settings.writable);
-  if (problem) return { bwrap: null, problem };
-  const check = await checkBwrap(env, cwd);
-  return check.ok ? { bwrap: check.bwrap, problem: null } : { bwrap: null, problem: check.reason };
-}
-
-function writableProblem(folders: readonly string[]): string | undefined {
-  for (const folder of folders) {
-    if (folder === "/") return `sandbox.writable lists "/", which would make the whole file system writable; list the folders tools need`;
-    const info = statOrUndefined(folder);
-    if (!info) return `sandbox.writable lists ${folder}, which does not exist; create it or remove it from bosun.json`;
-    if (!info.isDirectory()) return `sandbox.writable lists ${folder}, which is not a folder; list folders only`;
-  }
-  return undefined;
 }
 
 /** The existing credential files and folders (each also by its real path), minus the ones `sandbox.readable` lets through. */

@@ -32,6 +32,7 @@ export async function openRunSandbox(boot: Boot, credentialEnvVars: readonly str
   const sandbox = await openSandbox({
     settings,
     workdir,
+    stateDir: boot.paths.state,
     env: boot.env,
     secrets: {
       files: [...agents.files, authStoreFile(boot.paths.data), join(boot.paths.data, ".env")],

@@ -10,7 +10,7 @@ import { createGrepTool } from "../../../src/agent/tools/grep.js";
 import { createReadTool } from "../../../src/agent/tools/read.js";
 import { createWriteTool } from "../../../src/agent/tools/write.js";
 import { makeToolBench } from "../../fixtures/tool-context.js";
-import { sandboxLayout, testSandbox } from "../../fixtures/sandbox.js";
+import { describeSandboxed, sandboxLayout, testSandbox } from "../../fixtures/sandbox.js";
 
 const escapeQuestion: ApprovalQuestion = { tool: "bash", access: "execute", danger: null, description: "$ echo x > /srv/y", escape: "writes outside the sandbox's writable folders: /srv" };
 
@@ -138,5 +138,22 @@ describe("opening the sandbox with bad settings", () => {
       expect(auto.writable).not.toContain("/");
       await expect(testSandbox(layout.workdir, { settings: { mode: "required", writable: [folder] } })).rejects.toThrow(`sandbox: ${reason}; sandbox.mode is "required"`);
     }
+  });
+});
+
+describeSandboxed("the kept bwrap verdict", () => {
+  it("status may take a kept verdict while nothing it depends on changed; a run always checks anew, and keeps what it found", async () => {
+    const { checkBwrap } = await import("../../../src/agent/sandbox/bwrap-probe.js");
+    const { bwrapCheckKey, cachedBwrapCheck, rememberBwrapCheck } = await import("../../../src/agent/sandbox/bwrap-check-cache.js");
+    const layout = sandboxLayout();
+    const state = join(layout.root, "state");
+    const real = await checkBwrap(process.env, "/");
+    if (!real.ok) throw new Error(real.reason);
+    rememberBwrapCheck(state, bwrapCheckKey(real.bwrap), { ok: false, reason: "kept reason" });
+    expect(await checkBwrap(process.env, "/", { stateDir: state, trust: true })).toEqual({ ok: false, reason: "kept reason" });
+    expect(await checkBwrap(process.env, "/", { stateDir: state, trust: false })).toEqual(real);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(cachedBwrapCheck(state, bwrapCheckKey(real.bwrap))).toMatchObject({ ok: true });
+    expect(cachedBwrapCheck(state, bwrapCheckKey(real.bwrap) + "x")).toBeNull();
   });
 });
