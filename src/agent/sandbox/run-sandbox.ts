@@ -22,8 +22,8 @@ export interface RunSandbox {
  * The sandbox of a `bosun run` in `workdir`: the settings of the config files, every credential
  * location bosun knows (each agent's, other tools', bosun's own key store and `.env`), and the
  * variables that hold secrets (the agents' sign-in variables and the providers' key variables
- * that hold one, and `bosun.json` `secrets`). Throws `SandboxUnavailableError` in `required` mode when tools cannot
- * be contained.
+ * that hold one, and `bosun.json` `secrets`). Throws `SandboxUnavailableError` in `required`
+ * mode when tools cannot be contained.
  */
 export async function openRunSandbox(boot: Boot, credentialEnvVars: readonly string[], workdir: string): Promise<RunSandbox> {
   const { credentialLocationsFor } = await import("../../runtimes/credential-locations.js");
