@@ -2,9 +2,10 @@ import { join } from "node:path";
 import { isSkip, type HookPlacement } from "../runtimes/install-types.js";
 import type { DesiredFile, DesiredInstall, RootKey } from "./desired.js";
 import type { InstallOutcome } from "./install-pack.js";
+import { parseConfig } from "./config/json-hooks.js";
 import { readOrNull, type InstallFs } from "./install-fs.js";
 import type { HookEntryRecord, Manifest } from "./manifest.js";
-import { bosunEventOf, buildPackAudit, hookFileEntries, type AuditExecutableInput, type AuditHookInput, type AuditRootInput, type AuditSettingInput, type InstalledHookInput, type PackAudit } from "./pack-audit.js";
+import { bosunEventOf, buildPackAudit, hookFileEntries, matcherInConfig, type AuditExecutableInput, type AuditHookInput, type AuditRootInput, type AuditSettingInput, type InstalledHookInput, type PackAudit } from "./pack-audit.js";
 import type { RootPlan } from "./plan-types.js";
 import type { InstallRoot } from "./root.js";
 import type { PlannedRoot } from "./run-install.js";
@@ -40,7 +41,7 @@ export function auditOfPlans(pack: string, plans: readonly PlannedRoot[], settle
       dir: root.dir,
       installed,
       // A settled reinstall planned nothing: what is installed is what the pack runs.
-      ...(settled ? { hooks: installed, executables: installedExecutables(context) } : { hooks: desiredHooks(context, desired), executables: desiredExecutables(context, desired.files) }),
+      ...(settled ? { hooks: settledHooks(context, installed), executables: installedExecutables(context) } : { hooks: desiredHooks(context, desired), executables: desiredExecutables(context, desired.files) }),
       settings: desiredSettings(desired, root.key),
     });
   }
@@ -110,6 +111,36 @@ function installedHooks(context: RootContext): InstalledHookInput[] {
   return hooks;
 }
 
+/**
+ * A settled root's hooks: the ones installed, each with its matcher read back from the config
+ * file (the manifest records none), so the audit is the one a full plan makes.
+ */
+function settledHooks(context: RootContext, installed: readonly InstalledHookInput[]): AuditHookInput[] {
+  const register = context.placement?.register;
+  if (register?.kind !== "config" || register.format !== "nested") return [...installed];
+  const configs = new Map<string, unknown>();
+  const configOf = (file: string) => {
+    if (!configs.has(file)) configs.set(file, readConfig(context.fs, join(context.root.dir, file)));
+    return configs.get(file);
+  };
+  return installed.map((hook) => {
+    const matcher = matcherInConfig(configOf(hook.file), hook.event, hook.command);
+    return matcher === undefined ? hook : { ...hook, matcher };
+  });
+}
+
+/** A config file's value (plain JSON first, JSONC when that fails); null when it cannot be read. */
+function readConfig(fs: InstallFs, path: string): unknown {
+  const text = readOrNull(fs, path);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    const parsed = parseConfig(text);
+    return parsed.ok ? parsed.value : null;
+  }
+}
+
 /** The hook a file directly in the runtime's hook-file folder registers (`hooks/<name>.json`), or null. */
 function hookFileName(dir: string, rel: string): string | null {
   const match = rel.startsWith(`${dir}/`) ? /^([^/]+)\.json$/.exec(rel.slice(dir.length + 1)) : null;
@@ -121,9 +152,14 @@ function desiredExecutables(context: RootContext, files: readonly DesiredFile[])
   return files.filter((file) => file.root === context.root.key && (file.mode & 0o111) !== 0).map((file) => ({ rel: file.rel, artifact: file.artifact, wasExecutable: installedExecutable(context, file.rel) }));
 }
 
-/** A settled root: the pack's installed files that are executable. */
+/**
+ * A settled root: the pack's installed files that are executable, in the plan's order, with the
+ * artifact its `keep-file` action names (a settled plan's reasons are a full plan's: `<artifact>: unchanged`).
+ */
 function installedExecutables(context: RootContext): AuditExecutableInput[] {
-  return [...context.owned].filter((rel) => installedExecutable(context, rel)).map((rel) => ({ rel, artifact: null, wasExecutable: true }));
+  return context.plan.actions
+    .filter((action) => action.type === "keep-file" && installedExecutable(context, action.rel))
+    .map((action) => ({ rel: action.rel, artifact: action.reason.endsWith(": unchanged") ? action.reason.slice(0, -": unchanged".length) : null, wasExecutable: true }));
 }
 
 function installedExecutable(context: RootContext, rel: string): boolean {

@@ -42,7 +42,7 @@ export interface InstalledHookInput {
 /** A file the pack installs with its executable bit set. */
 export interface AuditExecutableInput {
   rel: string;
-  /** `hook guard`, `skill x`…; null when only the manifest was read (it records no artifacts). */
+  /** `hook guard`, `skill x`…; null when not known. */
   artifact: string | null;
   /** The file is installed now, bosun's, and already executable. */
   wasExecutable: boolean;
@@ -139,7 +139,7 @@ export function buildPackAudit(pack: string, roots: readonly AuditRootInput[]): 
     const { entries, gone } = compareHooks(input.hooks, input.installed);
     hooks.push(...entries.map((entry) => ({ ...where, ...entry })));
     removed.push(...gone.map((entry) => ({ ...where, ...entry })));
-    for (const file of input.executables) executables.push({ ...where, path: join(input.dir, file.rel), artifact: file.artifact, change: file.wasExecutable ? "unchanged" : "new" });
+    for (const file of [...input.executables].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))) executables.push({ ...where, path: join(input.dir, file.rel), artifact: file.artifact, change: file.wasExecutable ? "unchanged" : "new" });
     for (const setting of input.settings) settings.push(...widening(setting).map((entry) => ({ ...where, ...entry })));
   }
   const changes = {
@@ -261,4 +261,18 @@ export function hookFileEntries(text: string): { event: string; command: string 
       return typeof command === "string" ? [{ event, command }] : [];
     }),
   );
+}
+
+/**
+ * The matcher of the nested (Claude-style) config entry that runs `command` on `event`
+ * (`hooks.<event>[].matcher`), as the config file has it; undefined when there is none.
+ */
+export function matcherInConfig(config: unknown, event: string, command: string): string | undefined {
+  const list = (config as { hooks?: Record<string, unknown> } | null)?.hooks?.[event];
+  for (const item of Array.isArray(list) ? list : []) {
+    const group = item as { matcher?: unknown; hooks?: unknown } | null;
+    const runs = Array.isArray(group?.hooks) && group.hooks.some((hook) => (hook as { command?: unknown } | null)?.command === command);
+    if (runs) return typeof group?.matcher === "string" ? group.matcher : undefined;
+  }
+  return undefined;
 }

@@ -195,3 +195,18 @@ describe("bosun install: what the pack will run", () => {
     expect(JSON.parse(result.stdout).audit).toBeNull();
   });
 });
+
+describe("the audit of a settled reinstall", () => {
+  it("is the one a full plan makes (matchers read back from the config file, artifacts from the plan)", async () => {
+    const t = makeTempHome();
+    const pack = packIn(t, "1.0.0", { guard, lint, greet });
+    await runCli(["install", pack, ...G, "--yes"], t.env, t.home);
+    // --dry-run plans in full; a plain reinstall trusts the settled record.
+    const full = JSON.parse((await runCli(["install", pack, ...G, "--dry-run", "--json"], t.env, t.home)).stdout).audit;
+    const settled = JSON.parse((await runCli(["install", pack, ...G, "--yes", "--json"], t.env, t.home)).stdout).audit;
+    expect(full.hooks.map((hook: { matcher?: string }) => hook.matcher)).toEqual(["Bash", "Edit|Write", undefined]);
+    expect(full.executables.map((file: { artifact: string }) => file.artifact)).toEqual(["hook guard", "hook lint"]);
+    expect(full.unchanged).toBe(true);
+    expect(settled).toEqual(full);
+  });
+});
