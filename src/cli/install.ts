@@ -85,7 +85,7 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
   // A dry run shows everything the pack runs, so it plans in full even when the install is settled.
   const preview = await run(flags.dryRun ? { ...base, trustSettled: false } : base);
   // Built before anything is written: it compares the plan with what is installed now.
-  const audit = (await import("../install/pack-audit-inputs.js")).auditOfPlan(preview, await import("node:fs"));
+  const audit = await (await import("./install-audit.js")).auditOfPreview(preview);
   if (flags.dryRun) return render(preview, true, flags, boot, output, audit);
 
   const interactive = Boolean((output.stdin ?? process.stdin).isTTY);
@@ -96,7 +96,7 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
 
   // The audit of the plans the run applies (made again under the lock): with --yes it is shown then, before the first write.
   let applied = audit;
-  const beforeApply = audit ? await auditBeforeApplying(preview.pack.name, Boolean(flags.yes), boot, output, (made) => (applied = made)) : undefined;
+  const beforeApply = audit ? await (await import("./install-audit.js")).auditBeforeApplying(preview.pack.name, Boolean(flags.yes), boot, output, (made) => (applied = made)) : undefined;
   const progress = await progressBar(output, mode);
   let outcome: InstallOutcome;
   try {
@@ -143,21 +143,6 @@ async function checkBeforeApplying(preview: InstallOutcome, audit: PackAudit | n
   const { askYesNo } = await import("./confirm.js");
   const answer = await askYesNo(output, `Apply these changes?`);
   if (!answer) throw new UserError("nothing was changed");
-}
-
-/**
- * The run's `beforeApply`: the audit of the final plans goes to `keep`; with `--yes` it is
- * written on stderr, even with `--quiet` (unless it is only the line saying nothing new runs).
- * Errors found before that (a lock, an interrupted run that cannot be undone) come alone.
- */
-async function auditBeforeApplying(pack: string, yes: boolean, boot: Boot, output: Output, keep: (audit: PackAudit) => void): Promise<NonNullable<InstallPackOptions["beforeApply"]>> {
-  const [{ auditOfPlans }, { auditLines }, nodeFs] = await Promise.all([import("../install/pack-audit-inputs.js"), import("./render-audit.js"), import("node:fs")]);
-  return (plans) => {
-    const audit = auditOfPlans(pack, plans, false, nodeFs);
-    keep(audit);
-    if (!yes || (audit.unchanged && output.verbosity === "quiet")) return;
-    for (const line of auditLines(audit, "changes", boot.paths.home, styler(output, "stderr"))) writeLine(output.stderr, line);
-  };
 }
 
 async function render(outcome: InstallOutcome, dryRun: boolean, flags: InstallFlags, boot: Boot, output: Output, audit: PackAudit | null, form?: AuditForm | "none"): Promise<void> {

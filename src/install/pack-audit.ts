@@ -1,12 +1,5 @@
 import { join } from "node:path";
 
-/**
- * What a pack will run in the user's agents, worked out before anything is written: every hook
- * command (runtime, scope, event, matcher), every executable file, every settings entry that
- * widens what the agent may do, and — against what is installed now — what is new, changed or
- * gone. Pure: the inputs are gathered from the plan by pack-audit-inputs.ts.
- */
-
 /** A settings entry a pack writes into a runtime's config: the runtime's own key path and the exact value. */
 export interface AuditSettingInput {
   /** The config file, relative to the root, when known. */
@@ -128,7 +121,12 @@ export interface PackAudit {
   unchanged: boolean;
 }
 
-/** The audit of one run, from each root's inputs. */
+/**
+ * What a pack will run in the user's agents, worked out before anything is written: every hook
+ * command (runtime, scope, event, matcher), every executable file, every settings entry that
+ * widens what the agent may do, and — against what is installed now — what is new, changed or
+ * gone. Pure: the inputs are gathered from the plan by pack-audit-inputs.ts.
+ */
 export function buildPackAudit(pack: string, roots: readonly AuditRootInput[]): PackAudit {
   const hooks: AuditHook[] = [];
   const removed: RemovedHook[] = [];
