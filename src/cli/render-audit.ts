@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { displayPath } from "../boot/paths.js";
-import { auditHasEntries, type AuditExecutable, type AuditHook, type AuditSetting, type PackAudit, type RemovedHook } from "../install/pack-audit.js";
+import { auditHasEntries, type AuditExecutable, type AuditHook, type AuditSetting, type PackAudit, type RemovedHook, type RemovedSetting } from "../install/pack-audit.js";
 
 type Style = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text: string) => string;
 
@@ -30,7 +30,8 @@ export function auditLines(audit: PackAudit, form: AuditForm, home: string, styl
       ...group.hooks.filter((hook) => form === "full" || hook.change !== "unchanged").flatMap((hook) => hookLines(hook, hook.change, style)),
       ...group.removed.flatMap((hook) => hookLines(hook, "removed", style)),
       ...group.executables.filter((file) => form === "full" || file.change === "new").map((file) => executableLine(file, style)),
-      ...group.settings.filter((setting) => form === "full" || setting.change === "new").map((setting) => settingLine(setting, style)),
+      ...group.settings.filter((setting) => form === "full" || setting.change !== "unchanged").flatMap((setting) => settingLines(setting, setting.change, style)),
+      ...group.removedSettings.flatMap((setting) => settingLines(setting, "removed", style)),
     ];
     if (rows.length > 0) lines.push(`  ${style("bold", `${group.title} (${group.scope})`)}  ${displayPath(group.root, home)}`, ...rows);
   }
@@ -42,10 +43,13 @@ export function auditLines(audit: PackAudit, form: AuditForm, home: string, styl
 }
 
 function headline(audit: PackAudit, form: AuditForm, total: string): string {
-  const { added, changed, removed, executables, settings } = audit.changes;
-  const news = added.length + executables.length + settings.length;
-  const parts = [news > 0 ? `${news} new` : "", changed.length > 0 ? `${changed.length} changed` : "", removed.length > 0 ? `${removed.length} removed` : ""].filter(Boolean);
-  const everything = news === audit.hooks.length + audit.executables.length + audit.settings.length && changed.length + removed.length === 0;
+  const { added, changed, removed, executables, settings, removedSettings } = audit.changes;
+  const changedSettings = settings.filter((setting) => setting.change === "changed").length;
+  const news = added.length + executables.length + settings.length - changedSettings;
+  const changes = changed.length + changedSettings;
+  const gone = removed.length + removedSettings.length;
+  const parts = [news > 0 ? `${news} new` : "", changes > 0 ? `${changes} changed` : "", gone > 0 ? `${gone} removed` : ""].filter(Boolean);
+  const everything = news === audit.hooks.length + audit.executables.length + audit.settings.length && changes + gone === 0;
   if (form === "full") return `: ${total}${audit.unchanged ? ", as installed" : everything ? ", all new" : ` (${parts.join(", ")})`}`;
   return everything ? `: ${total}, all new` : `, changed since it was installed: ${parts.join(", ")}`;
 }
@@ -62,9 +66,10 @@ function executableLine(file: AuditExecutable, style: Style): string {
   return `${mark(file.change, style)} executable ${relative(file.root, file.path)}${file.artifact ? ` (${file.artifact})` : ""}`;
 }
 
-function settingLine(setting: AuditSetting, style: Style): string {
+function settingLines(setting: AuditSetting | RemovedSetting, change: keyof typeof MARK, style: Style): string[] {
   const what = setting.kind === "permission" ? "allows" : setting.kind === "command" ? "runs" : "sets";
-  return `${mark(setting.change, style)} setting ${setting.key}${setting.file ? ` in ${setting.file}` : ""} ${what} ${setting.value}`;
+  const head = `${mark(change, style)} setting ${setting.key}${setting.file ? ` in ${setting.file}` : ""} ${what} ${setting.value}${change === "removed" ? ", removed" : ""}`;
+  return change === "changed" && "was" in setting ? [head, `        was  ${setting.was ?? ""}`] : [head];
 }
 
 function mark(change: keyof typeof MARK, style: Style): string {
@@ -89,6 +94,7 @@ interface TargetGroup {
   removed: RemovedHook[];
   executables: AuditExecutable[];
   settings: AuditSetting[];
+  removedSettings: RemovedSetting[];
 }
 
 /** The audit's entries by root, in the order the run lists its runtimes. */
@@ -97,12 +103,13 @@ function byTarget(audit: PackAudit): TargetGroup[] {
   const group = (entry: { title: string; scope: string; root: string }) => {
     const key = `${entry.scope}\u0000${entry.root}`;
     let found = groups.get(key);
-    if (!found) groups.set(key, (found = { title: entry.title, scope: entry.scope, root: entry.root, hooks: [], removed: [], executables: [], settings: [] }));
+    if (!found) groups.set(key, (found = { title: entry.title, scope: entry.scope, root: entry.root, hooks: [], removed: [], executables: [], settings: [], removedSettings: [] }));
     return found;
   };
   for (const hook of audit.hooks) group(hook).hooks.push(hook);
   for (const hook of audit.changes.removed) group(hook).removed.push(hook);
   for (const file of audit.executables) group(file).executables.push(file);
   for (const setting of audit.settings) group(setting).settings.push(setting);
+  for (const setting of audit.changes.removedSettings) group(setting).removedSettings.push(setting);
   return [...groups.values()];
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { isSkip, type HookPlacement } from "../runtimes/install-types.js";
-import type { DesiredFile, DesiredInstall, RootKey } from "./desired.js";
+import type { DesiredFile, DesiredInstall } from "./desired.js";
 import type { InstallOutcome } from "./install-pack.js";
 import { parseConfig } from "./config/json-hooks.js";
 import { readOrNull, type InstallFs } from "./install-fs.js";
@@ -34,6 +34,7 @@ export function auditOfPlans(pack: string, plans: readonly PlannedRoot[], settle
     const manifest = plan.manifest.manifest;
     const context: RootContext = { fs, pack, placement: isSkip(layout.hooks) ? null : layout.hooks, root, plan, manifest, owned: new Set(manifest.packs[pack]?.files ?? []) };
     const installed = installedHooks(context);
+    const fragments = settingsOf(context, desired);
     roots.push({
       runtime: target.runtime.id,
       title: target.runtime.title,
@@ -42,7 +43,8 @@ export function auditOfPlans(pack: string, plans: readonly PlannedRoot[], settle
       installed,
       // A settled reinstall planned nothing: what is installed is what the pack runs.
       ...(settled ? { hooks: settledHooks(context, installed), executables: installedExecutables(context) } : { hooks: desiredHooks(context, desired), executables: desiredExecutables(context, desired.files) }),
-      settings: desiredSettings(desired, root.key),
+      settings: settled ? fragments.installed : fragments.settings,
+      installedSettings: fragments.installed,
     });
   }
   return buildPackAudit(pack, roots);
@@ -60,12 +62,13 @@ interface RootContext {
 }
 
 /**
- * The settings fragments the pack writes in this root. `DesiredInstall` has no settings field
- * yet (issue 15's settings fragments add one): this is the one place that maps its entries
- * (runtime key, exact value, whether bosun's manifest has it already) to the audit's input.
+ * The settings entries the pack writes in this root, and the ones of this pack installed now.
+ * `DesiredInstall` has no settings yet (issue 15's settings fragments add `desired.settings`,
+ * and `setting` records to the manifest): this is the one place that maps them to the audit's
+ * input (file, runtime key, exact value, entry or value).
  */
-function desiredSettings(_desired: DesiredInstall, _root: RootKey): AuditSettingInput[] {
-  return [];
+function settingsOf(_context: RootContext, _desired: DesiredInstall): { settings: AuditSettingInput[]; installed: AuditSettingInput[] } {
+  return { settings: [], installed: [] };
 }
 
 const eventOf = (context: RootContext, event: string) => (context.placement ? bosunEventOf(context.placement.events, event) : null);

@@ -1,15 +1,7 @@
 import { join } from "node:path";
+import { compareSettings, type AuditSettingInput, type ComparedSetting, type SettingKind } from "./pack-audit-settings.js";
 
-/** A settings entry a pack writes into a runtime's config: the runtime's own key path and the exact value. */
-export interface AuditSettingInput {
-  /** The config file, relative to the root, when known. */
-  file?: string;
-  /** The runtime's key path: `permissions.allow`, `statusLine`, `env`, `env.NAME`… */
-  key: string;
-  value: unknown;
-  /** Already there from an earlier install of this pack. Absent (not known): shown as new. */
-  installed?: boolean;
-}
+export type { AuditSettingInput, SettingKind } from "./pack-audit-settings.js";
 
 /** A hook registration the pack wants in one root. */
 export interface AuditHookInput {
@@ -50,10 +42,12 @@ export interface AuditRootInput {
   hooks: readonly AuditHookInput[];
   installed: readonly InstalledHookInput[];
   executables: readonly AuditExecutableInput[];
+  /** The settings entries the pack writes here, and the ones of this pack installed now. */
   settings: readonly AuditSettingInput[];
+  installedSettings: readonly AuditSettingInput[];
 }
 
-/** `new`: not installed now; `changed`: installed with another command; `unchanged`: installed as is. */
+/** `new`: not installed now; `changed`: installed with another command (or value); `unchanged`: installed as is. */
 export type AuditChange = "new" | "changed" | "unchanged";
 
 interface Where {
@@ -91,16 +85,14 @@ export interface AuditExecutable extends Where {
   change: "new" | "unchanged";
 }
 
-/** `permission`: a rule or mode that lets the agent do more; `command`: a command the runtime runs (a status line, a helper); `env`: a variable set for the agent. */
-export type SettingKind = "permission" | "command" | "env";
+export interface AuditSetting extends Where, ComparedSetting {}
 
-export interface AuditSetting extends Where {
+/** A settings entry of this pack installed now that it no longer writes. */
+export interface RemovedSetting extends Where {
   file?: string;
   key: string;
   kind: SettingKind;
-  /** What is granted, run or set, as one line (`Bash(npm test:*)`, the command, `NAME=value`). */
   value: string;
-  change: "new" | "unchanged";
 }
 
 /** The audit of one run (all runtimes and scopes), as `--json` shows it under `audit`. */
@@ -115,7 +107,9 @@ export interface PackAudit {
     changed: AuditHook[];
     removed: RemovedHook[];
     executables: AuditExecutable[];
+    /** New and changed settings entries (a changed one has `was`). */
     settings: AuditSetting[];
+    removedSettings: RemovedSetting[];
   };
   /** Nothing in `changes`: the pack runs exactly what it ran before. */
   unchanged: boolean;
@@ -132,20 +126,24 @@ export function buildPackAudit(pack: string, roots: readonly AuditRootInput[]): 
   const removed: RemovedHook[] = [];
   const executables: AuditExecutable[] = [];
   const settings: AuditSetting[] = [];
+  const removedSettings: RemovedSetting[] = [];
   for (const input of roots) {
     const where: Where = { runtime: input.runtime, title: input.title, scope: input.scope, root: input.dir };
     const { entries, gone } = compareHooks(input.hooks, input.installed);
     hooks.push(...entries.map((entry) => ({ ...where, ...entry })));
     removed.push(...gone.map((entry) => ({ ...where, ...entry })));
     for (const file of [...input.executables].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))) executables.push({ ...where, path: join(input.dir, file.rel), artifact: file.artifact, change: file.wasExecutable ? "unchanged" : "new" });
-    for (const setting of input.settings) settings.push(...widening(setting).map((entry) => ({ ...where, ...entry })));
+    const compared = compareSettings(input.settings, input.installedSettings);
+    settings.push(...compared.entries.map((entry) => ({ ...where, ...entry })));
+    removedSettings.push(...compared.removed.map((entry) => ({ ...where, ...entry })));
   }
   const changes = {
     added: hooks.filter((hook) => hook.change === "new"),
     changed: hooks.filter((hook) => hook.change === "changed"),
     removed,
     executables: executables.filter((file) => file.change === "new"),
-    settings: settings.filter((setting) => setting.change === "new"),
+    settings: settings.filter((setting) => setting.change !== "unchanged"),
+    removedSettings,
   };
   const unchanged = Object.values(changes).every((list) => list.length === 0);
   return { pack, hooks, executables, settings, changes, unchanged };
@@ -153,7 +151,7 @@ export function buildPackAudit(pack: string, roots: readonly AuditRootInput[]): 
 
 /** The audit has something to show: the pack runs something, or stops running something. */
 export function auditHasEntries(audit: PackAudit): boolean {
-  return audit.hooks.length + audit.executables.length + audit.settings.length + audit.changes.removed.length > 0;
+  return audit.hooks.length + audit.executables.length + audit.settings.length + audit.changes.removed.length + audit.changes.removedSettings.length > 0;
 }
 
 type HookEntry = Omit<AuditHook, keyof Where>;
@@ -186,51 +184,8 @@ function compareHooks(desired: readonly AuditHookInput[], installed: readonly In
   return { entries, gone };
 }
 
-/** Permission lists that narrow what the agent may do: not listed (they run nothing and grant nothing). */
-const NARROWING = new Set(["deny", "ask"]);
-/** Keys whose value is a command the runtime runs (Claude Code's helpers). */
-const COMMAND_KEY = /(helper|command|export|refresh)$/i;
-
-type SettingEntry = Omit<AuditSetting, keyof Where>;
-
-/**
- * The parts of one settings entry that widen what runs or what the agent may do, one per rule,
- * command or variable: permission rules and modes (not deny/ask lists), a status line or any
- * value with a `command`, helper commands, and environment variables. Other settings (a theme,
- * a model) are not listed.
- */
-export function widening(setting: AuditSettingInput): SettingEntry[] {
-  const parts = setting.key.split(".");
-  const top = parts[0] ?? "";
-  const entry = (key: string, kind: SettingKind, value: string): SettingEntry => ({ ...(setting.file === undefined ? {} : { file: setting.file }), key, kind, value, change: setting.installed ? "unchanged" : "new" });
-  if (top === "env") {
-    if (parts.length > 1) return [entry(setting.key, "env", `${parts.slice(1).join(".")}=${scalarText(setting.value)}`)];
-    return objectEntries(setting.value).map(([name, value]) => entry(`env.${name}`, "env", `${name}=${scalarText(value)}`));
-  }
-  if (top === "permissions") {
-    if (parts.length === 1) return objectEntries(setting.value).flatMap(([name, value]) => widening({ ...setting, key: `permissions.${name}`, value }));
-    if (NARROWING.has(parts[1] as string)) return [];
-    const values = Array.isArray(setting.value) ? setting.value : [setting.value];
-    return values.map((value) => entry(setting.key, "permission", scalarText(value)));
-  }
-  const command = commandOf(setting.value);
-  if (command !== null) return [entry(setting.key, "command", command)];
-  if (COMMAND_KEY.test(parts.at(-1) as string) && typeof setting.value === "string") return [entry(setting.key, "command", setting.value)];
-  return [];
-}
-
-function commandOf(value: unknown): string | null {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
-  const command = (value as Record<string, unknown>).command;
-  return typeof command === "string" ? command : null;
-}
-
 function objectEntries(value: unknown): [string, unknown][] {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
-}
-
-function scalarText(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 /** bosun's event for a runtime's event name (the runtime's events table read backwards); null when none maps to it. */

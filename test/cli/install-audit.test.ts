@@ -57,7 +57,7 @@ describe("bosun install: what the pack will run", () => {
     ]);
     expect(audit.executables).toEqual([{ ...where, path: `${root}/hooks/guard/guard.sh`, artifact: "hook guard", change: "new" }, { ...where, path: `${root}/hooks/lint/lint.mjs`, artifact: "hook lint", change: "new" }]);
     expect(audit.settings).toEqual([]);
-    expect(audit.changes).toEqual({ added: audit.hooks, changed: [], removed: [], executables: audit.executables, settings: [] });
+    expect(audit.changes).toEqual({ added: audit.hooks, changed: [], removed: [], executables: audit.executables, settings: [], removedSettings: [] });
     expect(audit.unchanged).toBe(false);
   });
 
@@ -170,7 +170,7 @@ describe("bosun install: what the pack will run", () => {
     expect(dry.stdout).not.toContain("will run in your agents");
     const result = await runCli(["install", pack, ...G, "--yes", "--json"], t.env, t.home);
     expect(result.stderr).not.toContain("will run in your agents");
-    expect(JSON.parse(result.stdout).audit).toEqual({ pack: "quiet-notes", hooks: [], executables: [], settings: [], changes: { added: [], changed: [], removed: [], executables: [], settings: [] }, unchanged: true });
+    expect(JSON.parse(result.stdout).audit).toEqual({ pack: "quiet-notes", hooks: [], executables: [], settings: [], changes: { added: [], changed: [], removed: [], executables: [], settings: [], removedSettings: [] }, unchanged: true });
   });
 
   it("Copilot (a hook file per hook): a changed command is read back from the installed hook file", async () => {
