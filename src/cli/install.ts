@@ -4,9 +4,11 @@ import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import { UserError } from "../errors.js";
 import type { InstallOutcome, InstallPackOptions } from "../install/install-pack.js";
+import type { PackAudit } from "../install/pack-audit.js";
 import type { InstallScope } from "../runtimes/install-types.js";
 import { bootForCommand } from "./boot.js";
 import { styler, writeJson, writeLine, type Output } from "./output.js";
+import type { AuditForm } from "./render-audit.js";
 
 interface InstallFlags {
   runtime?: string[];
@@ -80,15 +82,21 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     bosunVersion: packageVersion(),
     agentsConfig: boot.config?.value.agents,
   };
-  const preview = await run(base);
-  if (flags.dryRun) return render(preview, true, flags, boot, output);
+  // A dry run shows everything the pack runs, so it plans in full even when the install is settled.
+  const preview = await run(flags.dryRun ? { ...base, trustSettled: false } : base);
+  // Built before anything is written: it compares the plan with what is installed now.
+  const audit = await (await import("./install-audit.js")).auditOfPreview(preview);
+  if (flags.dryRun) return render(preview, true, flags, boot, output, audit);
 
   const interactive = Boolean((output.stdin ?? process.stdin).isTTY);
   const roots = preview.result.targets.flatMap(({ roots }) => roots);
   const changing = roots.filter((root) => root.status !== "unchanged").length + (preview.result.helper && !preview.result.helper.installed ? 1 : 0);
-  if (changing === 0) return render(preview, false, flags, boot, output);
-  await checkBeforeApplying(preview, { interactive, resolve, yes: Boolean(flags.yes) }, boot, output);
+  if (changing === 0) return render(preview, false, flags, boot, output, audit);
+  await checkBeforeApplying(preview, audit, { interactive, resolve, yes: Boolean(flags.yes) }, boot, output);
 
+  // The audit of the plans the run applies (made again under the lock): with --yes it is shown then, before the first write.
+  let applied = audit;
+  const beforeApply = audit ? await (await import("./install-audit.js")).auditBeforeApplying(preview.pack.name, Boolean(flags.yes), boot, output, (made) => (applied = made)) : undefined;
   const progress = await progressBar(output, mode);
   let outcome: InstallOutcome;
   try {
@@ -97,21 +105,23 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
       dryRun: false,
       ...(interactive && !resolve ? { ask: async (questions) => (await import("./install-prompt.js")).askInstallQuestions(output, boot.paths.home, questions) } : {}),
       onProgress: progress.update,
+      ...(beforeApply ? { beforeApply } : {}),
     });
   } finally {
     progress.stop();
   }
   logOutcome(boot, outcome);
   await (await import("./hook-snapshot.js")).saveHookSnapshotAfterInstall(boot, output, outcome);
-  await render(outcome, false, flags, boot, output);
+  // What the pack runs was shown before applying: the report after it leaves the block out (its JSON keeps it).
+  await render(outcome, false, flags, boot, output, applied, "none");
 }
 
 /**
  * Before a real run: blocked paths and unanswerable questions fail with what to do (nothing is
  * written); on a terminal the plan is shown and confirmed (default no) unless `--yes`; without
- * a terminal `--yes` is required.
+ * a terminal `--yes` is required. The plan shown includes what the pack will run (render-audit.ts).
  */
-async function checkBeforeApplying(preview: InstallOutcome, context: { interactive: boolean; resolve: string | undefined; yes: boolean }, boot: Boot, output: Output): Promise<void> {
+async function checkBeforeApplying(preview: InstallOutcome, audit: PackAudit | null, context: { interactive: boolean; resolve: string | undefined; yes: boolean }, boot: Boot, output: Output): Promise<void> {
   const { InstallBlockedError, NeedsChoiceError } = await import("../install/install-errors.js");
   const { isBlocked, needsChoice } = await import("../install/plan-types.js");
   const all = preview.result.targets.flatMap(({ roots }) => roots.flatMap((root) => root.plan.actions.map((action) => ({ root: root.root.dir, action, interrupted: root.interrupted }))));
@@ -122,25 +132,25 @@ async function checkBeforeApplying(preview: InstallOutcome, context: { interacti
   if (questions.length > 0 && !context.resolve && !context.interactive && !interrupted) throw new NeedsChoiceError(questions);
   if (context.yes) return;
   const { buildInstallReport } = await import("../install/report.js");
-  const report = buildInstallReport(preview, true);
+  const report = buildInstallReport(preview, true, audit);
   const changes = report.targets.flatMap((target) => target.roots).filter((root) => root.status !== "unchanged");
   const where = changes.map((root) => displayPath(root.dir, boot.paths.home)).join(", ") || displayPath(preview.result.helper?.path ?? "", boot.paths.home);
   if (!context.interactive) throw new UserError(`bosun ${preview.mode} would change ${where}; pass --yes to do it (stdin is not a terminal), or --dry-run to see the plan`);
   const { installLines } = await import("./render-install.js");
   // The plan is part of the question (you confirm what you see): written even with --quiet.
-  for (const line of installLines(report, boot.paths.home, styler(output, "stderr"))) writeLine(output.stderr, line);
+  for (const line of installLines(report, boot.paths.home, styler(output, "stderr"), "changes")) writeLine(output.stderr, line);
   writeLine(output.stderr);
   const { askYesNo } = await import("./confirm.js");
   const answer = await askYesNo(output, `Apply these changes?`);
   if (!answer) throw new UserError("nothing was changed");
 }
 
-async function render(outcome: InstallOutcome, dryRun: boolean, flags: InstallFlags, boot: Boot, output: Output): Promise<void> {
+async function render(outcome: InstallOutcome, dryRun: boolean, flags: InstallFlags, boot: Boot, output: Output, audit: PackAudit | null, form?: AuditForm | "none"): Promise<void> {
   const [{ buildInstallReport }, { installLines }] = await Promise.all([import("../install/report.js"), import("./render-install.js")]);
-  const report = buildInstallReport(outcome, dryRun);
+  const report = buildInstallReport(outcome, dryRun, audit);
   const verify = outcome.mode === "install" && !dryRun && flags.verify !== false ? await verifyInstalled(outcome, boot) : null;
   if (flags.json) return writeJson(output, verify ? { ...report, verify } : report);
-  for (const line of installLines(report, boot.paths.home, styler(output))) writeLine(output.stdout, line);
+  for (const line of installLines(report, boot.paths.home, styler(output), form)) writeLine(output.stdout, line);
   if (verify) for (const line of (await import("./render-doctor.js")).closingCheckLines(verify, boot.paths.home, styler(output))) writeLine(output.stdout, line);
 }
 
