@@ -1,4 +1,5 @@
 import { ANCHOR_LAYOUT, claudeLikeRows, settingsFileFor, settingsHooks } from "./install-surfaces.js";
+import { AUGMENT_HOOK_EVENTS, AUGMENT_HOOK_EVENTS_SOURCE } from "./hook-events.js";
 import type { InstallRuntime } from "./install-types.js";
 
 /** Augment's Auggie CLI, laid out like Claude Code: install only. */
@@ -12,13 +13,14 @@ export const augment: InstallRuntime = {
       skills: { dir: "skills" },
       commands: { dir: "commands", format: "markdown" },
       agents: { dir: "agents", format: "markdown" },
-      hooks: settingsHooks([settingsFileFor(scope)], "augment.hooks"),
+      hooks: settingsHooks([settingsFileFor(scope)], "augment.hooks", AUGMENT_HOOK_EVENTS),
     }),
     contract: () =>
       claudeLikeRows("augment", {
         root: "~/.augment",
         local: ".augment",
         settings: { global: "settings.json", local: "settings.local.json" },
+        eventsSource: AUGMENT_HOOK_EVENTS_SOURCE,
         checkedAgainst: `${ANCHOR_LAYOUT}; Claude Code's formats`,
       }),
   },

@@ -1,6 +1,7 @@
 import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./adapter.js";
 import { claudeCredentialLocations, claudeSignInSources, type ClaudeSource } from "./claude-signin.js";
 import { claudeDisconnectPlan } from "./claude-disconnect.js";
+import { CLAUDE_HOOK_EVENTS_SOURCE } from "./hook-events.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { HookPlacement, InstallScope, InstallSurface } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
@@ -103,7 +104,7 @@ const claudeInstall: InstallSurface = {
       when: WHEN_HOOKS,
       owner: OWNS_OWN_ENTRIES,
       why: "Claude Code runs command hooks from user and project settings without credentials; SessionStart output is added to the session",
-      checkedAgainst: "Claude Code 2.1.332: SessionStart and UserPromptSubmit fired from both settings files (--include-hook-events)",
+      checkedAgainst: `Claude Code 2.1.332: SessionStart and UserPromptSubmit fired from both settings files (--include-hook-events); events: ${CLAUDE_HOOK_EVENTS_SOURCE}`,
     },
     "hook-files": {
       surface: "hooks/<hook>/…",

@@ -1,4 +1,5 @@
 import { ANCHOR_LAYOUT, claudeLikeRows, settingsFileFor, settingsHooks } from "./install-surfaces.js";
+import { CODEBUDDY_HOOK_EVENTS, CODEBUDDY_HOOK_EVENTS_SOURCE } from "./hook-events.js";
 import type { InstallRuntime } from "./install-types.js";
 
 /** Tencent's CodeBuddy Code, laid out like Claude Code: install only. */
@@ -12,13 +13,14 @@ export const codebuddy: InstallRuntime = {
       skills: { dir: "skills" },
       commands: { dir: "commands", format: "markdown" },
       agents: { dir: "agents", format: "markdown" },
-      hooks: settingsHooks([settingsFileFor(scope)], "codebuddy.hooks"),
+      hooks: settingsHooks([settingsFileFor(scope)], "codebuddy.hooks", CODEBUDDY_HOOK_EVENTS),
     }),
     contract: () =>
       claudeLikeRows("codebuddy", {
         root: "~/.codebuddy",
         local: ".codebuddy",
         settings: { global: "settings.json", local: "settings.local.json" },
+        eventsSource: CODEBUDDY_HOOK_EVENTS_SOURCE,
         checkedAgainst: `${ANCHOR_LAYOUT}; Claude Code's formats`,
       }),
   },

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, signedIn } from "./adapter.js";
 import { CODEX_ENV_KEY, codexCredentialLocations, codexSignIn } from "./codex-signin.js";
-import { CLAUDE_HOOK_EVENTS, contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
+import { CODEX_HOOK_EVENTS, CODEX_HOOK_EVENTS_SOURCE } from "./hook-events.js";
+import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { ContractEdition, InstallSurface, RetiredTomlBlock, TomlBlock } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
 
@@ -73,7 +74,7 @@ const codexInstall: InstallSurface = {
       commands: { dir: "skills", format: "skill" },
       agents: { skip: "Codex 0.171 has no agent definition files bosun can rely on" },
       hooks: {
-        ...settingsHooks(["hooks.json"], "codex.hooks", CLAUDE_HOOK_EVENTS),
+        ...settingsHooks(["hooks.json"], "codex.hooks", CODEX_HOOK_EVENTS),
         ...(edition === CODEX_FLAG_EDITION ? { toml: CODEX_HOOKS_FLAG } : { retiredToml: CODEX_HOOKS_FLAG_RETIRED }),
       },
     };
@@ -100,7 +101,7 @@ const codexInstall: InstallSurface = {
       owner: OWNS_OWN_ENTRIES,
       why: "Codex lists ~/.codex/hooks.json hooks (hooks/list) and runs them once the user has trusted them",
       versions: "0.114.0 and newer",
-      checkedAgainst: CODEX_CHECKED,
+      checkedAgainst: `${CODEX_CHECKED}; events: ${CODEX_HOOK_EVENTS_SOURCE}`,
     },
     features: {
       surface: "config.toml: marked block",

@@ -5,9 +5,8 @@ export type InstallScope = "global" | "local";
 export const INSTALL_SCOPES: readonly InstallScope[] = ["global", "local"];
 
 
-/** The lifecycle events a pack's hook may name; each runtime maps them to its own names. */
-export type HookEvent = "session-start" | "user-prompt" | "pre-tool" | "post-tool" | "stop";
-export const HOOK_EVENTS: readonly HookEvent[] = ["session-start", "user-prompt", "pre-tool", "post-tool", "stop"];
+export { HOOK_EVENTS, type HookEvent } from "./hook-events.js";
+import type { HookEvent } from "./hook-events.js";
 
 /** What root resolution reads: the environment, the home folder and the working folder. */
 export interface RootContext {
