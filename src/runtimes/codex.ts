@@ -73,6 +73,7 @@ const codexInstall: InstallSurface = {
       // too, and would list each command twice (as their own command, and as a skill).
       commands: { dir: "skills", format: "skill" },
       agents: { skip: "Codex 0.171 has no agent definition files bosun can rely on" },
+      settings: { skip: "Codex keeps its settings in config.toml, with no status line command and its own sandbox and approval keys rather than permission rules; bosun edits none of them for a pack" },
       hooks: {
         ...settingsHooks(["hooks.json"], "codex.hooks", CODEX_HOOK_EVENTS),
         ...(edition === CODEX_FLAG_EDITION ? { toml: CODEX_HOOKS_FLAG } : { retiredToml: CODEX_HOOKS_FLAG_RETIRED }),

@@ -141,11 +141,35 @@ export interface RetiredTomlBlock {
   why: string;
 }
 
+/** One settings key a runtime takes from a pack's `settings`, at `path` in its settings file. */
+export interface SettingKeyPlacement {
+  path: readonly string[];
+}
+
+/**
+ * Where a runtime keeps the settings a pack's `settings` may edit (`statusLine`, `permissions`,
+ * `env`), key by key; a key the runtime has no place for is skipped with the reason.
+ */
+export interface SettingsPlacement {
+  /** The settings file, relative to the root. */
+  file: string;
+  /** The config contract row these edits follow. */
+  contract: string;
+  statusLine: SettingKeyPlacement | Skip;
+  permissions: SettingKeyPlacement | Skip;
+  /** `references`: what the runtime does with `{env:NAME}` (null: it cannot take one, and the pack is refused). */
+  env: (SettingKeyPlacement & { references: null }) | Skip;
+  /** As for hooks: the runtime ignores a settings file with comments (the plan warns with this). */
+  plainJsonOnly?: string;
+}
+
 export interface InstallLayout {
   skills: SkillPlacement | Skip;
   commands: CommandPlacement | Skip;
   agents: AgentPlacement | Skip;
   hooks: HookPlacement | Skip;
+  /** Absent: the runtime has no settings file bosun edits for a pack's `settings`. */
+  settings?: SettingsPlacement | Skip;
 }
 
 /**
