@@ -150,6 +150,7 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
 
   let usesHelper = false;
   const portabilityNotes = new Set<string>();
+  const timeoutNotes: string[] = [];
   /** Each placed hook's folder as its command names it (for `{hook-dir}` in settings). */
   const hookDirs = new Map<string, string>();
   let toml: DesiredInstall["toml"] = null;
@@ -174,9 +175,12 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
         usesHelper = true;
         if (projectVar && !inputs.portableHelperCommand) portabilityNotes.add(`the hook command in ${hookFileShown(placement)} names bosun's hook helper by this machine's path (${inputs.helperCommand.replace(/^node /, "")}, outside your home folder); that file is usually committed, so on another machine the hook fails until bosun install --scope local runs there too`);
       }
+      const cap = placement.timeoutCaps?.[hook.event];
+      const timeout = cap !== undefined && hook.timeout > cap ? cap : hook.timeout;
+      if (timeout !== hook.timeout) timeoutNotes.push(`hook ${hook.name}: ${runtime.title} allows a hook on ${event} at most ${cap} s, so its timeout there is ${cap} s, not ${hook.timeout} s`);
       const register = placement.register;
       if (register.kind === "file") {
-        generated("main", renderCopilotHook(register.dir, { name: hook.name, event, command, timeout: hook.timeout }), `hook ${hook.name}`);
+        generated("main", renderCopilotHook(register.dir, { name: hook.name, event, command, timeout }), `hook ${hook.name}`);
       } else {
         hooks.push({
           root: "main",
@@ -186,7 +190,7 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
           hook: hook.name,
           event,
           command,
-          timeout: register.timeoutUnit === "ms" ? hook.timeout * 1000 : hook.timeout,
+          timeout: register.timeoutUnit === "ms" ? timeout * 1000 : timeout,
           ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }),
           contract: register.contract,
         });
@@ -196,6 +200,6 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   }
   const fromSettings = buildDesiredSettings(pack, runtime, layout, isSkip(layout.hooks) ? {} : { hookDir: (name) => hookDirs.get(name) ?? null });
   skipped.push(...fromSettings.skipped);
-  const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? []), ...portabilityNotes];
+  const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? []), ...portabilityNotes, ...timeoutNotes];
   return { runtime, scope, files, hooks, settings: fromSettings.settings, toml, skipped, notes, usesHelper };
 }

@@ -110,7 +110,7 @@ const claudeInstall: InstallSurface = {
     },
     settings: {
       surface: "settings.json / settings.local.json: statusLine, permissions, env",
-      what: "a pack's `settings`: `statusLine` `{type: command, command, padding}`, each `permissions.allow|deny|ask` rule as a list entry, each `env` variable (plain values; `{env:NAME}` is refused: Claude Code does not expand it there)",
+      what: "a pack's `settings`: `statusLine` `{type: command, command, padding}`, each rule of `permissions.allow`, `deny` and `ask` as an entry of that list, each `env` variable (plain values; `{env:NAME}` is refused: Claude Code does not expand it there)",
       global: "~/.claude/settings.json",
       local: ".claude/settings.local.json",
       when: WHEN_SETTINGS,

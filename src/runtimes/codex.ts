@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, signedIn } from "./adapter.js";
 import { CODEX_ENV_KEY, codexCredentialLocations, codexSignIn } from "./codex-signin.js";
-import { CODEX_HOOK_EVENTS, CODEX_HOOK_EVENTS_SOURCE } from "./hook-events.js";
+import { CODEX_HOOK_EVENTS, CODEX_HOOK_EVENTS_SOURCE, CODEX_TIMEOUT_CAPS } from "./hook-events.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { ContractEdition, InstallSurface, RetiredTomlBlock, TomlBlock } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
@@ -76,6 +76,7 @@ const codexInstall: InstallSurface = {
       settings: { skip: "Codex keeps its settings in config.toml, with no status line command and its own sandbox and approval keys rather than permission rules; bosun edits none of them for a pack" },
       hooks: {
         ...settingsHooks(["hooks.json"], "codex.hooks", CODEX_HOOK_EVENTS),
+        timeoutCaps: CODEX_TIMEOUT_CAPS,
         ...(edition === CODEX_FLAG_EDITION ? { toml: CODEX_HOOKS_FLAG } : { retiredToml: CODEX_HOOKS_FLAG_RETIRED }),
       },
     };

@@ -95,6 +95,8 @@ export const CODEX_HOOK_EVENTS: HookEventNames = {
   ...claudeNames(["session-start", "session-end", "user-prompt", "pre-tool", "post-tool", "permission-request", "stop", "subagent-start", "subagent-stop", "pre-compact", "post-compact"]),
   interrupt: "Interrupt",
 };
+/** Codex lowers a longer timeout on these events to 3 s ("clamping SessionEnd hook timeout to 3s", hooks/list warnings). */
+export const CODEX_TIMEOUT_CAPS: Readonly<Partial<Record<HookEvent, number>>> = { "session-end": 3, interrupt: 3 };
 export const CODEX_HOOK_EVENTS_SOURCE = "the hook events in the Codex CLI 0.171.0 binary (its hooks.json event keys and their command input schemas); app-server hooks/list lists each";
 
 /** Gemini CLI's own names. */

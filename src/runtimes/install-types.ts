@@ -113,6 +113,8 @@ export interface HookPlacement {
   events: Partial<Record<HookEvent, string>>;
   /** Where a hook's own files go: `<filesDir>/<hook name>/`. */
   filesDir: string;
+  /** The longest timeout (seconds) the runtime allows a hook on these events; a longer one is lowered, with a note. */
+  timeoutCaps?: Partial<Record<HookEvent, number>>;
   register: HookRegistration;
   /**
    * The runtime runs hook commands through a shell that has this variable set to the project

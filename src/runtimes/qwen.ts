@@ -35,7 +35,7 @@ export const qwen: InstallRuntime = {
       }),
       ...settingsRow("qwen", {
         keys: "settings.json: permissions",
-        what: "each `permissions.allow|deny|ask` rule of a pack's `settings` as a list entry (Claude Code's rule syntax); `statusLine` and `env` are skipped",
+        what: "each rule of a pack's `settings.permissions` as an entry of `permissions.allow`, `ask` or `deny` (Claude Code's rule syntax); `statusLine` and `env` are skipped",
         global: "~/.qwen/settings.json",
         local: ".qwen/settings.json",
         why: "Qwen Code 1.x reads permission rules from permissions.allow, ask and deny",

@@ -39,7 +39,7 @@ export function settingsRow(runtime: string, spec: { keys: string; what: string;
 export function claudeSettingsRow(runtime: string, root: string, local: string, checkedAgainst: string): ContractRow[] {
   return settingsRow(runtime, {
     keys: "settings.json / settings.local.json: statusLine, permissions, env",
-    what: "a pack's `settings` as for Claude Code: `statusLine`, `permissions.allow|deny|ask` entries, `env` variables (`{env:NAME}` refused)",
+    what: "a pack's `settings` as for Claude Code: `statusLine`, `permissions.allow`, `deny` and `ask` entries, `env` variables (`{env:NAME}` refused)",
     global: `${root}/settings.json`,
     local: `${local}/settings.local.json`,
     why: "its settings take Claude Code's keys",

@@ -1,0 +1,61 @@
+// The real CLIs judge bosun's event names and settings fragments, offline: Codex 0.171 lists a
+// hook on every event bosun maps for it (app-server hooks/list), under that event; Claude Code
+// runs hooks on SessionStart and SessionEnd from a settings.json that also holds a pack's
+// statusLine, permissions and env, and gives the hooks the env value (so it read the file whole).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CODEX_HOOK_EVENTS } from "../../src/runtimes/hook-events.js";
+import { install } from "../fixtures/install.js";
+import { codexAppServer } from "../fixtures/real-clis-loopback.js";
+import { realCli, runRealCli } from "../fixtures/real-clis.js";
+import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+
+/** A pack with one hook per event (`on-<event>`, running `command(event)`), and `settings`. */
+function writePack(t: TempHome, events: readonly string[], command: (event: string) => string, settings?: unknown): string {
+  const pack = t.write("pack/pack.json", JSON.stringify({ name: "real-events", version: "1.0.0", artifacts: { hooks: events.map((event) => `on-${event}`) }, ...(settings ? { settings } : {}) }));
+  for (const event of events) t.write(`pack/hooks/on-${event}.json`, JSON.stringify({ event, command: command(event) }));
+  return join(pack, "..");
+}
+
+describe("the real CLIs and bosun's hook events", () => {
+  it("codex: app-server lists a hook on each event bosun maps for Codex, under that event, with no warning", async () => {
+    const cli = realCli("codex");
+    const t = makeTempHome();
+    const events = Object.keys(CODEX_HOOK_EVENTS);
+    const outcome = await install(t, { runtimes: ["codex"], pack: writePack(t, events, (event) => `echo ${event}`) });
+    // The pack's 10 s timeout is more than Codex allows on two events: bosun lowers it, and says so.
+    expect(outcome.result.targets[0]!.target.desired!.notes.filter((note) => note.includes("at most 3 s"))).toEqual([
+      "hook on-session-end: OpenAI Codex CLI allows a hook on SessionEnd at most 3 s, so its timeout there is 3 s, not 10 s",
+      "hook on-interrupt: OpenAI Codex CLI allows a hook on Interrupt at most 3 s, so its timeout there is 3 s, not 10 s",
+    ]);
+    const answer = (await codexAppServer(cli, { home: t.home, cwd: t.home, timeoutMs: 60_000 }, (call) => call("hooks/list", { cwds: [t.home] }))) as {
+      data: { hooks: { eventName: string; command: string }[]; warnings: unknown[]; errors: unknown[] }[];
+    };
+    const listed = answer.data.flatMap((entry) => entry.hooks);
+    // Codex reports its events in camelCase (SessionStart → sessionStart).
+    const expected = Object.entries(CODEX_HOOK_EVENTS).map(([event, name]) => [`echo ${event}`, name![0]!.toLowerCase() + name!.slice(1)]);
+    expect(listed.map((hook) => [hook.command, hook.eventName]).sort()).toEqual(expected.sort());
+    expect(answer.data.flatMap((entry) => [...entry.warnings, ...entry.errors])).toEqual([]);
+  }, 120_000);
+
+  it("claude: SessionStart and SessionEnd hooks run from a settings.json holding the pack's statusLine, permissions and env, and see the env value", async () => {
+    const cli = realCli("claude");
+    const t = makeTempHome();
+    const settings = { statusLine: { command: "echo line" }, permissions: { allow: ["Bash(git status:*)"], deny: ["Read(./.env)"] }, env: { REAL_EVENTS_MODE: "fast" } };
+    const command = (event: string) => (event === "session-start" ? `printf '%s' "$REAL_EVENTS_MODE" > "$HOME/env-seen"` : `touch "$HOME/session-ended"`);
+    await install(t, { pack: writePack(t, ["session-start", "session-end"], command, settings) });
+    const written = JSON.parse(readFileSync(join(t.home, ".claude/settings.json"), "utf8"));
+    expect(Object.keys(written).sort()).toEqual(["env", "hooks", "permissions", "statusLine"]);
+    const run = await runRealCli(cli, ["-p", "--output-format", "stream-json", "--verbose", "--include-hook-events", "hello"], {
+      home: t.home,
+      env: { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+      timeoutMs: 60_000,
+    });
+    expect(run.timedOut).toBe(false);
+    const events = run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { type: string; subtype?: string; hook_event?: string });
+    expect(events.filter((event) => event.subtype === "hook_started").map((event) => event.hook_event)).toContain("SessionStart");
+    expect(readFileSync(join(t.home, "env-seen"), "utf8")).toBe("fast");
+    expect(existsSync(join(t.home, "session-ended"))).toBe(true);
+  }, 120_000);
+});
