@@ -3,12 +3,14 @@
 // runs hooks on SessionStart and SessionEnd from a settings.json that also holds a pack's
 // statusLine, permissions and env (it would ignore the file if any had the wrong shape), and gives
 // the hooks the env value.
+// Gemini CLI 0.61 runs hooks on BeforeModel and PreCompress in a headless turn (its SessionEnd
+// does not fire in -p mode, so that name is judged only by its bundle's event list).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLAUDE_HOOK_EVENTS, CODEX_HOOK_EVENTS } from "../../src/runtimes/hook-events.js";
 import { install } from "../fixtures/install.js";
-import { codexAppServer } from "../fixtures/real-clis-loopback.js";
+import { codexAppServer, runRealCliWithModelServer } from "../fixtures/real-clis-loopback.js";
 import { realCli, runRealCli } from "../fixtures/real-clis.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
@@ -63,4 +65,25 @@ describe("the real CLIs and bosun's hook events", () => {
     expect(readFileSync(join(t.home, "env-seen"), "utf8")).toBe("fast");
     expect(existsSync(join(t.home, "session-ended"))).toBe(true);
   }, 120_000);
+
+  it("gemini: hooks on BeforeModel (pre-model) and PreCompress (pre-compact) run in a headless session against a loopback model", async () => {
+    const cli = realCli("gemini");
+    const t = makeTempHome();
+    // A Gemini API key user's settings, bosun's hooks added beside them.
+    t.write(join(t.home, ".gemini/settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }, null, 2) + "\n");
+    const marks: Record<string, string> = { "pre-model": "before-model", "pre-compact": "pre-compress", "post-tool": "after-tool" };
+    await install(t, { runtimes: ["gemini"], pack: writePack(t, Object.keys(marks), (event) => `touch "$HOME/${marks[event]}"`) });
+    const hooks = JSON.parse(readFileSync(join(t.home, ".gemini/settings.json"), "utf8")).hooks;
+    expect(Object.keys(hooks).sort()).toEqual(["AfterTool", "BeforeModel", "PreCompress"]);
+    const { run, requests } = await runRealCliWithModelServer(cli, ["-p", "hello", "-o", "json"], {
+      home: t.home,
+      cwd: t.home,
+      env: { GEMINI_API_KEY: "test-hook-events-0000", GOOGLE_GEMINI_BASE_URL: "{model-base}", GEMINI_CLI_TRUST_WORKSPACE: "true" },
+      timeoutMs: 120_000,
+    });
+    expect(run.timedOut).toBe(false);
+    expect(requests.length, run.stderr).toBeGreaterThan(0);
+    // Gemini tries to compress the history before it sends; no tool ran (the model only answered 401).
+    expect(Object.values(marks).filter((mark) => existsSync(join(t.home, mark)))).toEqual(["before-model", "pre-compress"]);
+  }, 180_000);
 });
