@@ -10,6 +10,7 @@ import { InstallBlockedError, NeedsChoiceError } from "../../src/install/install
 import { readManifest } from "../../src/install/manifest.js";
 import { PackError } from "../../src/install/pack/pack-error.js";
 import { buildInstallReport } from "../../src/install/report.js";
+import { runBin } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { install, uninstall, watchedFs } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
@@ -167,3 +168,37 @@ describe("settings fragments elsewhere, and bad ones", () => {
     expect(snapshotTree(t.home)).toEqual(before);
   });
 });
+
+describe("settings fragments through the bosun command", () => {
+  it("a bad fragment is one line on stderr naming pack.json and the field, exit 1, nothing written", () => {
+    const t = makeTempHome();
+    const pack = writePack(t, "1.0.0", { permissions: { allow: ["not a rule"] } });
+    const before = snapshotTree(t.home);
+    const run = runBin(["install", pack, "--runtime", "claude", "--scope", "global", "--yes"], t.env, t.home);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toMatch(/pack\.json:\d+: settings\.permissions\.allow\[0\]: use a permission rule such as Bash\(git status:\*\)/);
+    expect(snapshotTree(t.home)).toEqual(before);
+  });
+
+  it("a status line of yours: without a terminal the install stops; --resolve keep installs the rest; the plan and --json name the keys", () => {
+    const t = makeTempHome();
+    t.write(settingsOf(t), '{ "statusLine": { "type": "command", "command": "mine" } }\n');
+    const pack = writePack(t, "1.0.0", { statusLine: { command: "echo pack" }, env: { SETTER_MODE: "fast" } });
+    const args = ["install", pack, "--runtime", "claude", "--scope", "global", "--yes"];
+    const stopped = runBin(args, t.env, t.home);
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.stderr).toContain("needs your choice (settings.json)");
+    const dry = runBin([...args, "--dry-run", "--json"], t.env, t.home);
+    const actions = JSON.parse(dry.stdout).targets[0].roots[0].actions as { group: string; reason: string }[];
+    expect(actions.filter((action) => action.group === "config" || action.group === "needs-choice").map((action) => `${action.group}: ${action.reason}`)).toEqual([
+      "config: settings.json: adds the SessionStart hook",
+      "config: settings.json: sets env.SETTER_MODE",
+      'needs-choice: settings.json: statusLine already set to another value (statusLine: yours {"type":"command","command":"mine"}, the pack\'s {"type":"command","command":"echo pack"})',
+    ]);
+    const kept = runBin([...args, "--resolve", "keep"], t.env, t.home);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(read(settingsOf(t))).toMatchObject({ statusLine: { type: "command", command: "mine" }, env: { SETTER_MODE: "fast" } });
+  });
+});
+
