@@ -148,6 +148,8 @@ describe("settings fragments elsewhere, and bad ones", () => {
       [{ env: { GITHUB_TOKEN: "abc123" } }, /pack\.json: settings\.env\.GITHUB_TOKEN: looks like a secret; a pack must not carry one: write \{env:GITHUB_TOKEN\}/],
       [{ env: { MODE: "Zx8Qm3Lp0Vb7Nc4Hd2Kf6Gj9Ts1Wy5Re" } }, /settings\.env\.MODE: looks like a secret/],
       [{ statusLine: { command: "node {hook-dir}/x.mjs" } }, /settings\.statusLine\.command: uses \{hook-dir\}/],
+      [{ statusLine: { command: "node {hook-folder}/x.mjs", hook: "status" } }, /pack\.json: settings\.statusLine\.command: unknown placeholder \{hook-folder\} \(use \{hook-dir\}\)$/],
+      [{ statusLine: { command: "echo", hook: "nope" } }, /pack\.json: settings\.statusLine\.hook: names hook nope, which artifacts\.hooks does not list$/],
     ];
     for (const [settings, message] of cases) {
       const t = makeTempHome();

@@ -38,6 +38,12 @@ export const packSettingsSchema = z
 
 export type PackSettings = z.infer<typeof packSettingsSchema>;
 
+/**
+ * The variables a status line command may use. `{pack-dir}` and `{config-dir}` join this list
+ * where the hook commands get them (their values reach `buildDesiredSettings` as `values`).
+ */
+export const STATUS_LINE_PLACEHOLDERS: readonly string[] = ["{hook-dir}"];
+
 /** The permission lists, in the order bosun writes them. */
 export const PERMISSION_LISTS = ["allow", "deny", "ask"] as const;
 
@@ -63,6 +69,9 @@ export function checkPackSettings(packFile: string, settings: PackSettings | und
     if (problem) throw new PackError(packFile, problem, null, `settings.env.${name}`);
   }
   const line = settings.statusLine;
+  for (const match of line?.command.matchAll(/\{[a-z]+(?:-[a-z]+)+\}/g) ?? []) {
+    if (!STATUS_LINE_PLACEHOLDERS.includes(match[0])) throw new PackError(packFile, `unknown placeholder ${match[0]} (use ${STATUS_LINE_PLACEHOLDERS.join(" or ")})`, null, "settings.statusLine.command");
+  }
   if (line?.hook !== undefined && !hooks.includes(line.hook)) throw new PackError(packFile, `names hook ${line.hook}, which artifacts.hooks does not list`, null, "settings.statusLine.hook");
   if (line && line.command.includes("{hook-dir}") && line.hook === undefined) throw new PackError(packFile, "uses {hook-dir}; name the hook whose folder it means in settings.statusLine.hook", null, "settings.statusLine.command");
 }
