@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/install/config/json-hooks.js";
 import { InstallBlockedError, NeedsChoiceError } from "../../src/install/install-errors.js";
 import { readManifest } from "../../src/install/manifest.js";
 import { PackError } from "../../src/install/pack/pack-error.js";
@@ -130,14 +131,22 @@ describe("settings fragments in Claude Code", () => {
 });
 
 describe("settings fragments elsewhere, and bad ones", () => {
-  it("Gemini skips each key with the reason; Qwen takes the permission rules only", async () => {
+  it("Gemini skips each key with the reason; Qwen takes the permission rules only, and your comments, CRLF and trailing commas survive install and uninstall", async () => {
     const t = makeTempHome();
-    const outcome = await install(t, { runtimes: ["gemini", "qwen"], pack: writePack(t, "1.0.0", { ...V1, statusLine: { command: "echo line" } }) });
+    const qwenFile = join(t.home, ".qwen/settings.json");
+    const mine = '{\r\n\t// my qwen\r\n\t"permissions": {\r\n\t\t"allow": ["Read(./docs/**)",], // mine\r\n\t},\r\n}\r\n';
+    t.write(qwenFile, mine);
+    const pack = writePack(t, "1.0.0", { ...V1, statusLine: { command: "echo line" } });
+    const outcome = await install(t, { runtimes: ["gemini", "qwen"], pack });
     const skipped = (id: string) => outcome.result.targets.find(({ target }) => target.runtime.id === id)!.target.desired!.skipped.filter((entry) => entry.kind === "setting").map((entry) => entry.name);
     expect(skipped("gemini")).toEqual(["statusLine", "permissions", "env"]);
     expect(skipped("qwen")).toEqual(["statusLine", "env"]);
     expect(read(join(t.home, ".gemini/settings.json")).permissions).toBeUndefined();
-    expect(read(join(t.home, ".qwen/settings.json")).permissions).toEqual({ allow: ["Bash(git status:*)", "Read(./docs/**)"], deny: ["Read(./.env)"] });
+    const qwen = parseConfig(readFileSync(qwenFile, "utf8"));
+    expect(qwen.ok && qwen.value.permissions).toEqual({ allow: ["Read(./docs/**)", "Bash(git status:*)"], deny: ["Read(./.env)"] });
+    expect(readFileSync(qwenFile, "utf8")).toContain("// my qwen\r\n");
+    await uninstall(t, { runtimes: ["gemini", "qwen"], pack });
+    expect(readFileSync(qwenFile, "utf8")).toBe(mine);
   });
 
   it("a fragment of the wrong shape, or an env value that looks like a secret, is one line naming pack.json and the field; nothing is written", async () => {
@@ -201,6 +210,18 @@ describe("settings fragments through the bosun command", () => {
     const kept = runBin([...args, "--resolve", "keep"], t.env, t.home);
     expect(kept.code, kept.stderr).toBe(0);
     expect(read(settingsOf(t))).toMatchObject({ statusLine: { type: "command", command: "mine" }, env: { SETTER_MODE: "fast" } });
+  });
+
+  it("install --status lists a setting bosun added that is gone from the file as drift", async () => {
+    const t = makeTempHome();
+    await install(t, { pack: writePack(t, "1.0.0", V1) });
+    const edited = read(settingsOf(t));
+    delete edited.statusLine;
+    edited.permissions.deny = [];
+    nodeFs.writeFileSync(settingsOf(t), JSON.stringify(edited, null, 2) + "\n");
+    const status = runBin(["install", "--status", "--json"], t.env, t.home);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout).runtimes[0].drift.config).toEqual(["settings.json: statusLine", "settings.json: permissions.deny"]);
   });
 });
 
