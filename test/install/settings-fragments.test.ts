@@ -70,6 +70,15 @@ describe("settings fragments in Claude Code", () => {
     expect(readFileSync(settingsOf(t), "utf8")).toBe(mine);
   });
 
+  it("in a project they go to .claude/settings.local.json (machine paths stay out of the shared settings.json)", async () => {
+    const t = makeTempHome();
+    const project = join(t.home, "project");
+    nodeFs.mkdirSync(project);
+    await install(t, { scope: "local", cwd: project, pack: writePack(t, "1.0.0", V1) });
+    expect(read(join(project, ".claude/settings.local.json")).statusLine).toEqual({ type: "command", command: `node ${project}/.claude/hooks/status/line.mjs` });
+    expect(existsSync(join(project, ".claude/settings.json"))).toBe(false);
+  });
+
   it("a reinstall with nothing changed writes nothing", async () => {
     const t = makeTempHome();
     const pack = writePack(t, "1.0.0", V1);
