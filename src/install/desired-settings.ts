@@ -1,6 +1,6 @@
 import { isSkip, type InstallLayout, type InstallRuntime, type SettingKeyPlacement, type Skip } from "../runtimes/install-types.js";
 import type { LoadedPack } from "./pack/load-pack.js";
-import { ENV_REFERENCE, PERMISSION_LISTS } from "./pack/settings-schema.js";
+import { ENV_REFERENCE, PERMISSION_LISTS } from "./pack/settings-names.js";
 
 /**
  * One edit a pack's `settings` makes in a runtime's settings file: which runtime key (`key`, and

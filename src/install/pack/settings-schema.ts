@@ -2,9 +2,8 @@ import { z } from "zod";
 import { SECRET_ENV_NAME } from "../../agent/secrets.js";
 import { OPAQUE_RUN } from "../../runtimes/agent-message.js";
 import { PackError } from "./pack-error.js";
+import { ENV_REFERENCE } from "./settings-names.js";
 
-/** `{env:NAME}`: the value of a variable of the user's environment, never the value itself. */
-export const ENV_REFERENCE = /^\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 /** A long opaque run (a key, a token, a JWT part): the shape bosun redacts from agent CLIs' output. */
 const KEY_SHAPE = new RegExp(OPAQUE_RUN.source);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
@@ -43,9 +42,6 @@ export type PackSettings = z.infer<typeof packSettingsSchema>;
  * where the hook commands get them (their values reach `buildDesiredSettings` as `values`).
  */
 export const STATUS_LINE_PLACEHOLDERS: readonly string[] = ["{hook-dir}"];
-
-/** The permission lists, in the order bosun writes them. */
-export const PERMISSION_LISTS = ["allow", "deny", "ask"] as const;
 
 /**
  * A value a pack must not carry in clear: one of a variable named like a credential
