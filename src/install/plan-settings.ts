@@ -66,10 +66,12 @@ export function planSettings(input: SettingsPlanInput): SettingsPlan {
       continue;
     }
     const isWanted = (record: SettingRecord) => desired.some((setting) => matches(record, setting));
+    // A value the pack still sets, to another value: replaced in place below, not removed here.
+    const isChanged = (record: SettingRecord) => record.mode === "value" && desired.some((setting) => setting.mode === "value" && samePath(setting.path, record.path));
     let text = read.text;
     const changes: string[] = [];
     // 1. What this pack no longer sets goes, while it is exactly what bosun wrote.
-    for (const record of recorded.filter((entry) => !isWanted(entry))) {
+    for (const record of recorded.filter((entry) => !isWanted(entry) && !isChanged(entry))) {
       dropped.push(record);
       if (text === null) continue;
       const now = parseConfig(text);

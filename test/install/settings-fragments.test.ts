@@ -99,7 +99,12 @@ describe("settings fragments in Claude Code", () => {
     const edited = read(file);
     delete edited.permissions.deny;
     nodeFs.writeFileSync(file, JSON.stringify(edited, null, 2) + "\n");
-    await install(t, { pack: writePack(t, "1.1.0", { statusLine: { command: "echo v2", padding: 1 }, permissions: { allow: ["Bash(npm test)"], deny: ["Read(./.env)"] }, env: { SETTER_MODE: "slow" } }) });
+    const upgrade = await install(t, { pack: writePack(t, "1.1.0", { statusLine: { command: "echo v2", padding: 1 }, permissions: { allow: ["Bash(npm test)"], deny: ["Read(./.env)"] }, env: { SETTER_MODE: "slow" } }) });
+    expect(upgrade.result.targets[0]!.roots[0]!.plan.actions.filter((action) => action.type === "rewrite-json").map((action) => action.reason)).toEqual([
+      'settings.json: removes permissions.allow entry "Bash(git status:*)", removes permissions.allow entry "Read(./docs/**)", replaces bosun\'s statusLine, adds permissions.allow entry "Bash(npm test)", replaces bosun\'s env.SETTER_MODE',
+    ]);
+    // Replaced in place: the keys keep their order.
+    expect(Object.keys(read(file))).toEqual(["hooks", "statusLine", "permissions", "env"]);
     const settings = read(file);
     expect(settings.statusLine).toEqual({ type: "command", command: "echo v2", padding: 1 });
     expect(settings.permissions).toEqual({ allow: ["Bash(npm test)"] });
