@@ -43,13 +43,9 @@ const geminiInstall: InstallSurface = {
     agents: { dir: "agents", format: "gemini" },
     // Gemini 0.61 runs a hook command with a shell, HOME and GEMINI_PROJECT_DIR set (seen with the real CLI).
     hooks: { ...settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms", "json"), ...(scope === "local" ? { projectDirVar: "GEMINI_PROJECT_DIR" } : {}) },
-    // What its settings schema has (SETTINGS_SCHEMA in the 0.61.0 bundle).
+    // What its settings schema has (SETTINGS_SCHEMA in the 0.61.0 bundle): none of the three.
     settings: {
-      file: "settings.json",
-      contract: "gemini.hooks",
-      statusLine: { skip: "Gemini CLI 0.61 has no status line command (its footer shows fixed items, ui.footer)" },
-      permissions: { skip: "Gemini CLI 0.61's tools.allowed and tools.exclude name its own tools; Claude Code's permission rules are not translated" },
-      env: { skip: "Gemini CLI 0.61's settings have no environment variables (it reads .env files)" },
+      skip: "Gemini CLI 0.61's settings have no status line command (its footer shows fixed items) and no environment variables (it reads .env files), and its tools.allowed / tools.exclude name its own tools, not Claude Code's permission rules",
     },
   }),
   notes: (scope) =>
