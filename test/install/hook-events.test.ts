@@ -42,18 +42,20 @@ describe("hooks on every event a runtime has", () => {
     expect(skippedOf(outcome, "gemini")).toEqual(["hook on-subagent: Gemini CLI has no subagent-stop hook event", "hook on-file: Gemini CLI has no file-changed hook event"]);
   });
 
-  it("an upgrade that moves a hook to another event replaces bosun's entry (dropped where the new event is missing); uninstall removes exactly bosun's entries", async () => {
+  it("an upgrade that moves a hook to another event replaces bosun's entry in Claude, Codex and Gemini (dropped where the new event is missing); uninstall removes exactly bosun's entries", async () => {
     const t = makeTempHome();
     const claude = join(t.home, ".claude/settings.json");
     const gemini = join(t.home, ".gemini/settings.json");
     const mine = { PreCompact: [{ hooks: [{ type: "command", command: "echo mine" }] }] };
     t.write(claude, JSON.stringify({ model: "opus", hooks: mine }, null, 2) + "\n");
     const before = readFileSync(claude, "utf8");
-    await install(t, { runtimes: ["claude", "gemini"], pack: writePack(t, "1.0.0") });
+    const codex = join(t.home, ".codex/hooks.json");
+    await install(t, { runtimes: ["claude", "gemini", "codex"], pack: writePack(t, "1.0.0") });
     expect(registered(claude).PreCompact).toEqual(["echo mine", "echo on-compact"]);
 
     // on-compact moves to post-compact: Claude has it, Gemini does not.
-    const outcome = await install(t, { runtimes: ["claude", "gemini"], pack: writePack(t, "1.1.0", { "on-compact": "post-compact" }) });
+    const outcome = await install(t, { runtimes: ["claude", "gemini", "codex"], pack: writePack(t, "1.1.0", { "on-compact": "post-compact" }) });
+    expect(registered(codex)).toEqual({ SessionEnd: ["echo on-end"], PostCompact: ["echo on-compact"], SubagentStop: ["echo on-subagent"] });
     expect(registered(claude).PreCompact).toEqual(["echo mine"]);
     expect(registered(claude).PostCompact).toEqual(["echo on-compact"]);
     expect(registered(gemini).PreCompress).toBeUndefined();
@@ -63,9 +65,10 @@ describe("hooks on every event a runtime has", () => {
       expect.arrayContaining(["on-compact PostCompact", "on-end SessionEnd", "on-subagent SubagentStop", "on-file FileChanged"]),
     );
 
-    await uninstall(t, { runtimes: ["claude", "gemini"], pack: writePack(t, "1.1.0", { "on-compact": "post-compact" }) });
+    await uninstall(t, { runtimes: ["claude", "gemini", "codex"], pack: writePack(t, "1.1.0", { "on-compact": "post-compact" }) });
     expect(readFileSync(claude, "utf8")).toBe(before);
     expect(nodeFs.existsSync(gemini)).toBe(false);
+    expect(nodeFs.existsSync(codex)).toBe(false);
   });
 
   it("a hook on an event no runtime of the run has installs nothing and says so for each", async () => {
