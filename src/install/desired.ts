@@ -3,6 +3,7 @@ import type { ExtraRootName, HookConfigFormat, HookPlacement, InstallRuntime, In
 import { helperCommandFor } from "../runtimes/install-surfaces.js";
 import { isSkip } from "../runtimes/install-types.js";
 import type { EditionChoice } from "../runtimes/cli-version.js";
+import { buildDesiredSettings, type DesiredSetting } from "./desired-settings.js";
 import { sha256 } from "./file-hash.js";
 import type { LoadedPack, PackFile } from "./pack/load-pack.js";
 import { renderTemplate, type TemplateVars } from "./pack/template.js";
@@ -54,6 +55,8 @@ export interface DesiredInstall {
   scope: InstallScope;
   files: DesiredFile[];
   hooks: DesiredHook[];
+  /** The edits the pack's `settings` make in this runtime's settings file (desired-settings.ts). */
+  settings: DesiredSetting[];
   /** The marked TOML block that goes with hooks in this runtime (Codex), if any. */
   toml: (TomlBlock & { root: RootKey }) | null;
   skipped: SkippedArtifact[];
@@ -147,6 +150,9 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
 
   let usesHelper = false;
   const portabilityNotes = new Set<string>();
+  const timeoutNotes: string[] = [];
+  /** Each placed hook's folder as its command names it (for `{hook-dir}` in settings). */
+  const hookDirs = new Map<string, string>();
   let toml: DesiredInstall["toml"] = null;
   if (isSkip(layout.hooks)) skipAll("hook", pack.hooks.map((hook) => hook.name), layout.hooks.skip);
   else {
@@ -163,14 +169,18 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
       for (const file of hook.files) copied("main", `${hookDir}/${file.rel}`, file, `hook ${hook.name}`);
       const mainDir = inputs.rootDirs.main ?? "";
       const hookDirText = projectVar ? `"$${projectVar}"/${shellQuote(`${runtime.installSurface.localRoot}/${hookDir}`)}` : join(mainDir, hookDir);
+      hookDirs.set(hook.name, hookDirText);
       const command = hook.command.replaceAll("{bosun-hook}", helperCommandFor(helperCommand, placement.helperOutput)).replaceAll("{hook-dir}", hookDirText);
       if (hook.command.includes("{bosun-hook}")) {
         usesHelper = true;
         if (projectVar && !inputs.portableHelperCommand) portabilityNotes.add(`the hook command in ${hookFileShown(placement)} names bosun's hook helper by this machine's path (${inputs.helperCommand.replace(/^node /, "")}, outside your home folder); that file is usually committed, so on another machine the hook fails until bosun install --scope local runs there too`);
       }
+      const cap = placement.timeoutCaps?.[hook.event];
+      const timeout = cap !== undefined && hook.timeout > cap ? cap : hook.timeout;
+      if (timeout !== hook.timeout) timeoutNotes.push(`hook ${hook.name}: ${runtime.title} allows a hook on ${event} at most ${cap} s, so its timeout there is ${cap} s, not ${hook.timeout} s`);
       const register = placement.register;
       if (register.kind === "file") {
-        generated("main", renderCopilotHook(register.dir, { name: hook.name, event, command, timeout: hook.timeout }), `hook ${hook.name}`);
+        generated("main", renderCopilotHook(register.dir, { name: hook.name, event, command, timeout }), `hook ${hook.name}`);
       } else {
         hooks.push({
           root: "main",
@@ -180,7 +190,7 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
           hook: hook.name,
           event,
           command,
-          timeout: register.timeoutUnit === "ms" ? hook.timeout * 1000 : hook.timeout,
+          timeout: register.timeoutUnit === "ms" ? timeout * 1000 : timeout,
           ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }),
           contract: register.contract,
         });
@@ -188,6 +198,8 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
     }
     if (placement.toml && hooks.length > 0) toml = { ...placement.toml, root: "main" };
   }
-  const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? []), ...portabilityNotes];
-  return { runtime, scope, files, hooks, toml, skipped, notes, usesHelper };
+  const fromSettings = buildDesiredSettings(pack, runtime, layout, isSkip(layout.hooks) ? {} : { hookDir: (name) => hookDirs.get(name) ?? null });
+  skipped.push(...fromSettings.skipped);
+  const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? []), ...portabilityNotes, ...timeoutNotes];
+  return { runtime, scope, files, hooks, settings: fromSettings.settings, toml, skipped, notes, usesHelper };
 }

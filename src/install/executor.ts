@@ -98,6 +98,10 @@ export class RootExecutor {
       case "rewrite-json":
       case "rewrite-toml":
         return this.rewrite(action);
+      case "backup-and-rewrite":
+        // A settings conflict answered "remove": your file as it was goes to the backups first.
+        this.backup(action.rel);
+        return this.rewrite(action);
       default:
         this.outcomes.set(action.index, "kept");
     }

@@ -177,7 +177,7 @@ function settledOutcome(fs: InstallFs, placements: readonly Placement[], inputs:
     }
     usesHelper ||= record.usesHelper;
     notes.push(...record.runNotes);
-    const desired: DesiredInstall = { runtime: placement.runtime, scope, files: [], hooks: [], toml: null, skipped: record.skipped, notes: record.notes, usesHelper: record.usesHelper };
+    const desired: DesiredInstall = { runtime: placement.runtime, scope, files: [], hooks: [], settings: [], toml: null, skipped: record.skipped, notes: record.notes, usesHelper: record.usesHelper };
     const cli = clis.get(placement.runtime.id);
     targets.push({ target: { runtime: placement.runtime, scope, roots: placement.roots, desired, ...(cli ? { cli } : {}) }, roots });
   }

@@ -1,4 +1,5 @@
 import { basename, dirname, join } from "node:path";
+import { hasSetting } from "./config/json-settings.js";
 import { displayPath } from "../boot/paths.js";
 import type { InstallRuntime, InstallScope, RootContext } from "../runtimes/install-types.js";
 import { INSTALL_SCOPES } from "../runtimes/install-types.js";
@@ -113,7 +114,7 @@ function rootStatus(runtime: InstallRuntime, root: InstallRoot, options: StatusO
       // Absent, unreadable, or not a regular file (a FIFO is not waited on): the entry is not there.
       const text = readOrNull(fs, join(root.dir, entry.file));
       if (text === null) {
-        config.push(entry.kind === "hook" ? `${entry.file}: ${entry.event} (${entry.hook})` : `${entry.file}: bosun's block`);
+        config.push(entry.kind === "hook" ? `${entry.file}: ${entry.event} (${entry.hook})` : entry.kind === "setting" ? `${entry.file}: ${entry.path.join(".")}` : `${entry.file}: bosun's block`);
         continue;
       }
       if (entry.kind === "toml-block") {
@@ -121,6 +122,10 @@ function rootStatus(runtime: InstallRuntime, root: InstallRoot, options: StatusO
         continue;
       }
       const parsed = parseConfig(text);
+      if (entry.kind === "setting") {
+        if (!parsed.ok || !hasSetting(parsed.value, entry)) config.push(`${entry.file}: ${entry.path.join(".")}`);
+        continue;
+      }
       if (!parsed.ok || !hasHookEntry(parsed.value, format, entry.event, entry.command)) config.push(`${entry.file}: ${entry.event} (${entry.hook})`);
     }
     const shared = root.key === "main" ? missingSharedSkills(runtime, root, manifest, options) : [];

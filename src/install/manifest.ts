@@ -39,7 +39,23 @@ export interface TomlBlockRecord {
   file: string;
 }
 
-export type ConfigRecord = HookEntryRecord | TomlBlockRecord;
+/**
+ * A settings edit bosun made for a pack's `settings`: an entry it added to a list, or a value it
+ * set, exactly as written (uninstall removes that and nothing else).
+ */
+export interface SettingRecord {
+  kind: "setting";
+  pack: string;
+  file: string;
+  /** The key's path in the file (`["permissions", "allow"]`, `["statusLine"]`, `["env", "NAME"]`). */
+  path: string[];
+  mode: "entry" | "value";
+  value: unknown;
+  /** How many containers bosun created for it (removed again when left empty). */
+  created?: number;
+}
+
+export type ConfigRecord = HookEntryRecord | TomlBlockRecord | SettingRecord;
 
 /**
  * What bosun knows about a file it wrote, to skip re-hashing when nothing changed:
@@ -236,12 +252,22 @@ function isSorted(keys: readonly string[]): boolean {
 function configRecord(value: unknown): ConfigRecord | null {
   if (!isRecord(value) || typeof value.file !== "string" || safeRel(value.file) === null) return null;
   if (value.kind === "toml-block") return { kind: "toml-block", file: value.file };
+  if (value.kind === "setting") return settingRecord(value, value.file);
   if (value.kind === "hook" && isName(value.pack, PACK_NAME) && isName(value.hook, ARTIFACT_NAME) && isName(value.event, EVENT_NAME) && typeof value.command === "string") {
     const created = typeof value.created === "number" && Number.isInteger(value.created) && value.created >= 0 ? { created: value.created } : {};
     const emptyInner = typeof value.emptyInner === "string" && value.emptyInner.trim() === "" ? { emptyInner: value.emptyInner } : {};
     return { kind: "hook", pack: value.pack, hook: value.hook, file: value.file, event: value.event, command: value.command, ...created, ...emptyInner };
   }
   return null;
+}
+
+/** A setting record as written: a path of 1-4 keys, an entry or a value, no more than bosun writes. */
+function settingRecord(value: Record<string, unknown>, file: string): SettingRecord | null {
+  const path = value.path;
+  if (!isName(value.pack, PACK_NAME) || !Array.isArray(path) || path.length === 0 || path.length > 4 || !path.every((key) => typeof key === "string" && key.length > 0 && key.length <= 128)) return null;
+  if ((value.mode !== "entry" && value.mode !== "value") || value.value === undefined || JSON.stringify(value.value).length > 8192) return null;
+  const created = typeof value.created === "number" && Number.isInteger(value.created) && value.created >= 0 && value.created <= path.length ? { created: value.created } : {};
+  return { kind: "setting", pack: value.pack, file, path: path as string[], mode: value.mode, value: value.value, ...created };
 }
 
 function safeRel(value: unknown): string | null {

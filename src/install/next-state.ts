@@ -98,7 +98,7 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
     if (!listed.has(rel)) delete files[rel];
     else if (!stats[rel] && before.fileStats[rel] && files[rel] === before.files[rel]) stats[rel] = before.fileStats[rel] as FileStatRecord;
   }
-  if (Object.keys(packs).length === 0 && plan.config.length === 0) return null;
+  if (Object.keys(packs).length === 0 && configAfter(plan).length === 0) return null;
   return {
     schemaVersion: before.schemaVersion,
     bosunVersion: inputs.bosunVersion,
@@ -107,7 +107,7 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
     updatedAt: inputs.now,
     packs,
     files,
-    config: plan.config,
+    config: configAfter(plan),
     createdFiles: plan.createdFiles,
     createdDirs: nextCreatedDirs(before.createdDirs, inputs),
     // A root made by an earlier run stays bosun's; this run finds it there.
@@ -174,4 +174,10 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   const left = [...a].sort();
   const right = [...b].sort();
   return left.every((value, index) => value === right[index]);
+}
+
+/** The config entries after this run: the plan's, and those of settings conflicts answered "remove". */
+export function configAfter(plan: RootPlan): RootPlan["config"] {
+  const answered = plan.actions.filter((action) => action.resolution === "remove" && action.settingRecords).flatMap((action) => action.settingRecords ?? []);
+  return answered.length === 0 ? plan.config : [...plan.config, ...answered];
 }

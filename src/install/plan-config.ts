@@ -2,6 +2,8 @@ import { isSkip, type InstallLayout } from "../runtimes/install-types.js";
 import { addHookEntries, EVENT_PATH_DEPTH, hasHookEntry, hookSlotProblem, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
 import { addTomlBlock, findTomlBlock, parseToml, tomlValueAt, withoutTomlBlock } from "./config/toml-block.js";
 import type { DesiredHook, DesiredInstall } from "./desired.js";
+import type { DesiredSetting } from "./desired-settings.js";
+import { planSettings } from "./plan-settings.js";
 import type { ConfigRecord, HookEntryRecord, Manifest } from "./manifest.js";
 import type { ActionOrigin, PlannedAction } from "./plan-types.js";
 import type { TreeView } from "./tree-view.js";
@@ -11,6 +13,8 @@ export interface ConfigPlanInput {
   manifest: Manifest;
   packName: string;
   hooks: readonly DesiredHook[];
+  /** The pack's settings edits in this root (plan-settings.ts). */
+  settings?: readonly DesiredSetting[];
   toml: DesiredInstall["toml"];
   layout: InstallLayout;
   origin: ActionOrigin;
@@ -139,6 +143,12 @@ export function planConfig(input: ConfigPlanInput): ConfigPlan {
       });
     }
   }
+
+  // The pack's settings fragments, in the same files as its hooks or others.
+  const settings = planSettings({ view, manifest: input.manifest, packName, settings: input.settings ?? [], created, origin });
+  actions.push(...settings.actions);
+  notes.push(...settings.notes);
+  records.push(...settings.records);
 
   // The TOML block (Codex): present while any pack has hooks in this root.
   const block = placement?.toml;

@@ -1,7 +1,7 @@
 import type { Classification } from "./classify.js";
 import type { DesiredFile } from "./desired.js";
 import type { InstallState } from "./install-state.js";
-import type { ConfigRecord, Manifest, ReadManifest } from "./manifest.js";
+import type { ConfigRecord, Manifest, ReadManifest, SettingRecord } from "./manifest.js";
 import { DESTRUCTIVE_TYPES, type Choice, type MigrationActionType, type MigrationRecord } from "./migration-record.js";
 import type { InstallRoot } from "./root.js";
 
@@ -43,7 +43,9 @@ export interface PlannedAction {
   /** Needs your choice: the question, the answers, and what "remove" does. */
   prompt?: string;
   choices?: Choice[];
-  onRemove?: "backup-and-remove" | "backup-and-replace" | "move-managed";
+  onRemove?: "backup-and-remove" | "backup-and-replace" | "move-managed" | "backup-and-rewrite";
+  /** A settings conflict: the entries bosun records when it is answered "remove" (plan-settings.ts). */
+  settingRecords?: SettingRecord[];
   /** Set once answered (default keep). */
   resolution?: Choice;
   /** bosun will not do this and no answer changes that: what you must fix. */

@@ -27,7 +27,7 @@ export interface RootPlanInput {
   layout: InstallLayout;
   pack: { name: string; version: string; artifacts: ReadonlySet<string> };
   /** What the pack should look like in this root; null removes the pack (uninstall). */
-  desired: Pick<DesiredInstall, "files" | "hooks" | "toml"> | null;
+  desired: (Pick<DesiredInstall, "files" | "hooks" | "toml"> & Partial<Pick<DesiredInstall, "settings">>) | null;
   records: readonly MigrationRecord[];
   manifest: ReadManifest;
   state: InstallState;
@@ -119,7 +119,7 @@ export function planRoot(input: RootPlanInput): RootPlan {
   }
 
   // Config: hook registrations and the TOML block.
-  const config = planConfig({ view, manifest: effective, packName, hooks: input.desired?.hooks ?? ([] as DesiredHook[]), toml: input.desired?.toml ?? null, layout: input.layout, origin });
+  const config = planConfig({ view, manifest: effective, packName, hooks: input.desired?.hooks ?? ([] as DesiredHook[]), settings: input.desired?.settings ?? [], toml: input.desired?.toml ?? null, layout: input.layout, origin });
   for (const action of config.actions) add(action);
   notes.push(...config.notes);
 

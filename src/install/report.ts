@@ -37,6 +37,7 @@ export function groupOf(action: PlannedAction): ReportGroup {
       return "replaced";
     case "backup-and-replace":
     case "backup-and-remove":
+    case "backup-and-rewrite":
       return "backed-up";
     case "remove-managed":
     case "remove-empty-dir":

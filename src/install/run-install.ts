@@ -320,7 +320,7 @@ function settle(request: InstallRequest, plans: { target: InstallTarget; root: I
   const files = desired.files.filter((file) => file.root === root.key);
   if (!isSettled(plan, manifest, files)) return null;
   const hooks = desired.hooks.filter((hook) => hook.root === root.key);
-  const configFiles = [...hooks.flatMap((hook) => hook.files), ...manifest.config.map((record) => record.file), ...(desired.toml?.root === root.key ? [desired.toml.file] : [])];
+  const configFiles = [...hooks.flatMap((hook) => hook.files), ...desired.settings.filter((setting) => setting.root === root.key).map((setting) => setting.file), ...manifest.config.map((record) => record.file), ...(desired.toml?.root === root.key ? [desired.toml.file] : [])];
   // The runtime's other roots where bosun has nothing (and would put nothing) stay settled while empty.
   const emptyRoots = plans.filter((other) => other.target === target && other.root !== root && other.plan.actions.length === 0 && !other.plan.manifest.found && other.plan.stateText === null).map((other) => other.root.dir);
   const settleContext = { inputs: context.inputs, watch: context.watch, runNotes: context.notes, pack: request.settlePack, skipped: desired.skipped, notes: desired.notes, usesHelper: desired.usesHelper };
@@ -334,6 +334,7 @@ function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot,
     ? {
         files: target.desired.files.filter((file) => file.root === root.key),
         hooks: target.desired.hooks.filter((hook) => hook.root === root.key),
+        settings: target.desired.settings.filter((setting) => setting.root === root.key),
         toml: target.desired.toml?.root === root.key ? target.desired.toml : null,
       }
     : null;

@@ -4,7 +4,7 @@ import { oneLine } from "./probe-error.js";
 // A key an agent CLI masked itself (`sk-fake-***lmnop`): its visible ends are still parts of a key.
 const MASKED_FRAGMENT = /\S*\*{3,}\S*/g;
 // Long opaque runs (keys, tokens, JWT parts) that no redaction list named.
-const OPAQUE_RUN = /[A-Za-z0-9_\-+=]{32,}/g;
+export const OPAQUE_RUN = /[A-Za-z0-9_\-+=]{32,}/g;
 
 /**
  * What bosun relays of an agent CLI's own output (e.g. `codex logout`'s stderr): known secrets

@@ -1,4 +1,6 @@
 import { ANCHOR_LAYOUT, claudeLikeRows, settingsFileFor, settingsHooks } from "./install-surfaces.js";
+import { claudeSettings, claudeSettingsRow } from "./settings-places.js";
+import { AUGMENT_HOOK_EVENTS, AUGMENT_HOOK_EVENTS_SOURCE } from "./hook-events.js";
 import type { InstallRuntime } from "./install-types.js";
 
 /** Augment's Auggie CLI, laid out like Claude Code: install only. */
@@ -12,14 +14,18 @@ export const augment: InstallRuntime = {
       skills: { dir: "skills" },
       commands: { dir: "commands", format: "markdown" },
       agents: { dir: "agents", format: "markdown" },
-      hooks: settingsHooks([settingsFileFor(scope)], "augment.hooks"),
+      settings: claudeSettings(scope, "augment.settings"),
+      hooks: settingsHooks([settingsFileFor(scope)], "augment.hooks", AUGMENT_HOOK_EVENTS),
     }),
-    contract: () =>
-      claudeLikeRows("augment", {
+    contract: () => [
+      ...claudeLikeRows("augment", {
         root: "~/.augment",
         local: ".augment",
         settings: { global: "settings.json", local: "settings.local.json" },
+        eventsSource: AUGMENT_HOOK_EVENTS_SOURCE,
         checkedAgainst: `${ANCHOR_LAYOUT}; Claude Code's formats`,
       }),
+      ...claudeSettingsRow("augment", "~/.augment", ".augment", "Claude Code's settings keys (a Claude Code clone; not probed here)"),
+    ],
   },
 };

@@ -1,6 +1,8 @@
 import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./adapter.js";
 import { claudeCredentialLocations, claudeSignInSources, type ClaudeSource } from "./claude-signin.js";
 import { claudeDisconnectPlan } from "./claude-disconnect.js";
+import { CLAUDE_HOOK_EVENTS_SOURCE } from "./hook-events.js";
+import { claudeSettings, SETTINGS_OWNER, WHEN_SETTINGS } from "./settings-places.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { HookPlacement, InstallScope, InstallSurface } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
@@ -69,6 +71,7 @@ const claudeInstall: InstallSurface = {
     commands: { dir: "commands", format: "markdown" },
     agents: { dir: "agents", format: "markdown" },
     hooks: plainJsonOnly(settingsHooks([settingsFileFor(scope)], "claude.hooks"), CLAUDE_HOOK_ELSEWHERE[scope]),
+    settings: claudeSettings(scope, "claude.settings", CLAUDE_HOOK_ELSEWHERE[scope].replaceAll("bosun's hook there never runs", "bosun's settings there do not apply")),
   }),
   contract: () => contractRows("claude", {
     skills: {
@@ -103,7 +106,17 @@ const claudeInstall: InstallSurface = {
       when: WHEN_HOOKS,
       owner: OWNS_OWN_ENTRIES,
       why: "Claude Code runs command hooks from user and project settings without credentials; SessionStart output is added to the session",
-      checkedAgainst: "Claude Code 2.1.332: SessionStart and UserPromptSubmit fired from both settings files (--include-hook-events)",
+      checkedAgainst: `Claude Code 2.1.332: SessionStart and UserPromptSubmit fired from both settings files (--include-hook-events); events: ${CLAUDE_HOOK_EVENTS_SOURCE}`,
+    },
+    settings: {
+      surface: "settings.json / settings.local.json: statusLine, permissions, env",
+      what: "a pack's `settings`: `statusLine` `{type: command, command, padding}`, each rule of `permissions.allow`, `deny` and `ask` as an entry of that list, each `env` variable (plain values; `{env:NAME}` is refused: Claude Code does not expand it there)",
+      global: "~/.claude/settings.json",
+      local: ".claude/settings.local.json",
+      when: WHEN_SETTINGS,
+      owner: SETTINGS_OWNER,
+      why: "Claude Code reads statusLine, permissions and env from user and project settings",
+      checkedAgainst: "Claude Code 2.1.197 (its settings schema in the binary: statusLine, permissions allow/deny/ask, env); gsd-core 1.14.0 writes statusLine and permissions.allow there",
     },
     "hook-files": {
       surface: "hooks/<hook>/…",

@@ -1,4 +1,6 @@
 import { ANCHOR_LAYOUT, claudeLikeRows, settingsFileFor, settingsHooks } from "./install-surfaces.js";
+import { claudeSettings, claudeSettingsRow } from "./settings-places.js";
+import { CODEBUDDY_HOOK_EVENTS, CODEBUDDY_HOOK_EVENTS_SOURCE } from "./hook-events.js";
 import type { InstallRuntime } from "./install-types.js";
 
 /** Tencent's CodeBuddy Code, laid out like Claude Code: install only. */
@@ -12,14 +14,18 @@ export const codebuddy: InstallRuntime = {
       skills: { dir: "skills" },
       commands: { dir: "commands", format: "markdown" },
       agents: { dir: "agents", format: "markdown" },
-      hooks: settingsHooks([settingsFileFor(scope)], "codebuddy.hooks"),
+      settings: claudeSettings(scope, "codebuddy.settings"),
+      hooks: settingsHooks([settingsFileFor(scope)], "codebuddy.hooks", CODEBUDDY_HOOK_EVENTS),
     }),
-    contract: () =>
-      claudeLikeRows("codebuddy", {
+    contract: () => [
+      ...claudeLikeRows("codebuddy", {
         root: "~/.codebuddy",
         local: ".codebuddy",
         settings: { global: "settings.json", local: "settings.local.json" },
+        eventsSource: CODEBUDDY_HOOK_EVENTS_SOURCE,
         checkedAgainst: `${ANCHOR_LAYOUT}; Claude Code's formats`,
       }),
+      ...claudeSettingsRow("codebuddy", "~/.codebuddy", ".codebuddy", "Claude Code's settings keys (a Claude Code clone; not probed here)"),
+    ],
   },
 };

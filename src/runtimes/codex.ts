@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { defineStatusAdapter, notSignedIn, signedIn } from "./adapter.js";
 import { CODEX_ENV_KEY, codexCredentialLocations, codexSignIn } from "./codex-signin.js";
-import { CLAUDE_HOOK_EVENTS, contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
+import { CODEX_HOOK_EVENTS, CODEX_HOOK_EVENTS_SOURCE, CODEX_TIMEOUT_CAPS } from "./hook-events.js";
+import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
 import type { ContractEdition, InstallSurface, RetiredTomlBlock, TomlBlock } from "./install-types.js";
 import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
 
@@ -72,8 +73,10 @@ const codexInstall: InstallSurface = {
       // too, and would list each command twice (as their own command, and as a skill).
       commands: { dir: "skills", format: "skill" },
       agents: { skip: "Codex 0.171 has no agent definition files bosun can rely on" },
+      settings: { skip: "Codex keeps its settings in config.toml, with no status line command and its own sandbox and approval keys rather than permission rules; bosun edits none of them for a pack" },
       hooks: {
-        ...settingsHooks(["hooks.json"], "codex.hooks", CLAUDE_HOOK_EVENTS),
+        ...settingsHooks(["hooks.json"], "codex.hooks", CODEX_HOOK_EVENTS),
+        timeoutCaps: CODEX_TIMEOUT_CAPS,
         ...(edition === CODEX_FLAG_EDITION ? { toml: CODEX_HOOKS_FLAG } : { retiredToml: CODEX_HOOKS_FLAG_RETIRED }),
       },
     };
@@ -100,7 +103,7 @@ const codexInstall: InstallSurface = {
       owner: OWNS_OWN_ENTRIES,
       why: "Codex lists ~/.codex/hooks.json hooks (hooks/list) and runs them once the user has trusted them",
       versions: "0.114.0 and newer",
-      checkedAgainst: CODEX_CHECKED,
+      checkedAgainst: `${CODEX_CHECKED}; events: ${CODEX_HOOK_EVENTS_SOURCE}`,
     },
     features: {
       surface: "config.toml: marked block",

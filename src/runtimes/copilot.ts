@@ -1,4 +1,5 @@
 import { contractRows } from "./install-surfaces.js";
+import { COPILOT_HOOK_EVENTS, COPILOT_HOOK_EVENTS_SOURCE } from "./hook-events.js";
 import type { InstallRuntime } from "./install-types.js";
 
 const COPILOT_CHECKED = "GitHub Copilot CLI documentation and the anchor installer's layout (not probed here)";
@@ -21,7 +22,7 @@ export const copilot: InstallRuntime = {
       commands: { skip: "GitHub Copilot has no custom command files" },
       agents: { dir: "agents", format: "copilot" },
       hooks: {
-        events: { "session-start": "sessionStart", "user-prompt": "userPromptSubmitted", "pre-tool": "preToolUse", "post-tool": "postToolUse", stop: "sessionEnd" },
+        events: COPILOT_HOOK_EVENTS,
         filesDir: "hooks",
         // Copilot reads every hooks/*.json, so each hook is a file of its own rather than an edit.
         register: { kind: "file", dir: "hooks", format: "copilot", contract: "copilot.hooks" },
@@ -50,7 +51,7 @@ export const copilot: InstallRuntime = {
         global: "~/.copilot/hooks",
         local: ".github/hooks",
         why: "Copilot reads each JSON file in hooks/ and runs its commands for the named events",
-        checkedAgainst: COPILOT_CHECKED,
+        checkedAgainst: `${COPILOT_CHECKED}; events: ${COPILOT_HOOK_EVENTS_SOURCE}`,
       },
     }),
   },

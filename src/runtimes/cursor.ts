@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { CURSOR_HOOK_EVENTS, CURSOR_HOOK_EVENTS_SOURCE } from "./hook-events.js";
 import { atDefaultPlaces, defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
 import { presentText } from "./detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./detect/env.js";
@@ -33,7 +34,7 @@ const cursorInstall: InstallSurface = {
     commands: { dir: "commands", format: "workflow" },
     agents: { dir: "agents", format: "markdown" },
     hooks: {
-      events: { "session-start": "sessionStart", "user-prompt": "beforeSubmitPrompt", "pre-tool": "preToolUse", "post-tool": "postToolUse", stop: "stop" },
+      events: CURSOR_HOOK_EVENTS,
       filesDir: "hooks",
       register: { kind: "config", files: ["hooks.json"], format: "cursor", timeoutUnit: "s", contract: "cursor.hooks" },
     },
@@ -65,13 +66,13 @@ const cursorInstall: InstallSurface = {
     },
     hooks: {
       surface: "hooks.json: hooks",
-      what: "one `{command}` entry per pack hook under `hooks.<event>` (sessionStart, beforeSubmitPrompt, preToolUse, postToolUse, stop); `version: 1` when bosun creates the file",
+      what: "one `{command}` entry per pack hook under `hooks.<event>` (Cursor's camelCase event names); `version: 1` when bosun creates the file",
       global: "~/.cursor/hooks.json",
       local: ".cursor/hooks.json",
       when: WHEN_HOOKS,
       owner: OWNS_OWN_ENTRIES,
       why: "Cursor runs the commands listed in hooks.json for each event",
-      checkedAgainst: CURSOR_CHECKED,
+      checkedAgainst: `${CURSOR_CHECKED}; events: ${CURSOR_HOOK_EVENTS_SOURCE}`,
     },
     "hook-files": {
       surface: "hooks/<hook>/…",

@@ -1,4 +1,5 @@
 import { basename, join } from "node:path";
+import { GEMINI_HOOK_EVENTS, GEMINI_HOOK_EVENTS_SOURCE } from "./hook-events.js";
 import { defineStatusAdapter } from "./adapter.js";
 import { envPath } from "./detect/env.js";
 import { GEMINI_OAUTH_FILE, geminiAuthStatus } from "./gemini-auth.js";
@@ -31,8 +32,6 @@ async function planGeminiDisconnect(_config: RuntimeConfig, ctx: DetectionContex
 
 const GEMINI_CHECKED = "Gemini CLI 0.61.0, probed offline (`gemini skills list`; commands, agents and hooks through a loopback model server); bosun's pack checked with scripts/accept-install.mjs";
 
-/** Gemini's own names for the hook events bosun knows. */
-const GEMINI_HOOK_EVENTS = { "session-start": "SessionStart", "user-prompt": "BeforeAgent", "pre-tool": "BeforeTool", "post-tool": "AfterTool", stop: "AfterAgent" } as const;
 
 const geminiInstall: InstallSurface = {
   globalRoot: { home: ".gemini", overrides: [{ env: "GEMINI_CLI_HOME", use: "join", path: ".gemini" }] },
@@ -44,6 +43,10 @@ const geminiInstall: InstallSurface = {
     agents: { dir: "agents", format: "gemini" },
     // Gemini 0.61 runs a hook command with a shell, HOME and GEMINI_PROJECT_DIR set (seen with the real CLI).
     hooks: { ...settingsHooks(["settings.json"], "gemini.hooks", GEMINI_HOOK_EVENTS, "ms", "json"), ...(scope === "local" ? { projectDirVar: "GEMINI_PROJECT_DIR" } : {}) },
+    // What its settings schema has (SETTINGS_SCHEMA in the 0.61.0 bundle): none of the three.
+    settings: {
+      skip: "Gemini CLI 0.61's settings have no status line command (its footer shows fixed items) and no environment variables (it reads .env files), and its tools.allowed / tools.exclude name its own tools, not Claude Code's permission rules",
+    },
   }),
   notes: (scope) =>
     scope === "local"
@@ -76,13 +79,13 @@ const geminiInstall: InstallSurface = {
     },
     hooks: {
       surface: "settings.json: hooks",
-      what: "one `{type: command, command, name, timeout (ms)}` group per pack hook under `hooks.<Event>` (SessionStart, BeforeAgent, BeforeTool, AfterTool, AfterAgent)",
+      what: "one `{type: command, command, name, timeout (ms)}` group per pack hook under `hooks.<Event>` (Gemini's own event names: BeforeAgent, BeforeTool, PreCompress…)",
       global: "~/.gemini/settings.json",
       local: ".gemini/settings.json (trusted folders only)",
       when: WHEN_HOOKS,
       owner: OWNS_OWN_ENTRIES,
       why: "the SessionStart hook in settings.json ran in the probe (it does not run while auth is missing)",
-      checkedAgainst: GEMINI_CHECKED,
+      checkedAgainst: `${GEMINI_CHECKED}; events: ${GEMINI_HOOK_EVENTS_SOURCE}`,
     },
     "hook-files": {
       surface: "hooks/<hook>/…",

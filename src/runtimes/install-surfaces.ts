@@ -1,16 +1,10 @@
-import type { ContractRow, HookEvent, HookPlacement, InstallScope } from "./install-types.js";
+import { CLAUDE_HOOK_EVENTS, type HookEventNames } from "./hook-events.js";
+import type { ContractRow, HookPlacement, InstallScope } from "./install-types.js";
 
-/** Claude Code's hook event names; Codex, Augment, CodeBuddy and Qwen Code took the same ones. */
-export const CLAUDE_HOOK_EVENTS: Readonly<Partial<Record<HookEvent, string>>> = {
-  "session-start": "SessionStart",
-  "user-prompt": "UserPromptSubmit",
-  "pre-tool": "PreToolUse",
-  "post-tool": "PostToolUse",
-  stop: "Stop",
-};
+export { CLAUDE_HOOK_EVENTS } from "./hook-events.js";
 
 /** Hooks registered Claude-style in a JSON settings file (`hooks.<Event>[].hooks[]`). */
-export function settingsHooks(files: readonly string[], contract: string, events = CLAUDE_HOOK_EVENTS, timeoutUnit: "s" | "ms" = "s", helperOutput?: HookPlacement["helperOutput"]): HookPlacement {
+export function settingsHooks(files: readonly string[], contract: string, events: HookEventNames = CLAUDE_HOOK_EVENTS, timeoutUnit: "s" | "ms" = "s", helperOutput?: HookPlacement["helperOutput"]): HookPlacement {
   return { events, filesDir: "hooks", register: { kind: "config", files, format: "nested", timeoutUnit, contract }, ...(helperOutput ? { helperOutput } : {}) };
 }
 
@@ -69,6 +63,8 @@ interface ClaudeLikeSpec {
   /** How commands are written, when not Claude's markdown. */
   commands?: string;
   checkedAgainst: string;
+  /** Where the runtime's hook event names come from (the hooks row's "checked against"). */
+  eventsSource: string;
 }
 
 /** The rows of a runtime laid out like Claude Code (skills, commands, agents, settings hooks, hook files). */
@@ -93,7 +89,7 @@ export function claudeLikeRows(runtime: string, spec: ClaudeLikeSpec): ContractR
       when: WHEN_HOOKS,
       owner: OWNS_OWN_ENTRIES,
       why: "its settings take Claude Code's hooks block",
-      checkedAgainst: spec.checkedAgainst,
+      checkedAgainst: `${spec.checkedAgainst}; events: ${spec.eventsSource}`,
     },
     "hook-files": {
       surface: "hooks/<hook>/…",

@@ -5,9 +5,8 @@ export type InstallScope = "global" | "local";
 export const INSTALL_SCOPES: readonly InstallScope[] = ["global", "local"];
 
 
-/** The lifecycle events a pack's hook may name; each runtime maps them to its own names. */
-export type HookEvent = "session-start" | "user-prompt" | "pre-tool" | "post-tool" | "stop";
-export const HOOK_EVENTS: readonly HookEvent[] = ["session-start", "user-prompt", "pre-tool", "post-tool", "stop"];
+export { HOOK_EVENTS, type HookEvent } from "./hook-events.js";
+import type { HookEvent } from "./hook-events.js";
 
 /** What root resolution reads: the environment, the home folder and the working folder. */
 export interface RootContext {
@@ -114,6 +113,8 @@ export interface HookPlacement {
   events: Partial<Record<HookEvent, string>>;
   /** Where a hook's own files go: `<filesDir>/<hook name>/`. */
   filesDir: string;
+  /** The longest timeout (seconds) the runtime allows a hook on these events; a longer one is lowered, with a note. */
+  timeoutCaps?: Partial<Record<HookEvent, number>>;
   register: HookRegistration;
   /**
    * The runtime runs hook commands through a shell that has this variable set to the project
@@ -142,11 +143,35 @@ export interface RetiredTomlBlock {
   why: string;
 }
 
+/** One settings key a runtime takes from a pack's `settings`, at `path` in its settings file. */
+export interface SettingKeyPlacement {
+  path: readonly string[];
+}
+
+/**
+ * Where a runtime keeps the settings a pack's `settings` may edit (`statusLine`, `permissions`,
+ * `env`), key by key; a key the runtime has no place for is skipped with the reason.
+ */
+export interface SettingsPlacement {
+  /** The settings file, relative to the root. */
+  file: string;
+  /** The config contract row these edits follow. */
+  contract: string;
+  statusLine: SettingKeyPlacement | Skip;
+  permissions: SettingKeyPlacement | Skip;
+  /** `references`: what the runtime does with `{env:NAME}` (null: it cannot take one, and the pack is refused). */
+  env: (SettingKeyPlacement & { references: null }) | Skip;
+  /** As for hooks: the runtime ignores a settings file with comments (the plan warns with this). */
+  plainJsonOnly?: string;
+}
+
 export interface InstallLayout {
   skills: SkillPlacement | Skip;
   commands: CommandPlacement | Skip;
   agents: AgentPlacement | Skip;
   hooks: HookPlacement | Skip;
+  /** Absent: the runtime has no settings file bosun edits for a pack's `settings`. */
+  settings?: SettingsPlacement | Skip;
 }
 
 /**

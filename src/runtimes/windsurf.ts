@@ -1,4 +1,5 @@
 import { ANCHOR_LAYOUT, contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./install-surfaces.js";
+import { WINDSURF_HOOK_EVENTS, WINDSURF_HOOK_EVENTS_SOURCE } from "./hook-events.js";
 import type { InstallRuntime } from "./install-types.js";
 
 /** Windsurf (Devin Desktop): install only. */
@@ -13,8 +14,7 @@ export const windsurf: InstallRuntime = {
       commands: scope === "local" ? { dir: "workflows", format: "workflow" } : { skip: "Windsurf reads workflows from a project's .windsurf/workflows only" },
       agents: { dir: "agents", format: "markdown" },
       hooks: {
-        // Cascade hooks have no session-start event.
-        events: { "user-prompt": "pre_user_prompt", "pre-tool": "pre_run_command", "post-tool": "post_run_command", stop: "post_cascade_response" },
+        events: WINDSURF_HOOK_EVENTS,
         filesDir: "hooks",
         register: { kind: "config", files: ["hooks.json"], format: "windsurf", timeoutUnit: "s", contract: "windsurf.hooks" },
       },
@@ -44,7 +44,7 @@ export const windsurf: InstallRuntime = {
         when: WHEN_HOOKS,
         owner: OWNS_OWN_ENTRIES,
         why: "Cascade runs the commands in hooks.json for its events",
-        checkedAgainst: ANCHOR_LAYOUT,
+        checkedAgainst: `${ANCHOR_LAYOUT}; events: ${WINDSURF_HOOK_EVENTS_SOURCE}`,
       },
     }),
   },

@@ -19,6 +19,7 @@ import {
   skillFrontmatterSchema,
   type PackMigrationJson,
 } from "./pack-schema.js";
+import { checkPackSettings, type PackSettings } from "./settings-schema.js";
 import { compileTemplate, type Template } from "./template.js";
 
 /** A file of the pack that is copied (or rendered, when it is a template) into a runtime. */
@@ -77,6 +78,8 @@ export interface LoadedPack {
   commands: MarkdownArtifact[];
   agents: MarkdownArtifact[];
   hooks: HookArtifact[];
+  /** `pack.json` `settings`: the runtime settings the pack adds (empty: none). */
+  settings: PackSettings;
   migrations: PackMigration[];
   /**
    * Every path of the pack this load looked at (relative to the pack, `/`-separated) with its
@@ -129,7 +132,8 @@ export function loadPack(dir: string): LoadedPack {
   const agents = (json.artifacts.agents ?? []).map((name) => loadMarkdown(ctx, "agents", name));
   const hooks = (json.artifacts.hooks ?? []).map((name) => loadHook(ctx, name));
   const migrations = loadMigrations(ctx);
-  return { dir: root, name: json.name, version: json.version, description: json.description ?? "", skills, commands, agents, hooks, migrations, watch: [...ctx.watch] };
+  checkPackSettings(packFile, json.settings, json.artifacts.hooks ?? []);
+  return { dir: root, name: json.name, version: json.version, description: json.description ?? "", skills, commands, agents, hooks, settings: json.settings ?? {}, migrations, watch: [...ctx.watch] };
 }
 
 /** One load: the pack folder, its template globs, the file count so far, and what was looked at. */

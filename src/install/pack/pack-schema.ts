@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HOOK_EVENTS } from "../../runtimes/install-types.js";
 import { ARTIFACT_NAME, PACK_NAME, SEMVER } from "./pack-names.js";
+import { packSettingsSchema } from "./settings-schema.js";
 
 const artifactName = z.string().regex(ARTIFACT_NAME, "use 1-64 lower-case letters, digits and '-', starting with a letter or digit");
 
@@ -20,6 +21,8 @@ export const packJsonSchema = z
       .strict(),
     /** Pack files (globs, relative to the pack) rendered with `{{…}}` values at install time. */
     templates: z.array(z.string().min(1)).optional(),
+    /** Runtime settings the pack adds (settings-schema.ts). */
+    settings: packSettingsSchema.optional(),
   })
   .strict();
 export type PackJson = z.infer<typeof packJsonSchema>;
