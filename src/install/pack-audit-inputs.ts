@@ -4,7 +4,7 @@ import type { DesiredFile, DesiredInstall } from "./desired.js";
 import type { InstallOutcome } from "./install-pack.js";
 import { parseConfig } from "./config/json-hooks.js";
 import { readOrNull, type InstallFs } from "./install-fs.js";
-import type { HookEntryRecord, Manifest } from "./manifest.js";
+import type { HookEntryRecord, Manifest, SettingRecord } from "./manifest.js";
 import { bosunEventOf, buildPackAudit, hookFileEntries, matcherInConfig, type AuditExecutableInput, type AuditHookInput, type AuditRootInput, type AuditSettingInput, type InstalledHookInput, type PackAudit } from "./pack-audit.js";
 import type { RootPlan } from "./plan-types.js";
 import type { InstallRoot } from "./root.js";
@@ -67,8 +67,14 @@ interface RootContext {
  * and `setting` records to the manifest): this is the one place that maps them to the audit's
  * input (file, runtime key, exact value, entry or value).
  */
-function settingsOf(_context: RootContext, _desired: DesiredInstall): { settings: AuditSettingInput[]; installed: AuditSettingInput[] } {
-  return { settings: [], installed: [] };
+function settingsOf(context: RootContext, desired: DesiredInstall): { settings: AuditSettingInput[]; installed: AuditSettingInput[] } {
+  const settings = desired.settings
+    .filter((setting) => setting.root === context.root.key && setting.refused === undefined)
+    .map((setting) => ({ file: setting.file, key: setting.key, value: setting.value, mode: setting.mode }));
+  const installed = context.manifest.config
+    .filter((record): record is SettingRecord => record.kind === "setting" && record.pack === context.pack)
+    .map((record) => ({ file: record.file, key: record.path.join("."), value: record.value, mode: record.mode }));
+  return { settings, installed };
 }
 
 const eventOf = (context: RootContext, event: string) => (context.placement ? bosunEventOf(context.placement.events, event) : null);
