@@ -46,6 +46,7 @@ async function doctorCommand(flags: DoctorFlags, output: Output): Promise<void> 
     dataDir: boot.paths.data,
     agentsConfig: boot.config?.value.agents,
     timeoutMs,
+    packageRoot: boot.packageRoot,
   });
   if (flags.json) writeJson(output, report);
   else {
