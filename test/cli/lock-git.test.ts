@@ -43,6 +43,9 @@ function branch(t: TempHome, repo: string, name: string, change: () => void): vo
   git(repo, t.env, "commit", "-qam", name);
 }
 
+/** Each test runs a dozen bosun and git processes: more than the default 20 s on a busy machine. */
+const SLOW = 90_000;
+
 describe("bosun.lock in git", () => {
   it("two branches that add different runtimes, or different packs, merge without a conflict", () => {
     const t = makeTempHome();
@@ -66,7 +69,7 @@ describe("bosun.lock in git", () => {
     expect(both.installs.map((install) => `${install.runtime} ${install.scope} ${install.pack}`).sort()).toEqual(["claude global demo", "claude local bosun", "codex global other"]);
     // bosun writes it back sorted at the next change; the merge result reads the same.
     expect(git(repo, t.env, "status", "--porcelain", "--", "bosun.lock")).toBe("");
-  });
+  }, SLOW);
 
   it("without the merge attribute the same two branches conflict (why bosun adds it); two upgrades of one pack leave both lines, which bosun names", () => {
     const t = makeTempHome();
@@ -101,7 +104,7 @@ describe("bosun.lock in git", () => {
     const twice = runBin(["install", "--check"], t.env, repo);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(/bosun\.lock:\d+: pack: demo is listed twice \(also line \d+; a merge kept both sides\); keep the one you want/);
-  });
+  }, SLOW);
 
   it("CI: a committed lock, a fresh clone and HOME: install --frozen --yes, then --check exits 0; an edited file makes it exit 1, naming the file", () => {
     const dev = makeTempHome();
@@ -128,5 +131,5 @@ describe("bosun.lock in git", () => {
       "deleted claude global agents/bosun-reviewer.md",
       "edited claude local commands/bosun-status.md",
     ]);
-  });
+  }, SLOW);
 });
