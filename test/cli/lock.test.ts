@@ -74,6 +74,19 @@ describe("bosun install writes bosun.lock at a project's root", () => {
     expect(existsSync(join(project, "bosun.lock"))).toBe(false);
   });
 
+  it("a global install starts no lock, but is recorded in a lock the project has (and its uninstall too)", async () => {
+    const t = makeTempHome();
+    const project = makeProject(t);
+    await ok(["install", "--runtime", "claude", "--scope", "global", ...YES], t, project);
+    expect(existsSync(join(project, "bosun.lock"))).toBe(false);
+    expect(existsSync(join(project, ".gitattributes"))).toBe(false);
+    await ok(["install", ...LOCAL("codex")], t, project);
+    await ok(["install", "--runtime", "claude", "--scope", "global", ...YES], t, project);
+    expect(lockLines(project).slice(2)).toEqual([`{"install":"claude","scope":"global","pack":"bosun"}`, `{"install":"codex","scope":"local","pack":"bosun"}`]);
+    await ok(["uninstall", "--runtime", "claude", "--scope", "global", "--yes"], t, project);
+    expect(lockLines(project).slice(2)).toEqual([`{"install":"codex","scope":"local","pack":"bosun"}`]);
+  });
+
   it("keeps an existing .gitattributes (appending the attribute on a new line), and writes no lock below the root or outside a project", async () => {
     const t = makeTempHome();
     const project = makeProject(t);

@@ -81,7 +81,9 @@ export function checkLock(input: LockCheckInput): LockCheck {
   const places = new Places(input);
   for (const install of installs) drift.push(...installDrift(install, packs.find((pack) => pack.name === install.pack) as LockedPack, places));
   if (input.scope !== "global") drift.push(...unlockedInstalls(input, places));
-  return { file: input.file, ok: drift.length === 0, checked: { packs: packs.map((pack) => pack.name), installs }, drift };
+  // A folder's own trouble (an interrupted run) is seen once per pack locked there: said once.
+  const unique = drift.filter((entry, index) => drift.findIndex((other) => other.text === entry.text) === index);
+  return { file: input.file, ok: unique.length === 0, checked: { packs: packs.map((pack) => pack.name), installs }, drift: unique };
 }
 
 /** How a pack folder differs from its lock line, or null when it matches. */

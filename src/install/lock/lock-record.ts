@@ -15,7 +15,8 @@ export interface LockReport {
 /**
  * Records a finished `bosun install` or `bosun uninstall` in the project's lock: an install pins
  * the pack (version, digest) and lists each runtime in the scope; an uninstall takes those lines
- * out (and the pack's, with its last install). The lock is written only when its bytes change; an
+ * out (and the pack's, with its last install). A lock is created by a local-scope install only
+ * (a global install from a project's root is recorded once the project has a lock). The lock is written only when its bytes change; an
  * uninstall with no lock writes none. The lock is read before the run (`before`), so a lock bosun
  * cannot read has already stopped it.
  */
@@ -29,6 +30,8 @@ export function recordInLock(place: LockPlace, before: { lock: Lock; text: strin
     if (!before) return unchanged;
     next = lockAfterUninstall(before.lock, outcome.pack.name, { runtimes, scope });
   } else {
+    // Only a project install (local scope) starts a lock; a global one is recorded in a lock that exists.
+    if (!before && scope === "global") return unchanged;
     const pinned = pinnedPack(outcome, before?.lock ?? null);
     if (!pinned) return unchanged;
     next = lockAfterInstall(before?.lock ?? null, pinned, { runtimes, scope });
