@@ -250,8 +250,13 @@ describe("bosun install --check", () => {
     const missing = await runCli(["install", "--check", "--scope", "global"], fresh.env, clone);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toMatch(/missing +claude global: pack demo is not installed \(the lock pins 1\.0\.0\); run bosun install --frozen/);
-    const unlocked = await runCli(["install", packDir("demo-v2"), "--check"], fresh.env, clone);
-    expect(unlocked.stdout).toMatch(/source +pack demo: its folder \(.*demo-v2\) is version 2\.0\.0, the lock pins 1\.0\.0/);
+    const other = await runCli(["install", packDir("demo-v2"), "--check"], fresh.env, clone);
+    expect(other.stdout).toMatch(/source +pack demo: its folder \(.*demo-v2\) is version 2\.0\.0, the lock pins 1\.0\.0/);
+    const renamed = demoCopy(fresh);
+    writeFileSync(join(renamed, "pack.json"), JSON.stringify({ ...JSON.parse(readFileSync(join(renamed, "pack.json"), "utf8")), name: "renamed" }));
+    const unlocked = await runCli(["install", renamed, "--check", "--json"], fresh.env, clone);
+    expect(unlocked.code).toBe(1);
+    expect(JSON.parse(unlocked.stdout).drift).toEqual([{ kind: "unlocked-pack", pack: "renamed", text: `pack renamed (${renamed}) is not in the lock; bosun install it from the project's root to add it` }]);
   });
 
   it("with no lock, or a lock of the wrong shape: one line naming the file, exit 1, nothing written", async () => {

@@ -1,5 +1,6 @@
 // bosun.lock's format (one JSON record per line, sorted, strict on read), the pack content
 // digest, and the pure lock updates of install and uninstall.
+import * as nodeFs from "node:fs";
 import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,7 +8,8 @@ import { LockFileError } from "../../src/install/lock/lock-errors.js";
 import { parseLock, serializeLock, type Lock, type LockedPack } from "../../src/install/lock/lock-file.js";
 import { lockAfterInstall, lockAfterUninstall } from "../../src/install/lock/lock-update.js";
 import { changedParts, packDigest } from "../../src/install/lock/pack-digest.js";
-import { packDir } from "../fixtures/install.js";
+import { readManifest } from "../../src/install/manifest.js";
+import { install, packDir } from "../fixtures/install.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 const D = (char: string) => `sha256:${char.repeat(64)}`;
@@ -145,5 +147,24 @@ describe("the pack digest", () => {
     expect(added).not.toBe(before);
     symlinkSync("../agents/demo-agent.md", join(a, "commands", "link.md"));
     expect(packDigest(a).digest).not.toBe(added);
+  });
+});
+
+describe("the manifest records the digest a pack was installed from", () => {
+  it("an install records it; a change of the pack's files records the new one, a README next to them does not count", async () => {
+    const t = makeTempHome();
+    const pack = join(t.root, "pack");
+    cpSync(packDir("demo-v1"), pack, { recursive: true });
+    const recorded = () => readManifest(nodeFs, join(t.home, ".claude", "bosun-manifest.json")).manifest.packs.demo?.digest;
+    const first = await install(t, { pack });
+    expect(first.pack.digest).toBe(packDigest(pack).digest);
+    expect(recorded()).toBe(packDigest(pack).digest);
+    writeFileSync(join(pack, "README.md"), "about the pack\n");
+    await install(t, { pack });
+    expect(recorded()).toBe(first.pack.digest);
+    writeFileSync(join(pack, "agents", "demo-agent.md"), "---\ndescription: changed\n---\nChanged.\n");
+    await install(t, { pack });
+    expect(recorded()).toBe(packDigest(pack).digest);
+    expect(recorded()).not.toBe(first.pack.digest);
   });
 });
