@@ -241,6 +241,19 @@ describe("bosun install --check", () => {
     expect(digest.stdout).toMatch(/digest +codex local: pack demo 1\.0\.0 in .*\.codex was installed from other files than the locked ones; run bosun install --frozen/);
   });
 
+  it("a run interrupted in a locked folder is drift (the check does not roll it back: it writes nothing)", async () => {
+    const s = await installed();
+    const run = "2026-12-01T00-00-00-000Z-0badf00d";
+    const begin = { op: "begin", runId: run, startedAt: "2026-12-01T00:00:00.000Z", pid: 1, host: "h", runtime: "claude", scope: "local", pack: "demo", bosunVersion: "0.1.0" };
+    s.t.write(join(s.project, ".claude", "bosun-journal", `${run}.jsonl`), [begin, { op: "create", path: "commands/extra.md" }].map((line) => JSON.stringify(line)).join("\n") + "\n");
+    s.t.write(join(s.project, ".claude", "commands", "extra.md"), "half written\n");
+    const before = everything(s.t);
+    const result = await check(s, "--runtime", "claude", "--json");
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).drift).toEqual([{ kind: "interrupted", pack: "demo", runtime: "claude", scope: "local", text: `claude local: an install in ${join(s.project, ".claude")} was interrupted; run bosun install --frozen to roll it back and finish` }]);
+    expect(everything(s.t)).toEqual(before);
+  });
+
   it("a locked install missing from a fresh home is drift (global scope); a pack the lock does not have, given as PACK, too", async () => {
     const s = await installed();
     await ok(["install", s.pack, "--runtime", "claude", "--scope", "global", ...YES], s.t, s.project);
