@@ -147,6 +147,15 @@ describe("bosun install --frozen", () => {
     expect(check.stdout).toMatch(/1 pack, 3 installs {2}matches/);
   });
 
+  it("--dry-run checks the lock, shows every scope's plan and writes nothing", async () => {
+    const { t, project, pack } = await locked();
+    const before = everything(t);
+    const result = await ok(["install", pack, "--frozen", "--dry-run", "--json"], t, project);
+    const report = JSON.parse(result.stdout);
+    expect(report.runs.map((run: { dryRun: boolean; targets: unknown[] }) => [run.dryRun, run.targets.length])).toEqual([[true, 1], [true, 2]]);
+    expect(everything(t)).toEqual(before);
+  });
+
   it("--runtime and --scope narrow it to a subset of the lock; from a subfolder it runs at the project's root", async () => {
     const { t, project, pack } = await locked();
     const sub = join(project, "src");

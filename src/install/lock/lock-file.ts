@@ -90,7 +90,7 @@ export function parseLock(text: string, file: string): Lock {
       installs.set(key, { install, line });
     } else throw new LockFileError(file, line, null, `is not a record bosun writes (expected "lockVersion", "pack" or "install")`);
   }
-  if (version === null) throw new LockFileError(file, null, "lockVersion", "is missing (no {\"lockVersion\": 1} line); this is not a lock bosun wrote");
+  if (version === null) throw new LockFileError(file, null, "lockVersion", "is missing (no {\"lockVersion\": 1} line), so this is not a lock bosun wrote; restore it from git, or delete it and run bosun install to write it again");
   for (const { install, line } of installs.values()) {
     if (!packs.has(install.pack)) throw new LockFileError(file, line, "pack", `${install.pack} has no pack line in the lock; run bosun install again to write it`);
   }
