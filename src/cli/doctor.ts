@@ -47,6 +47,7 @@ async function doctorCommand(flags: DoctorFlags, output: Output): Promise<void> 
     agentsConfig: boot.config?.value.agents,
     timeoutMs,
     packageRoot: boot.packageRoot,
+    cacheDir: boot.paths.cache,
   });
   if (flags.json) writeJson(output, report);
   else {

@@ -62,16 +62,19 @@ export async function projectLock(boot: Boot, flag: "--frozen" | "--check"): Pro
   return { place, lock: read.lock };
 }
 
-/** The pack a lock mode compares: `PACK` (resolved from the working folder), else bosun's own. */
-export async function packSource(pack: string | undefined, boot: Boot) {
-  const [{ readPackSource }, { bundledPackDir }] = await Promise.all([import("../install/lock/pack-source.js"), import("../install/install-pack.js")]);
-  return readPackSource(pack === undefined ? bundledPackDir(boot.packageRoot) : resolve(process.cwd(), pack));
+/**
+ * The pack a lock mode compares: `PACK` (resolved from the working folder), else bosun's own;
+ * hashed with bosun's digest cache (`--check` only reads it: it writes nothing).
+ */
+export async function packSource(pack: string | undefined, boot: Boot, write: boolean) {
+  const [{ readPackSource }, { bundledPackDir }, { DigestCache }] = await Promise.all([import("../install/lock/pack-source.js"), import("../install/install-pack.js"), import("../install/lock/digest-cache.js")]);
+  return readPackSource(pack === undefined ? bundledPackDir(boot.packageRoot) : resolve(process.cwd(), pack), DigestCache.open(boot.paths.cache, { write }));
 }
 
 /** What `bosun install --frozen` runs: one install per scope the lock lists, in the project's root. */
 export async function frozenRuns(pack: string | undefined, flags: LockFlags, scope: InstallScope | undefined, boot: Boot): Promise<{ root: string; packDir: string; groups: FrozenGroup[] }> {
   const { place, lock } = await projectLock(boot, "--frozen");
-  const source = await packSource(pack, boot);
+  const source = await packSource(pack, boot, true);
   const { frozenGroups } = await import("../install/lock/frozen.js");
   const runtimes = namedRuntimes(flags);
   const groups = frozenGroups({ lock, file: place.file, source, ...(runtimes ? { runtimes } : {}), ...(scope ? { scope } : {}) });
@@ -93,7 +96,7 @@ export async function lockBeforeRun(boot: Boot): Promise<{ place: LockPlace; bef
 export async function recordRun(state: NonNullable<Awaited<ReturnType<typeof lockBeforeRun>>>, outcome: InstallOutcome, boot: Boot): Promise<LockReport | { file: string; error: string }> {
   const { recordInLock } = await import("../install/lock/lock-record.js");
   try {
-    return recordInLock(state.place, state.before, outcome);
+    return recordInLock(state.place, state.before, outcome, boot.paths.cache);
   } catch (error) {
     boot.log.warn("bosun.lock not written", { file: state.place.file, error: (error as Error).message });
     return { file: state.place.file, error: (error as Error).message };
@@ -112,8 +115,8 @@ export async function lockCheckCommand(pack: string | undefined, flags: LockFlag
 export async function runLockCheck(boot: Boot, narrow: { pack?: string; scope?: InstallScope; runtimes: string[] | undefined }): Promise<LockCheck> {
   const { place, lock } = await projectLock(boot, "--check");
   const [nodeFs, { checkLock }] = await Promise.all([import("node:fs"), import("../install/lock/lock-check.js")]);
-  const own = await packSource(undefined, boot);
-  const given = narrow.pack === undefined ? null : await packSource(narrow.pack, boot);
+  const own = await packSource(undefined, boot, false);
+  const given = narrow.pack === undefined ? null : await packSource(narrow.pack, boot, false);
   const sources = given && given.dir !== own.dir ? [own, given] : [own];
   return checkLock({
     lock,

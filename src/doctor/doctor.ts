@@ -34,6 +34,8 @@ export interface DoctorOptions {
   timeoutMs: number;
   /** bosun's package (its own pack): given, the project's `bosun.lock` is checked too (lock-section.ts). */
   packageRoot?: string;
+  /** bosun's cache folder (its pack digest cache is read, never written). */
+  cacheDir?: string;
 }
 
 export interface RootDoctor {
@@ -108,7 +110,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     for (const runtime of options.runtimes!) if (!runtimes.some((entry) => entry.runtime === runtime.id)) runtimes.push({ runtime: runtime.id, title: runtime.title, cli: null, signIn: null, roots: [], artifacts: [], probe: null });
   }
   const hook = readHookSnapshot(options.dataDir);
-  const lock = options.packageRoot === undefined ? null : doctorLock({ env: options.env, home: options.home, cwd: options.cwd, packageRoot: options.packageRoot });
+  const lock = options.packageRoot === undefined ? null : doctorLock({ env: options.env, home: options.home, cwd: options.cwd, packageRoot: options.packageRoot, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
   const problems = [...runtimes.flatMap((runtime) => runtimeProblems(runtime)), ...lockProblems(lock)];
   return { ok: problems.length === 0, timeoutMs: options.timeoutMs, runtimes, hook, lock, problems };
 }

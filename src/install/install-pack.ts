@@ -14,6 +14,7 @@ import { exists, type InstallFs } from "./install-fs.js";
 import { migrationChecksum, type Choice } from "./migration-record.js";
 import { ENGINE_MIGRATIONS } from "./migrations/index.js";
 import { packMigrationRecords } from "./migrations/pack-records.js";
+import { DigestCache } from "./lock/digest-cache.js";
 import { packDigest } from "./lock/pack-digest.js";
 import { loadPack, type LoadedPack } from "./pack/load-pack.js";
 import type { PlannedAction } from "./plan-types.js";
@@ -119,7 +120,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   }
 
   const pack = loadPack(packDir);
-  const digest = packDigest(pack.dir);
+  const digest = packDigest(pack.dir, DigestCache.open(options.cacheDir));
   const { targets, notes } = buildInstallTargets({
     pack,
     runtimes,

@@ -1,12 +1,13 @@
 // bosun.lock's format (one JSON record per line, sorted, strict on read), the pack content
 // digest, and the pure lock updates of install and uninstall.
 import * as nodeFs from "node:fs";
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LockFileError } from "../../src/install/lock/lock-errors.js";
 import { parseLock, serializeLock, type Lock, type LockedPack } from "../../src/install/lock/lock-file.js";
 import { lockAfterInstall, lockAfterUninstall } from "../../src/install/lock/lock-update.js";
+import { DigestCache, DIGEST_CACHE_FILE } from "../../src/install/lock/digest-cache.js";
 import { changedParts, packDigest } from "../../src/install/lock/pack-digest.js";
 import { readManifest } from "../../src/install/manifest.js";
 import { install, packDir } from "../fixtures/install.js";
@@ -166,5 +167,49 @@ describe("the manifest records the digest a pack was installed from", () => {
     await install(t, { pack });
     expect(recorded()).toBe(packDigest(pack).digest);
     expect(recorded()).not.toBe(first.pack.digest);
+  });
+});
+
+describe("the digest cache", () => {
+  it("hashes only files whose stat changed since the last digest; files changed just now are not kept; --check's read-only cache writes nothing", () => {
+    const t = makeTempHome();
+    const pack = join(t.root, "pack");
+    cpSync(packDir("demo-v1"), pack, { recursive: true });
+    const cacheDir = join(t.root, "cache");
+    const expected = packDigest(pack);
+    // Just copied: too recent to trust its stat, so nothing is kept.
+    expect(packDigest(pack, DigestCache.open(cacheDir))).toEqual(expected);
+    expect(existsSync(join(cacheDir, DIGEST_CACHE_FILE))).toBe(false);
+    const later = { write: true, now: () => Date.now() + 60_000 };
+    expect(packDigest(pack, DigestCache.open(cacheDir, later))).toEqual(expected);
+    const cached = JSON.parse(readFileSync(join(cacheDir, DIGEST_CACHE_FILE), "utf8"));
+    expect(Object.keys(cached.packs[pack]).sort()).toEqual(["agents/demo-agent.md", "commands/demo-old.md", "hooks/demo-hook.json", "hooks/demo-hook/run.mjs", "pack.json", "skills/demo-skill/SKILL.md", "skills/demo-skill/references/deep/more.md", "skills/demo-skill/references/notes.md"]);
+
+    // The cache is what is used: a wrong hash under the file's current stat shows in the digest...
+    const rel = "agents/demo-agent.md";
+    cached.packs[pack][rel] = cached.packs[pack][rel].replace(/ [0-9a-f]{64}$/, ` ${"0".repeat(64)}`);
+    writeFileSync(join(cacheDir, DIGEST_CACHE_FILE), JSON.stringify(cached));
+    expect(packDigest(pack, DigestCache.open(cacheDir, later)).digest).not.toBe(expected.digest);
+    // ...and any change of the file's stat (here only its time) makes it hashed again.
+    utimesSync(join(pack, rel), new Date(), new Date(Date.now() - 5_000));
+    expect(packDigest(pack, DigestCache.open(cacheDir, later))).toEqual(expected);
+
+    const before = readFileSync(join(cacheDir, DIGEST_CACHE_FILE), "utf8");
+    writeFileSync(join(pack, "commands", "demo-old.md"), "---\ndescription: edited\n---\nEdited.\n");
+    utimesSync(join(pack, "commands", "demo-old.md"), new Date(), new Date(Date.now() - 5_000));
+    expect(packDigest(pack, DigestCache.open(cacheDir, { write: false, now: later.now }))).toEqual(packDigest(pack));
+    expect(readFileSync(join(cacheDir, DIGEST_CACHE_FILE), "utf8")).toBe(before);
+  });
+
+  it("a damaged cache is an empty one", () => {
+    const t = makeTempHome();
+    const pack = join(t.root, "pack");
+    cpSync(packDir("demo-v1"), pack, { recursive: true });
+    const cacheDir = join(t.root, "cache");
+    mkdirSync(cacheDir);
+    for (const text of ["{", "[]", `{"format":1,"packs":{"${pack}":{"pack.json":"nonsense"}}}`]) {
+      writeFileSync(join(cacheDir, DIGEST_CACHE_FILE), text);
+      expect(packDigest(pack, DigestCache.open(cacheDir, { write: false }))).toEqual(packDigest(pack));
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { InstallOutcome } from "../install-pack.js";
 import type { Lock, LockedPack } from "./lock-file.js";
 import { writeLock, type LockPlace, type LockWrite } from "./lock-io.js";
 import { lockAfterInstall, lockAfterUninstall } from "./lock-update.js";
+import { DigestCache } from "./digest-cache.js";
 import { packDigest } from "./pack-digest.js";
 
 /** What an install or uninstall did to the project's lock. */
@@ -20,7 +21,7 @@ export interface LockReport {
  * uninstall with no lock writes none. The lock is read before the run (`before`), so a lock bosun
  * cannot read has already stopped it.
  */
-export function recordInLock(place: LockPlace, before: { lock: Lock; text: string } | null, outcome: InstallOutcome): LockReport {
+export function recordInLock(place: LockPlace, before: { lock: Lock; text: string } | null, outcome: InstallOutcome, cacheDir: string | null = null): LockReport {
   const runtimes = outcome.result.targets.map(({ target }) => target.runtime.id);
   const scope = outcome.result.targets[0]?.target.scope;
   const unchanged = { file: place.file, write: "unchanged" as const, attributes: false };
@@ -32,7 +33,7 @@ export function recordInLock(place: LockPlace, before: { lock: Lock; text: strin
   } else {
     // Only a project install (local scope) starts a lock; a global one is recorded in a lock that exists.
     if (!before && scope === "global") return unchanged;
-    const pinned = pinnedPack(outcome, before?.lock ?? null);
+    const pinned = pinnedPack(outcome, before?.lock ?? null, cacheDir);
     if (!pinned) return unchanged;
     next = lockAfterInstall(before?.lock ?? null, pinned, { runtimes, scope });
   }
@@ -42,15 +43,15 @@ export function recordInLock(place: LockPlace, before: { lock: Lock; text: strin
 /**
  * The pack as this run installed it. A settled run did not read the pack: its digest is the one
  * the manifests recorded, and the lock's per-folder digests are kept when the lock pins that
- * digest already; otherwise the pack folder is hashed.
+ * digest already; otherwise the pack folder is hashed (with bosun's digest cache).
  */
-function pinnedPack(outcome: InstallOutcome, lock: Lock | null): LockedPack | null {
+function pinnedPack(outcome: InstallOutcome, lock: Lock | null, cacheDir: string | null): LockedPack | null {
   const { name, version, dir, digest, parts } = outcome.pack;
   if (version === null || dir === null) return null;
   if (digest && parts) return { name, version, digest, parts };
   const locked = lock?.packs.find((pack) => pack.name === name);
   if (digest && locked && locked.version === version && locked.digest === digest) return locked;
-  const computed = packDigest(dir);
+  const computed = packDigest(dir, DigestCache.open(cacheDir));
   return { name, version, digest: computed.digest, parts: computed.parts };
 }
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { PackError } from "../pack/pack-error.js";
+import { DigestCache } from "./digest-cache.js";
 
 /** What a pack's files are, as the lock records them. */
 export interface PackDigest {
@@ -27,9 +28,11 @@ export const PACK_ENTRIES = ["pack.json", "agents", "commands", "files", "hooks"
  * (a symlink: of its target text, never followed). Modes and times are not part of it: the same
  * files in another checkout give the same digest.
  */
-export function packDigest(dir: string): PackDigest {
+export function packDigest(dir: string, cache: DigestCache = DigestCache.open(null)): PackDigest {
   const present = new Set(readNames(dir, ""));
-  const entries = PACK_ENTRIES.filter((name) => present.has(name)).sort(byBytes).flatMap((name) => entry(dir, name));
+  const entries = PACK_ENTRIES.filter((name) => present.has(name)).sort(byBytes).flatMap((name) => entry(dir, name, cache));
+  cache.keepOnly(dir, new Set(entries.map(({ rel }) => rel)));
+  cache.save();
   const whole = createHash("sha256");
   const byPart = new Map<string, ReturnType<typeof createHash>>();
   for (const { rel, line } of entries) {
@@ -58,14 +61,18 @@ function readNames(dir: string, rel: string): string[] {
   }
 }
 
-/** One path of the pack with everything under it, in byte order of the full paths. */
-function entry(dir: string, rel: string): { rel: string; line: string }[] {
+/** One path of the pack with everything under it, in byte order of the full paths (a file's hash from the cache when its stat is unchanged). */
+function entry(dir: string, rel: string, cache: DigestCache): { rel: string; line: string }[] {
   const path = join(dir, rel);
   const info = lstatSync(path);
   if (info.isSymbolicLink()) return [{ rel, line: `${rel}\0link\0${sha256(readlinkSync(path))}\n` }];
-  if (info.isFile()) return [{ rel, line: `${rel}\0file\0${sha256(readFileSync(path))}\n` }];
+  if (info.isFile()) {
+    let hash = cache.get(dir, rel, info);
+    if (hash === undefined) cache.set(dir, rel, info, (hash = sha256(readFileSync(path))));
+    return [{ rel, line: `${rel}\0file\0${hash}\n` }];
+  }
   if (!info.isDirectory()) throw new PackError(path, "is not a file, folder or symlink; a pack holds only those");
-  const out = readNames(dir, rel).flatMap((name) => entry(dir, `${rel}/${name}`));
+  const out = readNames(dir, rel).flatMap((name) => entry(dir, `${rel}/${name}`, cache));
   return out.sort((a, b) => byBytes(a.rel, b.rel));
 }
 
