@@ -64,7 +64,7 @@ export async function projectLock(boot: Boot, flag: "--frozen" | "--check"): Pro
 
 /**
  * The pack a lock mode compares: `PACK` (resolved from the working folder), else bosun's own;
- * hashed with bosun's digest cache (`--check` only reads it: it writes nothing).
+ * hashed with bosun's digest cache (`--check` and `--frozen`'s own check only read it).
  */
 export async function packSource(pack: string | undefined, boot: Boot, write: boolean) {
   const [{ readPackSource }, { bundledPackDir }, { DigestCache }] = await Promise.all([import("../install/lock/pack-source.js"), import("../install/install-pack.js"), import("../install/lock/digest-cache.js")]);
@@ -74,7 +74,8 @@ export async function packSource(pack: string | undefined, boot: Boot, write: bo
 /** What `bosun install --frozen` runs: one install per scope the lock lists, in the project's root. */
 export async function frozenRuns(pack: string | undefined, flags: LockFlags, scope: InstallScope | undefined, boot: Boot): Promise<{ root: string; packDir: string; groups: FrozenGroup[] }> {
   const { place, lock } = await projectLock(boot, "--frozen");
-  const source = await packSource(pack, boot, true);
+  // Read only: a frozen install that fails writes nothing (the install itself keeps the cache).
+  const source = await packSource(pack, boot, false);
   const { frozenGroups } = await import("../install/lock/frozen.js");
   const runtimes = namedRuntimes(flags);
   const groups = frozenGroups({ lock, file: place.file, source, ...(runtimes ? { runtimes } : {}), ...(scope ? { scope } : {}) });

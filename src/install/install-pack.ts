@@ -120,7 +120,8 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   }
 
   const pack = loadPack(packDir);
-  const digest = packDigest(pack.dir, DigestCache.open(options.cacheDir));
+  // A dry run writes nothing, the digest cache included.
+  const digest = packDigest(pack.dir, DigestCache.open(options.cacheDir, { write: !options.dryRun }));
   const { targets, notes } = buildInstallTargets({
     pack,
     runtimes,
