@@ -51,7 +51,7 @@ export function serializeLock(lock: Lock): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function compareInstalls(a: LockedInstall, b: LockedInstall): number {
+function compareInstalls(a: LockedInstall, b: LockedInstall): number {
   return byBytes(a.runtime, b.runtime) || byBytes(a.scope, b.scope) || byBytes(a.pack, b.pack);
 }
 

@@ -24,6 +24,6 @@ export function lockAfterUninstall(lock: Lock, pack: string, targets: LockTarget
   return { packs, installs };
 }
 
-export function sameInstall(a: LockedInstall, b: LockedInstall): boolean {
+function sameInstall(a: LockedInstall, b: LockedInstall): boolean {
   return a.runtime === b.runtime && a.scope === b.scope && a.pack === b.pack;
 }
