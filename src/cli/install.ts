@@ -5,9 +5,11 @@ import type { Boot } from "../boot/start.js";
 import { UserError } from "../errors.js";
 import type { InstallOutcome, InstallPackOptions } from "../install/install-pack.js";
 import type { LockReport } from "../install/lock/lock-record.js";
+import type { PackAudit } from "../install/pack-audit.js";
 import type { InstallScope } from "../runtimes/install-types.js";
 import { bootForCommand } from "./boot.js";
 import { styler, writeJson, writeLine, type Output } from "./output.js";
+import type { AuditForm } from "./render-audit.js";
 
 interface InstallFlags {
   runtime?: string[];
@@ -71,7 +73,7 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
   const lockTimeoutMs = parseLockTimeout(flags.lockTimeout);
   if (!frozen && !flags.runtime?.length && !flags.allDetected) throw new UserError(`name the runtimes with --runtime (e.g. --runtime claude,codex), or pass --all-detected`);
   const boot = await bootForCommand(output);
-  const [installer, locks] = await Promise.all([import("../install/install-pack.js"), import("./install-lock.js")]);
+  const [installer, locks, audits] = await Promise.all([import("../install/install-pack.js"), import("./install-lock.js"), import("./install-audit.js")]);
   const run = mode === "install" ? installer.installPack : installer.uninstallPack;
   // --frozen: the lock's runtimes and scopes (checked against the pack first), run from the project's root.
   const frozenRun = frozen ? await locks.frozenRuns(pack, flags, scope, boot) : null;
@@ -98,39 +100,50 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     bosunVersion: packageVersion(),
     agentsConfig: boot.config?.value.agents,
   }));
-  const previews: InstallOutcome[] = [];
-  for (const base of bases) previews.push(await run(base));
-  if (flags.dryRun) return renderAll(previews, true, flags, boot, output, frozenRun ? { frozen: true } : {});
+  const previews: Shown[] = [];
+  for (const base of bases) {
+    // A dry run shows everything the pack runs, so it plans in full even when the install is settled.
+    const preview = await run(flags.dryRun ? { ...base, trustSettled: false } : base);
+    // Built before anything is written: it compares the plan with what is installed now.
+    previews.push({ outcome: preview, audit: await audits.auditOfPreview(preview) });
+  }
+  const lockPart = frozenRun ? { frozen: true as const } : {};
+  if (flags.dryRun) return renderAll(previews, true, flags, boot, output, lockPart);
 
   const interactive = Boolean((output.stdin ?? process.stdin).isTTY);
-  const changes = previews.map((preview) => preview.result.targets.flatMap(({ roots }) => roots).filter((root) => root.status !== "unchanged").length + (preview.result.helper && !preview.result.helper.installed ? 1 : 0));
-  for (const [index, preview] of previews.entries()) if ((changes[index] as number) > 0) await checkBeforeApplying(preview, { interactive, resolve, yes: Boolean(flags.yes) }, boot, output);
+  const changes = previews.map(({ outcome }) => outcome.result.targets.flatMap(({ roots }) => roots).filter((root) => root.status !== "unchanged").length + (outcome.result.helper && !outcome.result.helper.installed ? 1 : 0));
+  for (const [index, { outcome, audit }] of previews.entries()) if ((changes[index] as number) > 0) await checkBeforeApplying(outcome, audit, { interactive, resolve, yes: Boolean(flags.yes) }, boot, output);
 
-  const outcomes: InstallOutcome[] = [];
+  const shown: Shown[] = [];
   for (const [index, base] of bases.entries()) {
+    const { outcome: preview, audit } = previews[index] as Shown;
     if (changes[index] === 0) {
-      outcomes.push(previews[index] as InstallOutcome);
+      shown.push({ outcome: preview, audit });
       continue;
     }
+    // The audit of the plans the run applies (made again under the lock): with --yes it is shown then, before the first write.
+    let applied = audit;
+    const beforeApply = audit ? await audits.auditBeforeApplying(preview.pack.name, Boolean(flags.yes), boot, output, (made) => (applied = made)) : undefined;
     const progress = await progressBar(output, mode);
+    let outcome: InstallOutcome;
     try {
-      outcomes.push(
-        await run({
-          ...base,
-          dryRun: false,
-          ...(interactive && !resolve ? { ask: async (questions) => (await import("./install-prompt.js")).askInstallQuestions(output, boot.paths.home, questions) } : {}),
-          onProgress: progress.update,
-        }),
-      );
+      outcome = await run({
+        ...base,
+        dryRun: false,
+        ...(interactive && !resolve ? { ask: async (questions) => (await import("./install-prompt.js")).askInstallQuestions(output, boot.paths.home, questions) } : {}),
+        onProgress: progress.update,
+        ...(beforeApply ? { beforeApply } : {}),
+      });
     } finally {
       progress.stop();
     }
-    const outcome = outcomes.at(-1) as InstallOutcome;
     logOutcome(boot, outcome);
     await (await import("./hook-snapshot.js")).saveHookSnapshotAfterInstall(boot, output, outcome);
+    // What the pack runs was shown before applying: the report after it leaves the block out (its JSON keeps it).
+    shown.push({ outcome, audit: applied, form: "none" });
   }
-  const lock = lockState ? await locks.recordRun(lockState, outcomes[0] as InstallOutcome, boot) : null;
-  await renderAll(outcomes, false, flags, boot, output, frozenRun ? { frozen: true } : lock ? { lock } : {});
+  const lock = lockState ? await locks.recordRun(lockState, (shown[0] as Shown).outcome, boot) : null;
+  await renderAll(shown, false, flags, boot, output, lock ? { lock } : lockPart);
 }
 
 /** `bosun install --check`: the project's lock against what is installed (install-lock.ts). */
@@ -143,9 +156,9 @@ async function checkCommand(pack: string | undefined, flags: InstallFlags, outpu
 /**
  * Before a real run: blocked paths and unanswerable questions fail with what to do (nothing is
  * written); on a terminal the plan is shown and confirmed (default no) unless `--yes`; without
- * a terminal `--yes` is required.
+ * a terminal `--yes` is required. The plan shown includes what the pack will run (render-audit.ts).
  */
-async function checkBeforeApplying(preview: InstallOutcome, context: { interactive: boolean; resolve: string | undefined; yes: boolean }, boot: Boot, output: Output): Promise<void> {
+async function checkBeforeApplying(preview: InstallOutcome, audit: PackAudit | null, context: { interactive: boolean; resolve: string | undefined; yes: boolean }, boot: Boot, output: Output): Promise<void> {
   const { InstallBlockedError, NeedsChoiceError } = await import("../install/install-errors.js");
   const { isBlocked, needsChoice } = await import("../install/plan-types.js");
   const all = preview.result.targets.flatMap(({ roots }) => roots.flatMap((root) => root.plan.actions.map((action) => ({ root: root.root.dir, action, interrupted: root.interrupted }))));
@@ -156,17 +169,24 @@ async function checkBeforeApplying(preview: InstallOutcome, context: { interacti
   if (questions.length > 0 && !context.resolve && !context.interactive && !interrupted) throw new NeedsChoiceError(questions);
   if (context.yes) return;
   const { buildInstallReport } = await import("../install/report.js");
-  const report = buildInstallReport(preview, true);
+  const report = buildInstallReport(preview, true, audit);
   const changes = report.targets.flatMap((target) => target.roots).filter((root) => root.status !== "unchanged");
   const where = changes.map((root) => displayPath(root.dir, boot.paths.home)).join(", ") || displayPath(preview.result.helper?.path ?? "", boot.paths.home);
   if (!context.interactive) throw new UserError(`bosun ${preview.mode} would change ${where}; pass --yes to do it (stdin is not a terminal), or --dry-run to see the plan`);
   const { installLines } = await import("./render-install.js");
   // The plan is part of the question (you confirm what you see): written even with --quiet.
-  for (const line of installLines(report, boot.paths.home, styler(output, "stderr"))) writeLine(output.stderr, line);
+  for (const line of installLines(report, boot.paths.home, styler(output, "stderr"), "changes")) writeLine(output.stderr, line);
   writeLine(output.stderr);
   const { askYesNo } = await import("./confirm.js");
   const answer = await askYesNo(output, `Apply these changes?`);
   if (!answer) throw new UserError("nothing was changed");
+}
+
+/** One run's outcome as the report shows it: with what the pack runs (its audit), and how much of that block the text shows. */
+interface Shown {
+  outcome: InstallOutcome;
+  audit: PackAudit | null;
+  form?: AuditForm | "none";
 }
 
 /**
@@ -174,21 +194,21 @@ async function checkBeforeApplying(preview: InstallOutcome, context: { interacti
  * lock's part: after a plain run, what it did to `bosun.lock` (`lock`); a frozen run says so.
  * `--json` prints one report, or for `--frozen` `{"frozen": true, "runs": [...]}`.
  */
-async function renderAll(outcomes: InstallOutcome[], dryRun: boolean, flags: InstallFlags, boot: Boot, output: Output, lockPart: { frozen?: true; lock?: LockReport | { file: string; error: string } }): Promise<void> {
+async function renderAll(runs: Shown[], dryRun: boolean, flags: InstallFlags, boot: Boot, output: Output, lockPart: { frozen?: true; lock?: LockReport | { file: string; error: string } }): Promise<void> {
   const [{ buildInstallReport }, { installLines }, { lockLine }] = await Promise.all([import("../install/report.js"), import("./render-install.js"), import("./render-lock.js")]);
   const reports: Record<string, unknown>[] = [];
   const lines: string[] = [];
-  for (const outcome of outcomes) {
-    const report = buildInstallReport(outcome, dryRun);
+  for (const { outcome, audit, form } of runs) {
+    const report = buildInstallReport(outcome, dryRun, audit);
     const verify = outcome.mode === "install" && !dryRun && flags.verify !== false ? await verifyInstalled(outcome, boot) : null;
     reports.push({ ...report, ...(verify ? { verify } : {}) });
     if (lines.length > 0) lines.push("");
-    lines.push(...installLines(report, boot.paths.home, styler(output)));
+    lines.push(...installLines(report, boot.paths.home, styler(output), form));
     if (verify) lines.push(...(await import("./render-doctor.js")).closingCheckLines(verify, boot.paths.home, styler(output)));
   }
-  const lockText = lockPart.lock ? lockLine(lockPart.lock, boot.paths.home) : null;
   if (flags.json) return writeJson(output, lockPart.frozen ? { frozen: true, runs: reports } : { ...reports[0], ...(lockPart.lock ? { lock: lockPart.lock } : {}) });
   for (const line of lines) writeLine(output.stdout, line);
+  const lockText = lockPart.lock ? lockLine(lockPart.lock, boot.paths.home) : null;
   if (lockText) writeLine(output.stdout, `\n${lockText}`);
 }
 

@@ -2,6 +2,7 @@ import { displayPath } from "../boot/paths.js";
 import type { RootStatus } from "../install/install-status.js";
 import { GROUP_LABELS, REPORT_GROUPS, type InstallReport, type ReportGroup, type RootReport } from "../install/report.js";
 import { columns } from "./output.js";
+import { auditLines, type AuditForm } from "./render-audit.js";
 
 type Style = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text: string) => string;
 
@@ -19,9 +20,11 @@ const GROUP_STYLE: Partial<Record<ReportGroup, "green" | "yellow" | "red" | "cya
 /**
  * The text report of an install or uninstall: per runtime and root, what happened (or would,
  * for a dry run) grouped by risk. Kept and recorded files are counted; every other action is
- * listed with its reason, so nothing destructive is ever folded away.
+ * listed with its reason, so nothing destructive is ever folded away. Then what the pack will run
+ * (render-audit.ts): in full for a dry run, its changes otherwise; `none` when it was shown
+ * before the run was applied.
  */
-export function installLines(report: InstallReport, home: string, style: Style): string[] {
+export function installLines(report: InstallReport, home: string, style: Style, audit: AuditForm | "none" = report.dryRun ? "full" : "changes"): string[] {
   const show = (path: string) => displayPath(path, home);
   const verb = report.mode === "install" ? "install" : "uninstall";
   const lines: string[] = [];
@@ -42,6 +45,8 @@ export function installLines(report: InstallReport, home: string, style: Style):
     for (const skipped of target.skipped) lines.push(`  ${style("dim", `skipped ${skipped.kind} ${skipped.name}: ${skipped.reason}`)}`);
     for (const note of target.notes) lines.push(`  note: ${note}`);
   }
+  const ran = report.audit && audit !== "none" ? auditLines(report.audit, audit, home, style) : [];
+  if (ran.length > 0) lines.push("", ...ran);
   if (report.helper) lines.push("", `Hook helper  ${show(report.helper.path)}  ${report.helper.installed ? "installed" : report.dryRun ? "would be installed" : "already there (kept current by bosun's startup migrations)"}`);
   for (const note of report.notes) lines.push(`note: ${note}`);
   for (const warning of report.warnings) lines.push(style("yellow", `warning: ${warning}`));

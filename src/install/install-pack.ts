@@ -56,6 +56,8 @@ export interface InstallPackOptions {
   cacheDir?: string;
   /** How long a CLI's `--version` may take (default 300 ms). */
   versionTimeoutMs?: number;
+  /** Called with the final plans right before the first write (the CLI shows what the pack will run). */
+  beforeApply?: InstallRequest["beforeApply"];
 }
 
 /** What `bosun install` / `bosun uninstall` did (or would do). */
@@ -266,6 +268,7 @@ function runOptions(options: InstallPackOptions): Omit<InstallRequest, "pack" | 
     ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
     ...(options.ask ? { ask: options.ask } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.beforeApply ? { beforeApply: options.beforeApply } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.random ? { random: options.random } : {}),
     lockTimeoutMs: options.lockTimeoutMs,

@@ -1,5 +1,6 @@
 import type { InstallOutcome } from "./install-pack.js";
 import { effectiveType } from "./next-state.js";
+import type { PackAudit } from "./pack-audit.js";
 import { isBlocked, needsChoice, type PlannedAction } from "./plan-types.js";
 import type { CliTarget, RootResult } from "./run-install.js";
 
@@ -107,11 +108,14 @@ export interface InstallReport {
   pack: { name: string; version: string | null; dir: string | null };
   targets: TargetReport[];
   helper: { path: string; installed: boolean } | null;
+  /** What the pack will run in the agents, and what changed since the install before (pack-audit.ts); null for an uninstall, or when not built. */
+  audit: PackAudit | null;
   notes: string[];
   warnings: string[];
 }
 
-export function buildInstallReport(outcome: InstallOutcome, dryRun: boolean): InstallReport {
+/** The report of a run; `audit` is built from the plan before it is applied (pack-audit-inputs.ts). */
+export function buildInstallReport(outcome: InstallOutcome, dryRun: boolean, audit: PackAudit | null = null): InstallReport {
   return {
     mode: outcome.mode,
     dryRun,
@@ -126,6 +130,7 @@ export function buildInstallReport(outcome: InstallOutcome, dryRun: boolean): In
       ...(target.cli ? { cli: cliReport(target.cli) } : {}),
     })),
     helper: outcome.result.helper,
+    audit,
     notes: outcome.notes,
     warnings: outcome.result.warnings,
   };

@@ -68,6 +68,15 @@ export interface InstallRequest {
   keepJournals?: number;
   /** The pack as loaded (its paths and their stat keys): a root this run settles records it. */
   settlePack?: SettleContext["pack"];
+  /** Called with the final plans (made under the lock, questions answered) right before the first write. */
+  beforeApply?: (plans: readonly PlannedRoot[]) => void;
+}
+
+/** One root's plan in a run. */
+export interface PlannedRoot {
+  target: InstallTarget;
+  root: InstallRoot;
+  plan: RootPlan;
 }
 
 /** What happened in one root. */
@@ -168,6 +177,7 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     if (changing.length === 0 && !helperNeeded) {
       return result(request, plans.map(({ root, plan }) => ({ ...rootResult(root, plan, "unchanged"), recovered: recovered.get(root.dir) ?? [] })), null, warnings);
     }
+    request.beforeApply?.(plans);
     const outcome = await apply(request, plans, changing, helperNeeded, recovered, createdDirs, warnings, now);
     committed = true;
     return outcome;

@@ -103,7 +103,7 @@ describe("bosun install", () => {
     const result = await runCli(["install", ...G, "--yes", "--json"], t.env, t.home);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(Object.keys(report)).toEqual(["mode", "dryRun", "pack", "targets", "helper", "notes", "warnings"]);
+    expect(Object.keys(report)).toEqual(["mode", "dryRun", "pack", "targets", "helper", "audit", "notes", "warnings"]);
     expect(report.pack).toEqual({ name: "bosun", version: "0.1.0", dir: expect.stringMatching(/assets\/pack$/) });
     const target = report.targets[0];
     expect(Object.keys(target)).toEqual(["runtime", "title", "scope", "roots", "skipped", "notes", "cli"]);

@@ -165,7 +165,8 @@ describe("the Codex contract follows the installed Codex's version", () => {
     const t = makeTempHome();
     fakeCodex(t, 'echo "codex-cli 0.171.0"');
     const run = await runCli(["install", "--runtime", "codex", "--scope", "global", "--yes"], t.env, t.home);
-    expect(run.stderr).toBe("");
+    // On stderr only what the pack will run (printed before applying, even with --yes): no note, no warning.
+    expect(run.stderr).toMatch(/^What pack bosun will run in your agents: 1 hook, all new\n {2}OpenAI Codex CLI \(global\) {2}~\/\.codex\n {4}\+ hook bosun-session-start: SessionStart \(session-start\), in hooks\.json\n {8}node \S+ session-start\n$/);
     expect(run.stdout).toContain(`OpenAI Codex CLI 0.171.0 (${join(t.root, "bin", "codex")}): bosun follows its contract for 0.124.0 and newer`);
   });
 });
