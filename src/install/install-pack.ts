@@ -122,8 +122,9 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   }
 
   const pack = loadPack(packDir);
-  // A dry run writes nothing, the digest cache included.
-  const digest = packDigest(pack.dir, DigestCache.open(options.cacheDir, { write: !options.dryRun }));
+  // Saved only once the run is done: a dry run, or a run that fails, writes nothing.
+  const digestCache = DigestCache.open(options.cacheDir, { write: !options.dryRun });
+  const digest = packDigest(pack.dir, digestCache);
   const { targets, notes } = buildInstallTargets({
     pack,
     runtimes,
@@ -147,6 +148,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
     settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
+  digestCache.save();
   return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir, digest: digest.digest, parts: digest.parts }, result, notes, settled: false };
 }
 

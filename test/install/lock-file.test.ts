@@ -170,6 +170,14 @@ describe("the manifest records the digest a pack was installed from", () => {
   });
 });
 
+/** A digest with the cache in `cacheDir`, saved afterwards (as an install does once it succeeded). */
+function digestWith(pack: string, cacheDir: string, options?: Parameters<typeof DigestCache.open>[1]) {
+  const cache = DigestCache.open(cacheDir, options);
+  const digest = packDigest(pack, cache);
+  cache.save();
+  return digest;
+}
+
 describe("the digest cache", () => {
   it("hashes only files whose stat changed since the last digest; files changed just now are not kept; --check's read-only cache writes nothing", () => {
     const t = makeTempHome();
@@ -178,10 +186,10 @@ describe("the digest cache", () => {
     const cacheDir = join(t.root, "cache");
     const expected = packDigest(pack);
     // Just copied: too recent to trust its stat, so nothing is kept.
-    expect(packDigest(pack, DigestCache.open(cacheDir))).toEqual(expected);
+    expect(digestWith(pack, cacheDir)).toEqual(expected);
     expect(existsSync(join(cacheDir, DIGEST_CACHE_FILE))).toBe(false);
     const later = { write: true, now: () => Date.now() + 60_000 };
-    expect(packDigest(pack, DigestCache.open(cacheDir, later))).toEqual(expected);
+    expect(digestWith(pack, cacheDir, later)).toEqual(expected);
     const cached = JSON.parse(readFileSync(join(cacheDir, DIGEST_CACHE_FILE), "utf8"));
     expect(Object.keys(cached.packs[pack]).sort()).toEqual(["agents/demo-agent.md", "commands/demo-old.md", "hooks/demo-hook.json", "hooks/demo-hook/run.mjs", "pack.json", "skills/demo-skill/SKILL.md", "skills/demo-skill/references/deep/more.md", "skills/demo-skill/references/notes.md"]);
 
@@ -189,15 +197,15 @@ describe("the digest cache", () => {
     const rel = "agents/demo-agent.md";
     cached.packs[pack][rel] = cached.packs[pack][rel].replace(/ [0-9a-f]{64}$/, ` ${"0".repeat(64)}`);
     writeFileSync(join(cacheDir, DIGEST_CACHE_FILE), JSON.stringify(cached));
-    expect(packDigest(pack, DigestCache.open(cacheDir, later)).digest).not.toBe(expected.digest);
+    expect(digestWith(pack, cacheDir, later).digest).not.toBe(expected.digest);
     // ...and any change of the file's stat (here only its time) makes it hashed again.
     utimesSync(join(pack, rel), new Date(), new Date(Date.now() - 5_000));
-    expect(packDigest(pack, DigestCache.open(cacheDir, later))).toEqual(expected);
+    expect(digestWith(pack, cacheDir, later)).toEqual(expected);
 
     const before = readFileSync(join(cacheDir, DIGEST_CACHE_FILE), "utf8");
     writeFileSync(join(pack, "commands", "demo-old.md"), "---\ndescription: edited\n---\nEdited.\n");
     utimesSync(join(pack, "commands", "demo-old.md"), new Date(), new Date(Date.now() - 5_000));
-    expect(packDigest(pack, DigestCache.open(cacheDir, { write: false, now: later.now }))).toEqual(packDigest(pack));
+    expect(digestWith(pack, cacheDir, { write: false, now: later.now })).toEqual(packDigest(pack));
     expect(readFileSync(join(cacheDir, DIGEST_CACHE_FILE), "utf8")).toBe(before);
   });
 
@@ -209,7 +217,7 @@ describe("the digest cache", () => {
     mkdirSync(cacheDir);
     for (const text of ["{", "[]", `{"format":1,"packs":{"${pack}":{"pack.json":"nonsense"}}}`]) {
       writeFileSync(join(cacheDir, DIGEST_CACHE_FILE), text);
-      expect(packDigest(pack, DigestCache.open(cacheDir, { write: false }))).toEqual(packDigest(pack));
+      expect(digestWith(pack, cacheDir, { write: false })).toEqual(packDigest(pack));
     }
   });
 });

@@ -51,7 +51,9 @@ function pinnedPack(outcome: InstallOutcome, lock: Lock | null, cacheDir: string
   if (digest && parts) return { name, version, digest, parts };
   const locked = lock?.packs.find((pack) => pack.name === name);
   if (digest && locked && locked.version === version && locked.digest === digest) return locked;
-  const computed = packDigest(dir, DigestCache.open(cacheDir));
+  const cache = DigestCache.open(cacheDir);
+  const computed = packDigest(dir, cache);
+  cache.save();
   return { name, version, digest: computed.digest, parts: computed.parts };
 }
 

@@ -26,13 +26,13 @@ export const PACK_ENTRIES = ["pack.json", "agents", "commands", "files", "hooks"
  * (`PACK_ENTRIES`; dot-files and dot-folders skipped, as the pack loader skips them), in byte
  * order of their relative POSIX paths; each adds its path, its kind and the SHA-256 of its bytes
  * (a symlink: of its target text, never followed). Modes and times are not part of it: the same
- * files in another checkout give the same digest.
+ * files in another checkout give the same digest. A file whose stat `cache` knows is not read
+ * again; saving the cache is the caller's (once its run has succeeded).
  */
 export function packDigest(dir: string, cache: DigestCache = DigestCache.open(null)): PackDigest {
   const present = new Set(readNames(dir, ""));
   const entries = PACK_ENTRIES.filter((name) => present.has(name)).sort(byBytes).flatMap((name) => entry(dir, name, cache));
   cache.keepOnly(dir, new Set(entries.map(({ rel }) => rel)));
-  cache.save();
   const whole = createHash("sha256");
   const byPart = new Map<string, ReturnType<typeof createHash>>();
   for (const { rel, line } of entries) {
