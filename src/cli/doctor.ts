@@ -46,6 +46,8 @@ async function doctorCommand(flags: DoctorFlags, output: Output): Promise<void> 
     dataDir: boot.paths.data,
     agentsConfig: boot.config?.value.agents,
     timeoutMs,
+    packageRoot: boot.packageRoot,
+    cacheDir: boot.paths.cache,
   });
   if (flags.json) writeJson(output, report);
   else {

@@ -4,6 +4,7 @@ import { packageVersion } from "../boot/package-info.js";
 import type { Boot } from "../boot/start.js";
 import { UserError } from "../errors.js";
 import type { InstallOutcome, InstallPackOptions } from "../install/install-pack.js";
+import type { LockReport } from "../install/lock/lock-record.js";
 import type { PackAudit } from "../install/pack-audit.js";
 import type { InstallScope } from "../runtimes/install-types.js";
 import { bootForCommand } from "./boot.js";
@@ -20,6 +21,8 @@ interface InstallFlags {
   resolve?: string;
   lockTimeout?: string;
   status?: boolean;
+  frozen?: boolean;
+  check?: boolean;
   json?: boolean;
   /** commander's name for `--no-verify` (true unless given). */
   verify?: boolean;
@@ -46,8 +49,15 @@ export function registerInstall(program: Command, output: Output): void {
       .argument("[pack]", "a pack folder (default: bosun's own pack)"),
   )
     .option("--status", "show what bosun installed where, and what changed since (read only)")
+    .option("--frozen", "install exactly what the project's bosun.lock says (the pack at its locked version and digest, into the runtimes and scopes it lists), or fail before writing anything")
+    .option("--check", "compare what is installed with the project's bosun.lock and list every difference; writes nothing, exits 1 on any")
     .option("--no-verify", "skip the closing check (asking each agent's CLI whether it loaded what was installed)")
-    .action(async (pack: string | undefined, flags: InstallFlags) => (flags.status ? installStatus(flags, output) : runInstallCommand("install", pack, flags, output)));
+    .action(async (pack: string | undefined, flags: InstallFlags) => {
+      (await import("./install-lock.js")).refuseLockCombinations(flags);
+      if (flags.status) return installStatus(flags, output);
+      if (flags.check) return checkCommand(pack, flags, output);
+      return runInstallCommand("install", pack, flags, output);
+    });
   common(
     program
       .command("uninstall")
@@ -57,63 +67,90 @@ export function registerInstall(program: Command, output: Output): void {
 }
 
 async function runInstallCommand(mode: "install" | "uninstall", pack: string | undefined, flags: InstallFlags, output: Output): Promise<void> {
-  const scope = parseScope(flags.scope, mode);
+  const frozen = mode === "install" && Boolean(flags.frozen);
+  const scope = frozen ? optionalScope(flags.scope) : parseScope(flags.scope, mode);
   const resolve = parseResolve(flags.resolve);
   const lockTimeoutMs = parseLockTimeout(flags.lockTimeout);
-  if (!flags.runtime?.length && !flags.allDetected) throw new UserError(`name the runtimes with --runtime (e.g. --runtime claude,codex), or pass --all-detected`);
+  if (!frozen && !flags.runtime?.length && !flags.allDetected) throw new UserError(`name the runtimes with --runtime (e.g. --runtime claude,codex), or pass --all-detected`);
   const boot = await bootForCommand(output);
-  const installer = await import("../install/install-pack.js");
+  const [installer, locks, audits] = await Promise.all([import("../install/install-pack.js"), import("./install-lock.js"), import("./install-audit.js")]);
   const run = mode === "install" ? installer.installPack : installer.uninstallPack;
-  const base: InstallPackOptions = {
-    ...(pack === undefined ? {} : { pack }),
-    ...(flags.runtime ? { runtimes: flags.runtime } : {}),
-    allDetected: Boolean(flags.allDetected),
-    scope,
+  // --frozen: the lock's runtimes and scopes (checked against the pack first), run from the project's root.
+  const frozenRun = frozen ? await locks.frozenRuns(pack, flags, scope, boot) : null;
+  // A plain run at a project's root records itself in the lock: read now, so a bad lock stops it before any write.
+  const lockState = frozen ? null : await locks.lockBeforeRun(boot);
+  const cwd = frozenRun?.root ?? process.cwd();
+  const runs = frozenRun ? frozenRun.groups.map((group) => ({ scope: group.scope, runtimes: group.runtimes, allDetected: false })) : [{ scope: scope as InstallScope, runtimes: flags.runtime, allDetected: Boolean(flags.allDetected) }];
+  const packArg = frozenRun ? frozenRun.packDir : pack;
+  const bases: InstallPackOptions[] = runs.map((entry) => ({
+    ...(packArg === undefined ? {} : { pack: packArg }),
+    ...(entry.runtimes ? { runtimes: entry.runtimes } : {}),
+    allDetected: entry.allDetected,
+    scope: entry.scope,
     ...(flags.configDir === undefined ? {} : { configDir: flags.configDir }),
     dryRun: true,
     ...(resolve ? { resolve } : {}),
     lockTimeoutMs,
     env: boot.agentEnv,
     home: boot.paths.home,
-    cwd: process.cwd(),
+    cwd,
     dataDir: boot.paths.data,
     cacheDir: boot.paths.cache,
     packageRoot: boot.packageRoot,
     bosunVersion: packageVersion(),
     agentsConfig: boot.config?.value.agents,
-  };
-  // A dry run shows everything the pack runs, so it plans in full even when the install is settled.
-  const preview = await run(flags.dryRun ? { ...base, trustSettled: false } : base);
-  // Built before anything is written: it compares the plan with what is installed now.
-  const audit = await (await import("./install-audit.js")).auditOfPreview(preview);
-  if (flags.dryRun) return render(preview, true, flags, boot, output, audit);
+  }));
+  const previews: Shown[] = [];
+  for (const base of bases) {
+    // A dry run shows everything the pack runs, so it plans in full even when the install is settled.
+    const preview = await run(flags.dryRun ? { ...base, trustSettled: false } : base);
+    // Built before anything is written: it compares the plan with what is installed now.
+    previews.push({ outcome: preview, audit: await audits.auditOfPreview(preview) });
+  }
+  const lockPart = frozenRun ? { frozen: true as const } : {};
+  if (flags.dryRun) return renderAll(previews, true, flags, boot, output, lockPart);
 
   const interactive = Boolean((output.stdin ?? process.stdin).isTTY);
-  const roots = preview.result.targets.flatMap(({ roots }) => roots);
-  const changing = roots.filter((root) => root.status !== "unchanged").length + (preview.result.helper && !preview.result.helper.installed ? 1 : 0);
-  if (changing === 0) return render(preview, false, flags, boot, output, audit);
-  await checkBeforeApplying(preview, audit, { interactive, resolve, yes: Boolean(flags.yes) }, boot, output);
+  const changes = previews.map(({ outcome }) => outcome.result.targets.flatMap(({ roots }) => roots).filter((root) => root.status !== "unchanged").length + (outcome.result.helper && !outcome.result.helper.installed ? 1 : 0));
+  for (const [index, { outcome, audit }] of previews.entries()) if ((changes[index] as number) > 0) await checkBeforeApplying(outcome, audit, { interactive, resolve, yes: Boolean(flags.yes) }, boot, output);
 
-  // The audit of the plans the run applies (made again under the lock): with --yes it is shown then, before the first write.
-  let applied = audit;
-  const beforeApply = audit ? await (await import("./install-audit.js")).auditBeforeApplying(preview.pack.name, Boolean(flags.yes), boot, output, (made) => (applied = made)) : undefined;
-  const progress = await progressBar(output, mode);
-  let outcome: InstallOutcome;
-  try {
-    outcome = await run({
-      ...base,
-      dryRun: false,
-      ...(interactive && !resolve ? { ask: async (questions) => (await import("./install-prompt.js")).askInstallQuestions(output, boot.paths.home, questions) } : {}),
-      onProgress: progress.update,
-      ...(beforeApply ? { beforeApply } : {}),
-    });
-  } finally {
-    progress.stop();
+  const shown: Shown[] = [];
+  for (const [index, base] of bases.entries()) {
+    const { outcome: preview, audit } = previews[index] as Shown;
+    if (changes[index] === 0) {
+      shown.push({ outcome: preview, audit });
+      continue;
+    }
+    // The audit of the plans the run applies (made again under the lock): with --yes it is shown then, before the first write.
+    let applied = audit;
+    const beforeApply = audit ? await audits.auditBeforeApplying(preview.pack.name, Boolean(flags.yes), boot, output, (made) => (applied = made)) : undefined;
+    const progress = await progressBar(output, mode);
+    let outcome: InstallOutcome;
+    try {
+      outcome = await run({
+        ...base,
+        dryRun: false,
+        ...(interactive && !resolve ? { ask: async (questions) => (await import("./install-prompt.js")).askInstallQuestions(output, boot.paths.home, questions) } : {}),
+        onProgress: progress.update,
+        ...(beforeApply ? { beforeApply } : {}),
+      });
+    } finally {
+      progress.stop();
+    }
+    logOutcome(boot, outcome);
+    await (await import("./hook-snapshot.js")).saveHookSnapshotAfterInstall(boot, output, outcome);
+    // What the pack runs was shown before applying: the report after it leaves the block out (its JSON keeps it).
+    shown.push({ outcome, audit: applied, form: "none" });
   }
-  logOutcome(boot, outcome);
-  await (await import("./hook-snapshot.js")).saveHookSnapshotAfterInstall(boot, output, outcome);
-  // What the pack runs was shown before applying: the report after it leaves the block out (its JSON keeps it).
-  await render(outcome, false, flags, boot, output, applied, "none");
+  const lock = lockState ? await locks.recordRun(lockState, (shown[0] as Shown).outcome, boot) : null;
+  await renderAll(shown, false, flags, boot, output, lock ? { lock } : lockPart);
+}
+
+/** `bosun install --check`: the project's lock against what is installed (install-lock.ts). */
+async function checkCommand(pack: string | undefined, flags: InstallFlags, output: Output): Promise<void> {
+  const scope = optionalScope(flags.scope);
+  const boot = await bootForCommand(output);
+  await (await import("./install-lock.js")).lockCheckCommand(pack, flags, scope, boot, output);
 }
 
 /**
@@ -145,13 +182,34 @@ async function checkBeforeApplying(preview: InstallOutcome, audit: PackAudit | n
   if (!answer) throw new UserError("nothing was changed");
 }
 
-async function render(outcome: InstallOutcome, dryRun: boolean, flags: InstallFlags, boot: Boot, output: Output, audit: PackAudit | null, form?: AuditForm | "none"): Promise<void> {
-  const [{ buildInstallReport }, { installLines }] = await Promise.all([import("../install/report.js"), import("./render-install.js")]);
-  const report = buildInstallReport(outcome, dryRun, audit);
-  const verify = outcome.mode === "install" && !dryRun && flags.verify !== false ? await verifyInstalled(outcome, boot) : null;
-  if (flags.json) return writeJson(output, verify ? { ...report, verify } : report);
-  for (const line of installLines(report, boot.paths.home, styler(output), form)) writeLine(output.stdout, line);
-  if (verify) for (const line of (await import("./render-doctor.js")).closingCheckLines(verify, boot.paths.home, styler(output))) writeLine(output.stdout, line);
+/** One run's outcome as the report shows it: with what the pack runs (its audit), and how much of that block the text shows. */
+interface Shown {
+  outcome: InstallOutcome;
+  audit: PackAudit | null;
+  form?: AuditForm | "none";
+}
+
+/**
+ * The reports of a command's runs (one; a frozen install has one per scope the lock lists). The
+ * lock's part: after a plain run, what it did to `bosun.lock` (`lock`); a frozen run says so.
+ * `--json` prints one report, or for `--frozen` `{"frozen": true, "runs": [...]}`.
+ */
+async function renderAll(runs: Shown[], dryRun: boolean, flags: InstallFlags, boot: Boot, output: Output, lockPart: { frozen?: true; lock?: LockReport | { file: string; error: string } }): Promise<void> {
+  const [{ buildInstallReport }, { installLines }, { lockLine }] = await Promise.all([import("../install/report.js"), import("./render-install.js"), import("./render-lock.js")]);
+  const reports: Record<string, unknown>[] = [];
+  const lines: string[] = [];
+  for (const { outcome, audit, form } of runs) {
+    const report = buildInstallReport(outcome, dryRun, audit);
+    const verify = outcome.mode === "install" && !dryRun && flags.verify !== false ? await verifyInstalled(outcome, boot) : null;
+    reports.push({ ...report, ...(verify ? { verify } : {}) });
+    if (lines.length > 0) lines.push("");
+    lines.push(...installLines(report, boot.paths.home, styler(output), form));
+    if (verify) lines.push(...(await import("./render-doctor.js")).closingCheckLines(verify, boot.paths.home, styler(output)));
+  }
+  if (flags.json) return writeJson(output, lockPart.frozen ? { frozen: true, runs: reports } : { ...reports[0], ...(lockPart.lock ? { lock: lockPart.lock } : {}) });
+  for (const line of lines) writeLine(output.stdout, line);
+  const lockText = lockPart.lock ? lockLine(lockPart.lock, boot.paths.home) : null;
+  if (lockText) writeLine(output.stdout, `\n${lockText}`);
 }
 
 /**
@@ -234,6 +292,11 @@ function parseScope(value: string | undefined, mode: string): InstallScope {
   if (value === "global" || value === "local") return value;
   if (value === undefined) throw new UserError(`pass --scope global (the runtime's user folder) or --scope local (this project) to bosun ${mode}`);
   throw new UserError(`--scope must be global or local, not ${JSON.stringify(value.slice(0, 40))}`);
+}
+
+/** `--scope` where it is optional (`--frozen`, `--check`: the lock lists the scopes). */
+function optionalScope(value: string | undefined): InstallScope | undefined {
+  return value === undefined ? undefined : parseScope(value, "install");
 }
 
 function parseResolve(value: string | undefined): "keep" | "remove" | undefined {

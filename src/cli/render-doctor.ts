@@ -1,6 +1,7 @@
 import { displayPath, displayPathsIn } from "../boot/paths.js";
 import type { ClosingCheck } from "../doctor/closing-check.js";
 import type { ArtifactDoctor, DoctorReport, RuntimeDoctor } from "../doctor/doctor.js";
+import { lockCheckLines } from "./render-lock.js";
 
 type Style = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text: string) => string;
 
@@ -14,6 +15,7 @@ export function doctorLines(report: DoctorReport, home: string, style: Style): s
   if (report.runtimes.length === 0) lines.push("", "bosun installed no pack yet (bosun install --runtime R --scope global)");
   for (const runtime of report.runtimes) lines.push("", ...runtimeLines(runtime, home, style));
   lines.push("", hookLine(report, show, style));
+  if (report.lock) lines.push("", ...lockSectionLines(report.lock, home, style));
   if (report.problems.length > 0) {
     lines.push("", style("bold", `Problems (${report.problems.length})`));
     for (const problem of report.problems) lines.push(`  ${style("red", "✗")} ${displayPathsIn(problem.text, home)}`);
@@ -57,6 +59,12 @@ function signInText(runtime: RuntimeDoctor, style: Style): string {
   if (auth.error) return style("yellow", `sign-in: ${auth.error}`);
   if (!auth.connected) return style("dim", "not signed in");
   return `signed in (${auth.mode === "env" ? auth.authPath : "own login"})`;
+}
+
+/** The lock section: the check's lines (as `bosun install --check` prints them), or why the lock could not be read. */
+function lockSectionLines(lock: NonNullable<DoctorReport["lock"]>, home: string, style: Style): string[] {
+  if ("error" in lock) return [`${style("bold", "Lock")}  ${displayPath(lock.file, home)}  ${style("red", "cannot be read")} (see Problems)`];
+  return lockCheckLines(lock, home, style);
 }
 
 function hookLine(report: DoctorReport, show: (path: string) => string, style: Style): string {

@@ -15,6 +15,7 @@ import { installedArtifacts, type ArtifactKind } from "./artifacts.js";
 import { hasProbe, probeCli, type ProbeAnswer } from "./cli-probes.js";
 import { readHookSnapshot, type HookSnapshot } from "./hook-snapshot.js";
 import { intactCheck, type IntactCheck } from "./intact.js";
+import { doctorLock, type DoctorLock } from "./lock-section.js";
 import { loadVerdict, type LoadState } from "./loaded.js";
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
@@ -31,6 +32,10 @@ export interface DoctorOptions {
   dataDir: string;
   agentsConfig: AgentsConfig;
   timeoutMs: number;
+  /** bosun's package (its own pack): given, the project's `bosun.lock` is checked too (lock-section.ts). */
+  packageRoot?: string;
+  /** bosun's cache folder (its pack digest cache is read, never written). */
+  cacheDir?: string;
 }
 
 export interface RootDoctor {
@@ -66,7 +71,7 @@ export interface RuntimeDoctor {
 export interface DoctorProblem {
   runtime: string;
   /** `intact`: a file or entry changed; `probe`: the CLI could not be asked; `loaded`: it did not load an artifact; `none`: nothing installed. */
-  kind: "intact" | "probe" | "loaded" | "none";
+  kind: "intact" | "probe" | "loaded" | "none" | "lock";
   artifact?: { kind: ArtifactKind; name: string; scope: InstallScope };
   text: string;
 }
@@ -76,6 +81,8 @@ export interface DoctorReport {
   timeoutMs: number;
   runtimes: RuntimeDoctor[];
   hook: HookSnapshot;
+  /** The project's lock compared with what is installed; null without a lock (or when not asked). */
+  lock: DoctorLock | null;
   problems: DoctorProblem[];
 }
 
@@ -103,8 +110,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     for (const runtime of options.runtimes!) if (!runtimes.some((entry) => entry.runtime === runtime.id)) runtimes.push({ runtime: runtime.id, title: runtime.title, cli: null, signIn: null, roots: [], artifacts: [], probe: null });
   }
   const hook = readHookSnapshot(options.dataDir);
-  const problems = runtimes.flatMap((runtime) => runtimeProblems(runtime));
-  return { ok: problems.length === 0, timeoutMs: options.timeoutMs, runtimes, hook, problems };
+  const lock = options.packageRoot === undefined ? null : doctorLock({ env: options.env, home: options.home, cwd: options.cwd, packageRoot: options.packageRoot, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
+  const problems = [...runtimes.flatMap((runtime) => runtimeProblems(runtime)), ...lockProblems(lock)];
+  return { ok: problems.length === 0, timeoutMs: options.timeoutMs, runtimes, hook, lock, problems };
 }
 
 async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], options: DoctorOptions, detection: ReturnType<typeof machineDetectionContext>, copies: ReadonlySet<string>): Promise<RuntimeDoctor> {
@@ -162,6 +170,13 @@ function bosunCopies(options: DoctorOptions): Set<string> {
 function manifestPath(runtime: InstallRuntime, root: RootStatus, options: DoctorOptions): string {
   const found = rootsFor(runtime, root.scope, { env: options.env, home: options.home, cwd: options.cwd }).find((entry) => entry.key === root.key);
   return found ? statePath(found, MANIFEST_FILE) : join(root.dir, MANIFEST_FILE);
+}
+
+/** The lock's differences, each a problem whose line says what differs (the fix: `bosun install --frozen`, or a new lock). */
+function lockProblems(lock: DoctorLock | null): DoctorProblem[] {
+  if (!lock) return [];
+  if ("error" in lock) return [{ runtime: "", kind: "lock", text: lock.error }];
+  return lock.drift.map((drift) => ({ runtime: drift.runtime ?? "", kind: "lock", text: `bosun.lock: ${drift.text}` }));
 }
 
 /** The problems of one runtime, each one line that says what to do. */

@@ -14,6 +14,8 @@ import { exists, type InstallFs } from "./install-fs.js";
 import { migrationChecksum, type Choice } from "./migration-record.js";
 import { ENGINE_MIGRATIONS } from "./migrations/index.js";
 import { packMigrationRecords } from "./migrations/pack-records.js";
+import { DigestCache } from "./lock/digest-cache.js";
+import { packDigest } from "./lock/pack-digest.js";
 import { loadPack, type LoadedPack } from "./pack/load-pack.js";
 import type { PlannedAction } from "./plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./root.js";
@@ -61,7 +63,11 @@ export interface InstallPackOptions {
 /** What `bosun install` / `bosun uninstall` did (or would do). */
 export interface InstallOutcome {
   mode: "install" | "uninstall";
-  pack: { name: string; version: string | null; dir: string | null };
+  /**
+   * `digest` and `parts`: the pack folder's content digest (lock/pack-digest.ts) when the run
+   * loaded the pack; a settled run has the `digest` recorded in the manifest only.
+   */
+  pack: { name: string; version: string | null; dir: string | null; digest?: string; parts?: Record<string, string> };
   result: InstallResult;
   notes: string[];
   /** Every root was found settled and unchanged: nothing was loaded or planned (settled.ts). */
@@ -116,6 +122,9 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   }
 
   const pack = loadPack(packDir);
+  // Saved only once the run is done: a dry run, or a run that fails, writes nothing.
+  const digestCache = DigestCache.open(options.cacheDir, { write: !options.dryRun });
+  const digest = packDigest(pack.dir, digestCache);
   const { targets, notes } = buildInstallTargets({
     pack,
     runtimes,
@@ -133,13 +142,14 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   });
   const result = await runInstall({
     ...runOptions(options),
-    pack: { name: pack.name, version: pack.version, artifacts: artifactNames(pack) },
+    pack: { name: pack.name, version: pack.version, digest: digest.digest, artifacts: artifactNames(pack) },
     records: [...ENGINE_MIGRATIONS, ...packMigrationRecords(pack.name, pack.migrations)],
     targets,
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
     settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
-  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result, notes, settled: false };
+  digestCache.save();
+  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir, digest: digest.digest, parts: digest.parts }, result, notes, settled: false };
 }
 
 /** What `{bosun-hook}` becomes for one runtime and scope (its hooks placement says how the helper prints). */
@@ -184,7 +194,14 @@ function settledOutcome(fs: InstallFs, placements: readonly Placement[], inputs:
   if (usesHelper && !exists(fs, helperTarget)) return null;
   const pack = checkedPacks[0];
   if (!pack) return null;
-  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result: { targets, helper: null, warnings: [] }, notes, settled: true };
+  const digest = recordedDigest(targets, pack.name);
+  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir, ...(digest ? { digest } : {}) }, result: { targets, helper: null, warnings: [] }, notes, settled: true };
+}
+
+/** The pack's digest as the manifests of a settled run recorded it (the pack is unchanged since). */
+function recordedDigest(targets: InstallResult["targets"], pack: string): string | undefined {
+  for (const { roots } of targets) for (const root of roots) if (root.plan.manifest.manifest.packs[pack]?.digest) return root.plan.manifest.manifest.packs[pack]?.digest;
+  return undefined;
 }
 
 /**

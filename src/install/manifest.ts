@@ -4,6 +4,7 @@ import { ARTIFACT_NAME, PACK_NAME, SEMVER } from "./pack/pack-names.js";
 import { normalizeRelPath } from "./safe-path.js";
 
 export const MANIFEST_SCHEMA_VERSION = 1;
+const PACK_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /** One pack installed in a root. */
 export interface PackRecord {
@@ -12,6 +13,8 @@ export interface PackRecord {
   updatedAt: string;
   /** The files this pack owns (keys of `files`). */
   files: string[];
+  /** The content digest of the pack folder it was installed from (`sha256:…`, see lock/pack-digest.ts); absent before bosun recorded it. */
+  digest?: string;
   /**
    * The pack was uninstalled from this root, but these skill folders stay: the runtimes named
    * (`gemini global`…) read them here and have no copy of their own (shared-folders.ts).
@@ -176,7 +179,8 @@ export function parseManifest(text: string): ReadManifest {
       }
       const files = Array.isArray(value.files) ? value.files.map((rel: unknown) => ownedRel(manifest.files, rel)).filter((rel): rel is string => rel !== null) : [];
       const heldFor = Array.isArray(value.heldFor) ? value.heldFor.filter((entry: unknown): entry is string => typeof entry === "string" && HELD_FOR.test(entry)) : [];
-      manifest.packs[name] = { version: value.version, installedAt: shortString(value.installedAt) ?? "", updatedAt: shortString(value.updatedAt) ?? "", files, ...(heldFor.length > 0 ? { heldFor } : {}) };
+      const digest = typeof value.digest === "string" && PACK_DIGEST.test(value.digest) ? { digest: value.digest } : {};
+      manifest.packs[name] = { version: value.version, installedAt: shortString(value.installedAt) ?? "", updatedAt: shortString(value.updatedAt) ?? "", files, ...digest, ...(heldFor.length > 0 ? { heldFor } : {}) };
     }
   }
   if (Array.isArray(raw.config)) {

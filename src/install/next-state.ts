@@ -83,12 +83,14 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
   }
   if (!plan.uninstall) {
     const list = [...owned].filter((rel) => rel in files).sort();
-    const unchanged = previous && previous.version === plan.pack.version && sameList(previous.files, list) && !plan.actions.some((action) => writes(action));
+    const digest = plan.pack.digest ?? previous?.digest;
+    const unchanged = previous && previous.version === plan.pack.version && previous.digest === digest && sameList(previous.files, list) && !plan.actions.some((action) => writes(action));
     packs[plan.pack.name] = {
       version: plan.pack.version,
       installedAt: previous?.installedAt || inputs.now,
       updatedAt: unchanged ? previous.updatedAt : inputs.now,
       files: list,
+      ...(digest === undefined ? {} : { digest }),
     };
   }
   // Files no pack lists any more are not bosun's.
@@ -140,14 +142,14 @@ export function nextState(plan: RootPlan, now: string, journal: string | null): 
 
 /**
  * Whether two manifests mean the same, leaving out what changes on every write (times, bosun's
- * version, the stat cache): the same runtime and scope, packs (version and files, in any order),
+ * version, the stat cache): the same runtime and scope, packs (version, digest and files, in any order),
  * file hashes, config entries, and the files and folders bosun created. Equal means a run has nothing to record.
  */
 export function sameManifestMeaning(a: Manifest | null, b: Manifest | null): boolean {
   if (a === null || b === null) return a === b;
   if (a.runtime !== b.runtime || a.scope !== b.scope) return false;
   if (!sameRecord(a.files, b.files, (x, y) => x === y)) return false;
-  if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && sameList(x.files, y.files) && sameList(x.heldFor ?? [], y.heldFor ?? []))) return false;
+  if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && x.digest === y.digest && sameList(x.files, y.files) && sameList(x.heldFor ?? [], y.heldFor ?? []))) return false;
   if (!sameList(a.createdFiles, b.createdFiles) || !sameList(a.createdDirs, b.createdDirs) || a.createdRoot !== b.createdRoot) return false;
   return a.config.length === b.config.length && JSON.stringify(a.config) === JSON.stringify(b.config);
 }

@@ -69,7 +69,8 @@ export interface ChecksumDrift {
 /** The whole plan for one root: the dry run prints it, the executor carries it out. */
 export interface RootPlan {
   root: InstallRoot;
-  pack: { name: string; version: string };
+  /** `digest`: the pack folder's content digest, recorded in the manifest (absent for an uninstall). */
+  pack: { name: string; version: string; digest?: string };
   uninstall: boolean;
   actions: PlannedAction[];
   pending: PendingMigration[];

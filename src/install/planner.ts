@@ -25,7 +25,7 @@ export interface RootPlanInput {
   root: InstallRoot;
   fs: InstallFs;
   layout: InstallLayout;
-  pack: { name: string; version: string; artifacts: ReadonlySet<string> };
+  pack: { name: string; version: string; digest?: string; artifacts: ReadonlySet<string> };
   /** What the pack should look like in this root; null removes the pack (uninstall). */
   desired: (Pick<DesiredInstall, "files" | "hooks" | "toml"> & Partial<Pick<DesiredInstall, "settings">>) | null;
   records: readonly MigrationRecord[];
@@ -148,7 +148,7 @@ export function planRoot(input: RootPlanInput): RootPlan {
 
   return {
     root,
-    pack: { name: packName, version: input.pack.version },
+    pack: { name: packName, version: input.pack.version, ...(input.pack.digest === undefined ? {} : { digest: input.pack.digest }) },
     uninstall: input.desired === null,
     actions,
     pending,

@@ -120,7 +120,7 @@ export function buildInstallReport(outcome: InstallOutcome, dryRun: boolean, aud
   return {
     mode: outcome.mode,
     dryRun,
-    pack: outcome.pack,
+    pack: { name: outcome.pack.name, version: outcome.pack.version, dir: outcome.pack.dir },
     targets: outcome.result.targets.map(({ target, roots }) => ({
       runtime: target.runtime.id,
       title: target.runtime.title,

@@ -46,7 +46,7 @@ export interface CliTarget {
 }
 
 export interface InstallRequest {
-  pack: { name: string; version: string; artifacts: ReadonlySet<string> };
+  pack: { name: string; version: string; digest?: string; artifacts: ReadonlySet<string> };
   /** Engine migrations, then the pack's. */
   records: readonly MigrationRecord[];
   targets: InstallTarget[];

@@ -1,0 +1,111 @@
+import * as nodeFs from "node:fs";
+import type { Stats } from "node:fs";
+import { join } from "node:path";
+
+/** The cache file, in bosun's cache folder. */
+export const DIGEST_CACHE_FILE = "pack-digests.json";
+const FORMAT = 1;
+const MAX_BYTES = 8 * 1024 * 1024;
+/** Pack folders kept (the last used); others are hashed again when next used. */
+const MAX_PACKS = 8;
+/**
+ * A file changed within this long of being hashed may change again with the same size and
+ * times (whole-second file systems): its hash is not kept.
+ */
+const SETTLE_MS = 2_000;
+
+/**
+ * The SHA-256 of each file of a pack folder, keyed by its stat (size, modification and change
+ * time, inode), so that a digest hashes only the files that changed since the last one. Read
+ * leniently (a damaged cache is an empty one) and written whole, atomically; failing to write
+ * it only costs hashing again.
+ */
+export class DigestCache {
+  private packs: Map<string, Record<string, string>>;
+  private changed = false;
+
+  private constructor(
+    private readonly file: string | null,
+    packs: Map<string, Record<string, string>>,
+    private readonly write: boolean,
+    private readonly now: () => number,
+  ) {
+    this.packs = packs;
+  }
+
+  /**
+   * The cache in `cacheDir`; none (hash everything) when it is null. `write: false` only reads it
+   * (`bosun install --check` and `bosun doctor` write nothing).
+   */
+  static open(cacheDir: string | null | undefined, options: { write: boolean; now?: () => number } = { write: true }): DigestCache {
+    const now = options.now ?? Date.now;
+    if (!cacheDir) return new DigestCache(null, new Map(), false, now);
+    const file = join(cacheDir, DIGEST_CACHE_FILE);
+    return new DigestCache(file, readPacks(file), options.write, now);
+  }
+
+  /** The hash recorded for the file at `rel` of pack folder `dir`, when its stat is unchanged. */
+  get(dir: string, rel: string, info: Stats): string | undefined {
+    const entry = this.packs.get(dir)?.[rel];
+    const key = statKey(info);
+    return entry?.startsWith(`${key} `) ? entry.slice(key.length + 1) : undefined;
+  }
+
+  /** Records a file's hash (unless it changed too recently to trust its stat). */
+  set(dir: string, rel: string, info: Stats, hash: string): void {
+    if (this.now() - Math.max(info.mtimeMs, info.ctimeMs) < SETTLE_MS) return;
+    let entries = this.packs.get(dir);
+    if (!entries) this.packs.set(dir, (entries = {}));
+    entries[rel] = `${statKey(info)} ${hash}`;
+    this.changed = true;
+  }
+
+  /** Keeps only the files a digest just saw for `dir`, and makes it the most recently used. */
+  keepOnly(dir: string, rels: ReadonlySet<string>): void {
+    const entries = this.packs.get(dir);
+    if (!entries) return;
+    for (const rel of Object.keys(entries)) {
+      if (rels.has(rel)) continue;
+      delete entries[rel];
+      this.changed = true;
+    }
+    this.packs.delete(dir);
+    this.packs.set(dir, entries);
+  }
+
+  /** Writes the cache when anything changed. */
+  save(): void {
+    if (!this.file || !this.changed || !this.write) return;
+    const kept = Object.fromEntries([...this.packs].slice(-MAX_PACKS));
+    const temp = `${this.file}.${process.pid}.tmp`;
+    try {
+      nodeFs.mkdirSync(join(this.file, ".."), { recursive: true, mode: 0o700 });
+      nodeFs.writeFileSync(temp, `${JSON.stringify({ format: FORMAT, packs: kept })}\n`, { mode: 0o600 });
+      nodeFs.renameSync(temp, this.file);
+    } catch {
+      nodeFs.rmSync(temp, { force: true });
+    }
+  }
+}
+
+function statKey(info: Stats): string {
+  return `${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.ino}`;
+}
+
+function readPacks(file: string): Map<string, Record<string, string>> {
+  const packs = new Map<string, Record<string, string>>();
+  try {
+    const info = nodeFs.lstatSync(file);
+    if (!info.isFile() || info.size > MAX_BYTES) return packs;
+    const value = JSON.parse(nodeFs.readFileSync(file, "utf8")) as { format?: unknown; packs?: unknown };
+    if (value.format !== FORMAT || typeof value.packs !== "object" || value.packs === null) return packs;
+    for (const [dir, entries] of Object.entries(value.packs as Record<string, unknown>)) {
+      if (typeof entries !== "object" || entries === null) continue;
+      const valid = Object.entries(entries as Record<string, unknown>).filter((pair): pair is [string, string] => typeof pair[1] === "string" && /^\d+:[\d.]+:[\d.]+:\d+ [0-9a-f]{64}$/.test(pair[1]));
+      packs.set(dir, Object.fromEntries(valid));
+    }
+  } catch {
+    // no cache, or a damaged one: hash everything
+  }
+  return packs;
+}
