@@ -54,6 +54,8 @@ export interface InstallPackOptions {
   cacheDir?: string;
   /** How long a CLI's `--version` may take (default 300 ms). */
   versionTimeoutMs?: number;
+  /** The largest pack file bosun reads (`bosun.json` `install.max_pack_file_bytes`; default 64 MiB). */
+  maxPackFileBytes?: number;
 }
 
 /** What `bosun install` / `bosun uninstall` did (or would do). */
@@ -113,7 +115,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     if (settled) return settled;
   }
 
-  const pack = loadPack(packDir);
+  const pack = loadPack(packDir, packOptions(options));
   const { targets, notes } = buildInstallTargets({
     pack,
     runtimes,
@@ -137,7 +139,12 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
     settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
-  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result, notes, settled: false };
+  // Frontmatter keys no runtime knows: one warning line each, naming the file.
+  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result: { ...result, warnings: [...pack.warnings, ...result.warnings] }, notes, settled: false };
+}
+
+function packOptions(options: InstallPackOptions) {
+  return options.maxPackFileBytes === undefined ? {} : { maxFileBytes: options.maxPackFileBytes };
 }
 
 /** What `{bosun-hook}` becomes for one runtime and scope (its hooks placement says how the helper prints). */
@@ -217,7 +224,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const named = options.pack ?? "bosun";
   // A folder with a pack.json names its pack; anything else is a pack name.
   const asFolder = resolve(options.cwd, named);
-  const loaded: LoadedPack | null = nodeFs.existsSync(join(asFolder, "pack.json")) ? loadPack(asFolder) : null;
+  const loaded: LoadedPack | null = nodeFs.existsSync(join(asFolder, "pack.json")) ? loadPack(asFolder, packOptions(options)) : null;
   const name = loaded?.name ?? named;
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);
