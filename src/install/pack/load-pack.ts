@@ -187,8 +187,10 @@ function loadMarkdown(ctx: LoadContext, kind: "commands" | "agents", name: strin
   const { base, extras } = splitFrontmatter(kind === "commands" ? "command" : "agent", data, file, text, warnings);
   const checked = schema.safeParse(base);
   if (!checked.success) throw frontmatterError(file, text, checked.error.issues[0]);
-  if (kind === "agents" && "name" in checked.data && checked.data.name !== undefined && checked.data.name !== name) {
-    throw new PackError(file, `must equal the file name "${name}"`, lineOfKey(text, "name"), "name");
+  // A variant `<base>.<variant>.md` (gsd's `gsd-planner.compact.md`) may name itself as its base agent.
+  const variantOf = name.includes(".") ? name.slice(0, name.indexOf(".")) : null;
+  if (kind === "agents" && "name" in checked.data && checked.data.name !== undefined && checked.data.name !== name && checked.data.name !== variantOf) {
+    throw new PackError(file, `must equal the file name "${name}"${variantOf ? ` (or "${variantOf}", for a variant of that agent)` : ""}`, lineOfKey(text, "name"), "name");
   }
   if (body.trim() === "") throw new PackError(file, `the ${kind === "commands" ? "command's prompt" : "agent's instructions"} (after the frontmatter) is empty`);
   const bodyTemplate = ctx.isTemplate(rel) ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
