@@ -5,6 +5,7 @@ import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FRONTMATTER_KEYS, passesTo } from "../../src/install/pack/frontmatter-keys.js";
+import { loadPack } from "../../src/install/pack/load-pack.js";
 import { runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { install } from "../fixtures/install.js";
@@ -106,6 +107,13 @@ describe("bad input is one error line, and nothing is written", () => {
     const pack = packOf(t);
     writePackFile(pack, "hooks/kit-hook.json", JSON.stringify({ event: "session-start", command: "node {packdir}/x.js" }));
     await refused(t, pack, /kit-hook\.json: command: unknown placeholder \{packdir\} \(use \{bosun-hook\}, \{hook-dir\}, \{pack-dir\}, \{config-dir\}\)$/);
+  });
+
+  it("a shell's own ${name} in a hook command is not a placeholder", () => {
+    const t = makeTempHome();
+    const pack = packOf(t);
+    writePackFile(pack, "hooks/kit-hook.json", JSON.stringify({ event: "session-start", command: "x=1; node {pack-dir}/hooks/start.js ${x}" }));
+    expect(loadPack(pack).hooks[0]!.command).toBe("x=1; node {pack-dir}/hooks/start.js ${x}");
   });
 
   it("{pack-dir} in a pack without files/", async () => {

@@ -205,8 +205,8 @@ function loadHook(ctx: LoadContext, name: string, hasSupportFiles: boolean): Hoo
   const parsed = hookSchema.safeParse(doc.value);
   if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
   const hook = parsed.data;
-  // Every {lower-case-name} in a command is a placeholder (a shell's own braces have no such form).
-  for (const match of hook.command.matchAll(/\{[a-z][a-z0-9-]*\}/g)) {
+  // Every {lower-case-name} in a command is a placeholder; a shell's own ${name} is not one.
+  for (const match of hook.command.matchAll(/(?<!\$)\{[a-z][a-z0-9-]*\}/g)) {
     if (!(HOOK_PLACEHOLDERS as readonly string[]).includes(match[0])) throw new PackError(file, `unknown placeholder ${match[0]} (use ${HOOK_PLACEHOLDERS.join(", ")})`, null, "command");
   }
   if (hook.command.includes("{pack-dir}") && !hasSupportFiles) throw new PackError(file, "uses {pack-dir} but the pack has no files/ folder (its support files)", null, "command");
