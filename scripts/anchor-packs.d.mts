@@ -8,3 +8,4 @@ export interface AnchorPackPin {
 export declare const ANCHOR_PACKS: AnchorPackPin[];
 export declare function anchorPacksDir(env?: Record<string, string | undefined>): string;
 export declare function findAnchorPack(id: AnchorPackPin["id"], env?: Record<string, string | undefined>): { packageDir: string; claudeDir: string } | null;
+export declare function installAnchorPack(dir: string, pin: AnchorPackPin): void;

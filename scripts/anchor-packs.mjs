@@ -40,7 +40,8 @@ function run(command, args, options) {
   return result.stdout;
 }
 
-function install(dir, pin) {
+/** Fetches one anchor package into `dir` and runs its installer for Claude Code there (replacing an older copy). */
+export function installAnchorPack(dir, pin) {
   const target = join(dir, `${pin.id}-${pin.version}`);
   const staging = `${target}.partial`;
   rmSync(staging, { recursive: true, force: true });
@@ -66,7 +67,7 @@ function main(command) {
   const dir = anchorPacksDir();
   let missing = 0;
   for (const pin of ANCHOR_PACKS) {
-    if (command === "install" && !findAnchorPack(pin.id)) install(dir, pin);
+    if (command === "install" && !findAnchorPack(pin.id)) installAnchorPack(dir, pin);
     const found = findAnchorPack(pin.id);
     if (!found) missing++;
     process.stdout.write(`${pin.pkg}@${pin.version}: ${found ? `${found.packageDir} (Claude install: ${found.claudeDir})` : "missing: run node scripts/anchor-packs.mjs install"}\n`);
