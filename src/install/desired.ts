@@ -108,8 +108,10 @@ function hookFileShown(placement: HookPlacement): string {
 
 /**
  * The desired state of one pack in one runtime and scope: each artifact converted to the
- * runtime's format and placed where it loads it, and what was skipped and why. Pure: reads the
- * pack's template files only when they are templates (they were read when the pack was loaded).
+ * runtime's format and placed where it loads it, and what was skipped and why. Reads a pack file
+ * again only when its text changes on the way (a template, path variables, frontmatter keys the
+ * runtime does not take); names a runtime cannot take and a support folder that would clash are
+ * a `PackError` (nothing is written).
  */
 export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   const { pack, runtime, scope, vars } = inputs;
@@ -125,12 +127,15 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   const support = pack.files.length > 0 ? supportFolder(runtime, scope, pack) : null;
   const pathValues: TextPathValues = { "{pack-dir}": support === null ? "" : textPath(join(mainDir, support), scope, inputs.paths), "{config-dir}": textPath(mainDir, scope, inputs.paths) };
   const withPaths = (text: string, uses: boolean) => (uses ? resolvePathVars(text, pathValues) : text);
-  // Only a file that uses a path variable is read and rewritten; the others stay stat-keyed copies.
-  const copied = (root: RootKey, rel: string, file: PackFile, artifact: string, text?: string) => {
-    if (text !== undefined) return generated(root, { rel, text: withPaths(text, true) }, artifact, file.mode);
-    if (file.template) return generated(root, { rel, text: withPaths(renderTemplate(file.template, vars), file.pathVars !== null) }, artifact, file.mode);
-    if (file.pathVars) return generated(root, { rel, text: resolvePathVars(readFileSync(file.path, "utf8"), pathValues) }, artifact, file.mode);
-    files.push({ root, rel, mode: file.mode, source: { kind: "file", path: file.path, statKey: file.statKey, size: file.size }, sha256: null, artifact });
+  // Only a template, a file that uses a path variable or one that loses frontmatter keys is read
+  // and rewritten; the others stay stat-keyed copies.
+  const copied = (root: RootKey, rel: string, file: PackFile, artifact: string, dropKeys: readonly string[] = []) => {
+    if (!file.template && !file.pathVars && dropKeys.length === 0) {
+      files.push({ root, rel, mode: file.mode, source: { kind: "file", path: file.path, statKey: file.statKey, size: file.size }, sha256: null, artifact });
+      return;
+    }
+    const text = file.template ? renderTemplate(file.template, vars) : readFileSync(file.path, "utf8");
+    generated(root, { rel, text: withPaths(withoutKeys(text, dropKeys), file.pathVars !== null) }, artifact, file.mode);
   };
   const skipAll = (kind: string, names: string[], reason: string) => names.forEach((name) => skipped.push({ kind, name, reason }));
   const drops = new Map<string, string[]>();
@@ -159,7 +164,7 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
       placed++;
       checkArtifactName(runtime, "skill", skill.name, join(pack.dir, "skills", skill.name, "SKILL.md"));
       const out = dropped("skill", skill.name, skill.keys);
-      for (const file of skill.files) copied(root, `${base}/${skill.name}/${file.rel}`, file, `skill ${skill.name}`, file.rel === "SKILL.md" && out.length > 0 ? withoutKeys(skill.skillText, out) : undefined);
+      for (const file of skill.files) copied(root, `${base}/${skill.name}/${file.rel}`, file, `skill ${skill.name}`, file.rel === "SKILL.md" ? out : []);
     }
     if (placement.category && placed > 0) generated(root, renderSkillCategory(placement.dir, pack), `skill category ${pack.name}`);
   }

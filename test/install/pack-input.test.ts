@@ -51,6 +51,16 @@ describe("frontmatter keys pass to the runtimes that know them", () => {
     expect(opencode.result.targets[0]!.target.desired!.notes).toContain("OpenCode does not take the agent frontmatter key `color`: left out of kit-agent");
   });
 
+  it("a SKILL.md that is a template and loses a key is rendered, then written without it", async () => {
+    const t = makeTempHome();
+    const dir = agentPack(t);
+    writePackFile(dir, "pack.json", JSON.stringify({ name: "kit", version: "1.0.0", templates: ["skills/**"], artifacts: { skills: ["kit-skill"], agents: ["kit-agent"] } }));
+    writePackFile(dir, "skills/kit-skill/SKILL.md", "---\nname: kit-skill\ndescription: A skill.\nargument-hint: \"<phase>\"\n---\n\nFor {{runtime.title}}, version {{pack.version}}.\n");
+    await install(t, { pack: dir, runtimes: ["gemini", "claude"] });
+    expect(read(join(t.home, ".gemini/skills/kit-skill/SKILL.md"))).toBe("---\nname: kit-skill\ndescription: A skill.\n---\n\nFor Gemini CLI, version 1.0.0.\n");
+    expect(read(join(t.home, ".claude/skills/kit-skill/SKILL.md"))).toBe("---\nname: kit-skill\ndescription: A skill.\nargument-hint: \"<phase>\"\n---\n\nFor Claude Code, version 1.0.0.\n");
+  });
+
   it("the table: canonical keys go everywhere, Claude Code's own keys only to it", () => {
     expect(passesTo("agent", "description", "qwen")).toBe(true);
     expect(passesTo("agent", "color", "claude")).toBe(true);

@@ -30,9 +30,8 @@ export interface SkillArtifact {
   name: string;
   description: string;
   files: PackFile[];
-  /** SKILL.md's frontmatter keys, in file order, and its text (to leave out keys a runtime does not take). */
+  /** SKILL.md's frontmatter keys, in file order (a runtime that does not take one gets the file without it). */
   keys: string[];
-  skillText: string;
 }
 
 export interface MarkdownArtifact {
@@ -174,7 +173,7 @@ function loadSkill(ctx: LoadContext, name: string, warnings: string[]): SkillArt
   const checked = skillFrontmatterSchema.safeParse(base);
   if (!checked.success) throw frontmatterError(skillFile.path, text, checked.error.issues[0]);
   if (checked.data.name !== name) throw new PackError(skillFile.path, `must equal the folder name "${name}"`, lineOfKey(text, "name"), "name");
-  return { name, description: checked.data.description, files, keys: Object.keys(data), skillText: text };
+  return { name, description: checked.data.description, files, keys: Object.keys(data) };
 }
 
 function loadMarkdown(ctx: LoadContext, kind: "commands" | "agents", name: string, warnings: string[]): MarkdownArtifact {
