@@ -107,6 +107,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
       agents,
       peers: placementPeers(placements, index),
       cli: cli ? [cli.choice.edition.since, cli.choice.note] : null,
+      home: options.home,
     });
   });
   // A reinstall of a settled pack: nothing to load, nothing to plan.

@@ -165,6 +165,13 @@ describe("bad input is one error line, and nothing is written", () => {
     await refused(t, pack, /files\/big\.bin: is 4096 bytes, over the limit of 1024 for one pack file; make it smaller, or raise bosun\.json install\.max_pack_file_bytes$/);
   });
 
+  it("a bosun.json install.max_pack_file_bytes that is not a whole number", async () => {
+    const t = makeTempHome();
+    const pack = packOf(t);
+    t.write(join(t.paths.config, "bosun.json"), JSON.stringify({ install: { max_pack_file_bytes: "big" } }));
+    await refused(t, pack, /bosun\.json:1: install\.max_pack_file_bytes: expected number/);
+  });
+
   it("a pack whose support folder would be a surface folder of the runtime", async () => {
     const t = makeTempHome();
     const pack = packOf(t);
