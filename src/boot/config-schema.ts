@@ -4,6 +4,7 @@ import { agentsConfigSchema } from "../runtimes/agents-config-schema.js";
 import { permissionsSchema, secretsSchema } from "../agent/permissions-schema.js";
 import { sandboxConfigSchema } from "../agent/sandbox/sandbox-config-schema.js";
 import { subagentsConfigSchema } from "../agent/subagent-config-schema.js";
+import { installConfigSchema } from "../install/install-config-schema.js";
 
 /** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
 export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
@@ -44,6 +45,8 @@ export const configSchema = z
     sandbox: sandboxConfigSchema.optional(),
     /** Sub-agents of the agent (`agent` tool): depth limit and how many run at once. */
     subagents: subagentsConfigSchema.optional(),
+    /** `bosun install`: limits on the packs it reads. */
+    install: installConfigSchema.optional(),
   })
   .strict();
 

@@ -99,6 +99,7 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     packageRoot: boot.packageRoot,
     bosunVersion: packageVersion(),
     agentsConfig: boot.config?.value.agents,
+    ...(boot.config?.value.install?.max_pack_file_bytes === undefined ? {} : { maxPackFileBytes: boot.config.value.install.max_pack_file_bytes }),
   }));
   const previews: Shown[] = [];
   for (const base of bases) {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtraRootName, HookConfigFormat, HookPlacement, InstallRuntime, InstallScope, TomlBlock } from "../runtimes/install-types.js";
 import { helperCommandFor } from "../runtimes/install-surfaces.js";
@@ -5,7 +6,11 @@ import { isSkip } from "../runtimes/install-types.js";
 import type { EditionChoice } from "../runtimes/cli-version.js";
 import { buildDesiredSettings, type DesiredSetting } from "./desired-settings.js";
 import { sha256 } from "./file-hash.js";
-import type { LoadedPack, PackFile } from "./pack/load-pack.js";
+import { checkArtifactName } from "./name-rules.js";
+import { CANONICAL_RUNTIME, droppedKeys, isKnownKey, passingExtras, withoutKeys, type FrontmatterKind } from "./pack/frontmatter-keys.js";
+import type { LoadedPack, MarkdownArtifact, PackFile } from "./pack/load-pack.js";
+import { resolvePathVars, textPath, type TextPathValues } from "./path-vars.js";
+import { supportFolder } from "./support-files.js";
 import { renderTemplate, type TemplateVars } from "./pack/template.js";
 import { renderAgent, renderCommand, renderCopilotHook, renderSkillCategory, type RenderedFile } from "./render-artifacts.js";
 
@@ -81,11 +86,23 @@ export interface DesiredInputs {
   skipSkills?: ReadonlyMap<string, string>;
   /** The runtime CLI's contract edition (absent: the newest), and the plan's note about it. */
   edition?: EditionChoice;
+  /** The home and working folders: how `{pack-dir}` and `{config-dir}` are written in text (path-vars.ts). */
+  paths: { home: string; cwd: string };
 }
 
 /** A POSIX shell word for a path (single quotes; a quote inside becomes '\''). */
 export function shellQuote(value: string): string {
   return /^[A-Za-z0-9_./@%+=:,-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * A folder in a hook command: absolute (shell-quoted when it must be), or in a project's config
+ * of a runtime that sets its project folder's variable, `"$VAR"/<path from the project>`.
+ */
+function commandPath(rel: string, projectVar: string | undefined, localRoot: string, mainDir: string): string {
+  if (!projectVar) return shellQuote(rel === "" ? mainDir : join(mainDir, rel));
+  const fromProject = [localRoot, rel].filter(Boolean).join("/");
+  return fromProject === "" ? `"$${projectVar}"` : `"$${projectVar}"/${shellQuote(fromProject)}`;
 }
 
 function hookFileShown(placement: HookPlacement): string {
@@ -94,8 +111,10 @@ function hookFileShown(placement: HookPlacement): string {
 
 /**
  * The desired state of one pack in one runtime and scope: each artifact converted to the
- * runtime's format and placed where it loads it, and what was skipped and why. Pure: reads the
- * pack's template files only when they are templates (they were read when the pack was loaded).
+ * runtime's format and placed where it loads it, and what was skipped and why. Reads a pack file
+ * again only when its text changes on the way (a template, path variables, frontmatter keys the
+ * runtime does not take); names a runtime cannot take and a support folder that would clash are
+ * a `PackError` (nothing is written).
  */
 export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   const { pack, runtime, scope, vars } = inputs;
@@ -107,11 +126,31 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
     const bytes = Buffer.from(file.text, "utf8");
     files.push({ root, rel: file.rel, mode, source: { kind: "bytes", bytes }, sha256: sha256(bytes), artifact });
   };
-  const copied = (root: RootKey, rel: string, file: PackFile, artifact: string) => {
-    if (file.template) return generated(root, { rel, text: renderTemplate(file.template, vars) }, artifact, file.mode);
-    files.push({ root, rel, mode: file.mode, source: { kind: "file", path: file.path, statKey: file.statKey, size: file.size }, sha256: null, artifact });
+  const mainDir = inputs.rootDirs.main ?? "";
+  const support = pack.files.length > 0 ? supportFolder(runtime, scope, pack) : null;
+  const pathValues: TextPathValues = { "{pack-dir}": support === null ? "" : textPath(join(mainDir, support), scope, inputs.paths), "{config-dir}": textPath(mainDir, scope, inputs.paths) };
+  const withPaths = (text: string, uses: boolean) => (uses ? resolvePathVars(text, pathValues) : text);
+  // Only a template, a file that uses a path variable or one that loses frontmatter keys is read
+  // and rewritten; the others stay stat-keyed copies.
+  const copied = (root: RootKey, rel: string, file: PackFile, artifact: string, dropKeys: readonly string[] = []) => {
+    if (!file.template && !file.pathVars && dropKeys.length === 0) {
+      files.push({ root, rel, mode: file.mode, source: { kind: "file", path: file.path, statKey: file.statKey, size: file.size }, sha256: null, artifact });
+      return;
+    }
+    const text = file.template ? renderTemplate(file.template, vars) : readFileSync(file.path, "utf8");
+    generated(root, { rel, text: withPaths(withoutKeys(text, dropKeys), file.pathVars !== null) }, artifact, file.mode);
   };
   const skipAll = (kind: string, names: string[], reason: string) => names.forEach((name) => skipped.push({ kind, name, reason }));
+  const drops = new Map<string, string[]>();
+  const dropped = (kind: FrontmatterKind, name: string, keys: readonly string[]) => {
+    const out = droppedKeys(kind, keys, runtime.id);
+    for (const key of out.filter((candidate) => isKnownKey(kind, candidate))) drops.set(`${kind} frontmatter key \`${key}\``, [...(drops.get(`${kind} frontmatter key \`${key}\``) ?? []), name]);
+    return out;
+  };
+  // bosun's canonical runtime gets the file as written (minus keys it does not take), unless it is a template.
+  const asWritten = (artifact: MarkdownArtifact, kind: FrontmatterKind, rel: string, out: string[]) =>
+    runtime.id === CANONICAL_RUNTIME && !artifact.bodyTemplate && (kind !== "agent" || artifact.frontmatter.name !== undefined) ? { rel, text: withoutKeys(artifact.source, out) } : null;
+  const markdown = (artifact: MarkdownArtifact, file: RenderedFile) => ({ rel: file.rel, text: withPaths(file.text, artifact.pathVars !== null) });
 
   if (isSkip(layout.skills)) skipAll("skill", pack.skills.map((skill) => skill.name), layout.skills.skip);
   else {
@@ -126,7 +165,9 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
         continue;
       }
       placed++;
-      for (const file of skill.files) copied(root, `${base}/${skill.name}/${file.rel}`, file, `skill ${skill.name}`);
+      checkArtifactName(runtime, "skill", skill.name, join(pack.dir, "skills", skill.name, "SKILL.md"));
+      const out = dropped("skill", skill.name, skill.keys);
+      for (const file of skill.files) copied(root, `${base}/${skill.name}/${file.rel}`, file, `skill ${skill.name}`, file.rel === "SKILL.md" ? out : []);
     }
     if (placement.category && placed > 0) generated(root, renderSkillCategory(placement.dir, pack), `skill category ${pack.name}`);
   }
@@ -137,15 +178,32 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
     for (const command of pack.commands) {
       // A command written as a skill folder is skipped like a skill the runtime reads elsewhere.
       const why = placement.format === "skill" ? inputs.skipSkills?.get(command.name) : undefined;
-      if (why) skipped.push({ kind: "command", name: command.name, reason: why });
-      else generated(placement.root ?? "main", renderCommand(command, placement, vars), `command ${command.name}`);
+      if (why) {
+        skipped.push({ kind: "command", name: command.name, reason: why });
+        continue;
+      }
+      checkArtifactName(runtime, "command", command.name, command.file);
+      const out = dropped("command", command.name, command.keys);
+      const rendered = renderCommand(command, placement, vars, passingExtras("command", command.extras, runtime.id));
+      const file = (placement.format === "markdown" && asWritten(command, "command", rendered.rel, out)) || rendered;
+      generated(placement.root ?? "main", markdown(command, file), `command ${command.name}`);
     }
   }
 
   if (isSkip(layout.agents)) skipAll("agent", pack.agents.map((agent) => agent.name), layout.agents.skip);
   else {
     const placement = layout.agents;
-    for (const agent of pack.agents) generated("main", renderAgent(agent, placement, vars), `agent ${agent.name}`);
+    for (const agent of pack.agents) {
+      checkArtifactName(runtime, "agent", agent.name, agent.file);
+      const out = dropped("agent", agent.name, agent.keys);
+      const rendered = renderAgent(agent, placement, vars, passingExtras("agent", agent.extras, runtime.id));
+      const file = (placement.format === "markdown" && asWritten(agent, "agent", rendered.rel, out)) || rendered;
+      generated("main", markdown(agent, file), `agent ${agent.name}`);
+    }
+  }
+
+  if (support !== null) {
+    for (const file of pack.files) copied("main", `${support}/${file.rel}`, file, `files ${pack.name}`);
   }
 
   let usesHelper = false;
@@ -167,10 +225,13 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
       }
       const hookDir = `${placement.filesDir}/${hook.name}`;
       for (const file of hook.files) copied("main", `${hookDir}/${file.rel}`, file, `hook ${hook.name}`);
-      const mainDir = inputs.rootDirs.main ?? "";
       const hookDirText = projectVar ? `"$${projectVar}"/${shellQuote(`${runtime.installSurface.localRoot}/${hookDir}`)}` : join(mainDir, hookDir);
       hookDirs.set(hook.name, hookDirText);
-      const command = hook.command.replaceAll("{bosun-hook}", helperCommandFor(helperCommand, placement.helperOutput)).replaceAll("{hook-dir}", hookDirText);
+      const command = hook.command
+        .replaceAll("{bosun-hook}", helperCommandFor(helperCommand, placement.helperOutput))
+        .replaceAll("{hook-dir}", hookDirText)
+        .replaceAll("{pack-dir}", support === null ? "" : commandPath(support, projectVar, runtime.installSurface.localRoot ?? "", mainDir))
+        .replaceAll("{config-dir}", commandPath("", projectVar, runtime.installSurface.localRoot ?? "", mainDir));
       if (hook.command.includes("{bosun-hook}")) {
         usesHelper = true;
         if (projectVar && !inputs.portableHelperCommand) portabilityNotes.add(`the hook command in ${hookFileShown(placement)} names bosun's hook helper by this machine's path (${inputs.helperCommand.replace(/^node /, "")}, outside your home folder); that file is usually committed, so on another machine the hook fails until bosun install --scope local runs there too`);
@@ -198,8 +259,11 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
     }
     if (placement.toml && hooks.length > 0) toml = { ...placement.toml, root: "main" };
   }
-  const fromSettings = buildDesiredSettings(pack, runtime, layout, isSkip(layout.hooks) ? {} : { hookDir: (name) => hookDirs.get(name) ?? null });
+  // A status line command names folders as hook commands do (settings files take this machine's paths).
+  const commandValues = { "{config-dir}": commandPath("", undefined, "", mainDir), ...(support === null ? {} : { "{pack-dir}": commandPath(support, undefined, "", mainDir) }) };
+  const fromSettings = buildDesiredSettings(pack, runtime, layout, { values: commandValues, ...(isSkip(layout.hooks) ? {} : { hookDir: (name: string) => hookDirs.get(name) ?? null }) });
   skipped.push(...fromSettings.skipped);
-  const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? []), ...portabilityNotes, ...timeoutNotes];
+  const dropNotes = [...drops].map(([what, names]) => `${runtime.title} does not take the ${what}: left out of ${names.length > 3 ? `${names.slice(0, 3).join(", ")} and ${names.length - 3} more` : names.join(", ")}`);
+  const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? []), ...portabilityNotes, ...timeoutNotes, ...dropNotes];
   return { runtime, scope, files, hooks, settings: fromSettings.settings, toml, skipped, notes, usesHelper };
 }

@@ -58,6 +58,8 @@ export interface InstallPackOptions {
   versionTimeoutMs?: number;
   /** Called with the final plans right before the first write (the CLI shows what the pack will run). */
   beforeApply?: InstallRequest["beforeApply"];
+  /** The largest pack file bosun reads (`bosun.json` `install.max_pack_file_bytes`; default 64 MiB). */
+  maxPackFileBytes?: number;
 }
 
 /** What `bosun install` / `bosun uninstall` did (or would do). */
@@ -113,6 +115,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
       agents,
       peers: placementPeers(placements, index),
       cli: cli ? [cli.choice.edition.since, cli.choice.note] : null,
+      home: options.home,
     });
   });
   // A reinstall of a settled pack: nothing to load, nothing to plan.
@@ -121,7 +124,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     if (settled) return settled;
   }
 
-  const pack = loadPack(packDir);
+  const pack = loadPack(packDir, packOptions(options));
   // Saved only once the run is done: a dry run, or a run that fails, writes nothing.
   const digestCache = DigestCache.open(options.cacheDir, { write: !options.dryRun });
   const digest = packDigest(pack.dir, digestCache);
@@ -149,7 +152,18 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
   digestCache.save();
-  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir, digest: digest.digest, parts: digest.parts }, result, notes, settled: false };
+  // Frontmatter keys no runtime knows: one warning line each, naming the file.
+  return {
+    mode: "install",
+    pack: { name: pack.name, version: pack.version, dir: pack.dir, digest: digest.digest, parts: digest.parts },
+    result: { ...result, warnings: [...pack.warnings, ...result.warnings] },
+    notes,
+    settled: false,
+  };
+}
+
+function packOptions(options: InstallPackOptions) {
+  return options.maxPackFileBytes === undefined ? {} : { maxFileBytes: options.maxPackFileBytes };
 }
 
 /** What `{bosun-hook}` becomes for one runtime and scope (its hooks placement says how the helper prints). */
@@ -236,7 +250,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const named = options.pack ?? "bosun";
   // A folder with a pack.json names its pack; anything else is a pack name.
   const asFolder = resolve(options.cwd, named);
-  const loaded: LoadedPack | null = nodeFs.existsSync(join(asFolder, "pack.json")) ? loadPack(asFolder) : null;
+  const loaded: LoadedPack | null = nodeFs.existsSync(join(asFolder, "pack.json")) ? loadPack(asFolder, packOptions(options)) : null;
   const name = loaded?.name ?? named;
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);

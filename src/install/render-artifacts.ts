@@ -18,8 +18,8 @@ export function artifactBody(artifact: MarkdownArtifact, vars: TemplateVars): st
   return body.replace(/^(\r?\n)+/, "");
 }
 
-/** A canonical command in a runtime's own format. */
-export function renderCommand(command: MarkdownArtifact, placement: CommandPlacement, vars: TemplateVars): RenderedFile {
+/** A canonical command in a runtime's own format (`extras`: the frontmatter keys beyond the canonical ones that pass to the runtime). */
+export function renderCommand(command: MarkdownArtifact, placement: CommandPlacement, vars: TemplateVars, extras: Record<string, unknown> = {}): RenderedFile {
   const body = artifactBody(command, vars);
   const description = String(command.frontmatter.description);
   const front = command.frontmatter;
@@ -28,7 +28,7 @@ export function renderCommand(command: MarkdownArtifact, placement: CommandPlace
       return {
         rel: `${placement.dir}/${command.name}.md`,
         text:
-          renderFrontmatter({ description, "argument-hint": front["argument-hint"], "allowed-tools": front["allowed-tools"], model: front.model }) +
+          renderFrontmatter({ description, "argument-hint": front["argument-hint"], "allowed-tools": front["allowed-tools"], model: front.model, ...extras }) +
           withArguments(body, placement.arguments ?? "$ARGUMENTS"),
       };
     case "gemini-toml":
@@ -40,21 +40,21 @@ export function renderCommand(command: MarkdownArtifact, placement: CommandPlace
   }
 }
 
-/** A canonical agent definition in a runtime's own format. */
-export function renderAgent(agent: MarkdownArtifact, placement: AgentPlacement, vars: TemplateVars): RenderedFile {
+/** A canonical agent definition in a runtime's own format (`extras`: the frontmatter keys beyond the canonical ones that pass to the runtime). */
+export function renderAgent(agent: MarkdownArtifact, placement: AgentPlacement, vars: TemplateVars, extras: Record<string, unknown> = {}): RenderedFile {
   const body = artifactBody(agent, vars);
   const front = agent.frontmatter;
   const description = String(front.description);
   const tools = Array.isArray(front.tools) ? (front.tools as string[]).join(", ") : (front.tools as string | undefined);
   switch (placement.format) {
     case "markdown":
-      return { rel: `${placement.dir}/${agent.name}.md`, text: renderFrontmatter({ name: agent.name, description, tools, model: front.model }) + body };
+      return { rel: `${placement.dir}/${agent.name}.md`, text: renderFrontmatter({ name: agent.name, description, tools, model: front.model, ...extras }) + body };
     case "opencode":
       // OpenCode's `tools` is a map of its own tool names, so the canonical list is not carried over.
-      return { rel: `${placement.dir}/${agent.name}.md`, text: renderFrontmatter({ description, mode: "subagent", model: front.model }) + body };
+      return { rel: `${placement.dir}/${agent.name}.md`, text: renderFrontmatter({ description, mode: "subagent", model: front.model, ...extras }) + body };
     case "gemini":
       // Gemini's `tools` must list its own tool names (a string is refused): the agent gets its defaults.
-      return { rel: `${placement.dir}/${agent.name}.md`, text: renderFrontmatter({ name: agent.name, description, model: front.model }) + body };
+      return { rel: `${placement.dir}/${agent.name}.md`, text: renderFrontmatter({ name: agent.name, description, model: front.model, ...extras }) + body };
     case "copilot": {
       const list = tools === undefined ? undefined : tools.split(",").map((tool) => tool.trim()).filter(Boolean);
       return { rel: `${placement.dir}/${agent.name}.agent.md`, text: renderFrontmatter({ name: agent.name, description, tools: list }) + body };

@@ -66,6 +66,8 @@ export function settledInputs(parts: {
   peers: unknown;
   /** The runtime CLI's contract edition and its note (what it writes depends on them). */
   cli: unknown;
+  /** The home folder: `{pack-dir}` and `{config-dir}` are written from it in global text (`~/…`). */
+  home?: string;
 }): string {
   const roots = parts.roots.map((root) => [root.key, root.dir, root.stateDir]);
   return `sha256:${sha256(JSON.stringify({ ...parts, roots, engine: parts.engine.map((record) => [record.source, record.id, record.checksum]) }))}`;

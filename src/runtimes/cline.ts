@@ -10,6 +10,8 @@ export const cline: InstallRuntime = {
     localRoot: "",
     // Cline reads every file in .clinerules/ as a rule, so bosun's own files stay out of it.
     stateDir: { local: ".bosun/cline" },
+    // The project folder is the root there: support files go beside bosun's own files, not into the project's.
+    supportDir: (scope, pack) => (scope === "local" ? `.bosun/cline/${pack}` : pack),
     layout: (scope) =>
       scope === "global"
         ? {

@@ -17,6 +17,7 @@ import { trae } from "./trae.js";
 import { windsurf } from "./windsurf.js";
 import type { ContractRow, InstallRuntime } from "./install-types.js";
 import { findById } from "./registry.js";
+import { supportRow } from "./support-dir.js";
 import type { Runtime } from "./types.js";
 
 /**
@@ -66,7 +67,7 @@ export function getInstallRuntime(id: string): InstallRuntime {
 
 /** The runtime config contract registry: every runtime's rows, in install order (the README table and a test read it). */
 export function collectContractRows(): ContractRow[] {
-  return INSTALL_RUNTIMES.flatMap((runtime) => runtime.installSurface.contract());
+  return INSTALL_RUNTIMES.flatMap((runtime) => [...runtime.installSurface.contract(), supportRow(runtime)]);
 }
 
 function withInstall(runtime: Runtime): InstallRuntime {

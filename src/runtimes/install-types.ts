@@ -221,6 +221,11 @@ export interface InstallSurface {
   localRoot: string | null;
   /** Where bosun's own files (manifest, state, journal, lock) live, relative to the root. */
   stateDir?: Partial<Record<InstallScope, string>>;
+  /**
+   * Where a pack's support files (`files/`) go, relative to the root (absent: `<pack>`). A
+   * runtime whose project root is the project folder itself keeps them out of the project's own files.
+   */
+  supportDir?(scope: InstallScope, pack: string): string;
   /** Roots outside the runtime's folder, by scope (absolute paths). */
   extraRoots?: Partial<Record<InstallScope, Partial<Record<ExtraRootName, (ctx: RootContext) => string>>>>;
   /**

@@ -79,6 +79,17 @@ describe("settings fragments in Claude Code", () => {
     expect(existsSync(join(project, ".claude/settings.json"))).toBe(false);
   });
 
+  it("a status line may name the pack's support folder and the config folder, resolved under CLAUDE_CONFIG_DIR too", async () => {
+    const t = makeTempHome();
+    const config = join(t.home, "elsewhere/claude");
+    const pack = writePack(t, "1.0.0", { statusLine: { command: "node {pack-dir}/bin/line.mjs --config {config-dir}" } });
+    t.write(join(pack, "files/bin/line.mjs"), "console.log('line');\n");
+    await install(t, { pack, env: { ...t.env, CLAUDE_CONFIG_DIR: config } });
+    const settings = read(join(config, "settings.json"));
+    expect(settings.statusLine).toEqual({ type: "command", command: `node ${config}/setter/bin/line.mjs --config ${config}` });
+    expect(readFileSync(join(config, "setter/bin/line.mjs"), "utf8")).toBe("console.log('line');\n");
+  });
+
   it("a reinstall with nothing changed writes nothing", async () => {
     const t = makeTempHome();
     const pack = writePack(t, "1.0.0", V1);
@@ -171,7 +182,8 @@ describe("settings fragments elsewhere, and bad ones", () => {
       [{ env: { GITHUB_TOKEN: "abc123" } }, /pack\.json: settings\.env\.GITHUB_TOKEN: looks like a secret; a pack must not carry one: write \{env:GITHUB_TOKEN\}/],
       [{ env: { MODE: "Zx8Qm3Lp0Vb7Nc4Hd2Kf6Gj9Ts1Wy5Re" } }, /settings\.env\.MODE: looks like a secret/],
       [{ statusLine: { command: "node {hook-dir}/x.mjs" } }, /settings\.statusLine\.command: uses \{hook-dir\}/],
-      [{ statusLine: { command: "node {hook-folder}/x.mjs", hook: "status" } }, /pack\.json: settings\.statusLine\.command: unknown placeholder \{hook-folder\} \(use \{hook-dir\}\)$/],
+      [{ statusLine: { command: "node {hook-folder}/x.mjs", hook: "status" } }, /pack\.json: settings\.statusLine\.command: unknown placeholder \{hook-folder\} \(use \{hook-dir\} or \{pack-dir\} or \{config-dir\}\)$/],
+      [{ statusLine: { command: "node {pack-dir}/line.mjs" } }, /pack\.json: settings\.statusLine\.command: uses \{pack-dir\} but the pack has no files\/ folder/],
       [{ statusLine: { command: "echo", hook: "nope" } }, /pack\.json: settings\.statusLine\.hook: names hook nope, which artifacts\.hooks does not list$/],
     ];
     for (const [settings, message] of cases) {

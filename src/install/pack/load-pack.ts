@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { lstatSync, statSync, type Stats } from "node:fs";
+import { join, resolve } from "node:path";
 import { ConfigError } from "../../boot/config-error.js";
 import { describeSchemaIssue, type SchemaIssue } from "../../boot/config.js";
 import { parseJsonc, type JsoncDocument } from "../../boot/jsonc.js";
@@ -7,8 +7,10 @@ import { requireLazily } from "../../fs/require.js";
 import { getInstallRuntime } from "../../runtimes/install-registry.js";
 import type { HookEvent } from "../../runtimes/install-types.js";
 import { installedStatKey, packStatKey } from "../classify.js";
+import { scanText, type PathVarUse } from "../path-vars.js";
 import { isKnownTemplateName } from "../template-vars.js";
 import { lineOfKey, parseFrontmatter } from "./frontmatter.js";
+import { checkExtraKeys, isSchemaKey, type FrontmatterKind } from "./frontmatter-keys.js";
 import { PackError } from "./pack-error.js";
 import {
   agentFrontmatterSchema,
@@ -20,25 +22,17 @@ import {
   type PackMigrationJson,
 } from "./pack-schema.js";
 import { checkPackSettings, type PackSettings } from "./settings-schema.js";
+import { checkSize, DEFAULT_MAX_PACK_FILE_BYTES, entryNames, listFiles, notePathVars, readText, type LoadContext, type PackFile } from "./pack-walk.js";
 import { compileTemplate, type Template } from "./template.js";
 
-/** A file of the pack that is copied (or rendered, when it is a template) into a runtime. */
-export interface PackFile {
-  /** Relative to its artifact's folder (a skill's files) or to the pack. */
-  rel: string;
-  path: string;
-  size: number;
-  /** 0o755 when the pack file is executable, else 0o644. */
-  mode: number;
-  /** `size:mtime:inode`: unchanged means the bytes need not be read again. */
-  statKey: string;
-  template: Template | null;
-}
+export type { PackFile } from "./pack-walk.js";
 
 export interface SkillArtifact {
   name: string;
   description: string;
   files: PackFile[];
+  /** SKILL.md's frontmatter keys, in file order (a runtime that does not take one gets the file without it). */
+  keys: string[];
 }
 
 export interface MarkdownArtifact {
@@ -49,6 +43,13 @@ export interface MarkdownArtifact {
   bodyTemplate: Template | null;
   /** The file's stat key (the rendered output depends only on it and the template values). */
   statKey: string;
+  /** The whole file as in the pack (written as it is where every key passes, in bosun's canonical runtime). */
+  source: string;
+  /** Frontmatter keys beyond the canonical ones that some runtime knows (frontmatter-keys.ts), with their values. */
+  extras: Record<string, unknown>;
+  /** Every frontmatter key of the file, in file order (known or not). */
+  keys: string[];
+  pathVars: PathVarUse | null;
 }
 
 export interface HookArtifact {
@@ -80,7 +81,11 @@ export interface LoadedPack {
   hooks: HookArtifact[];
   /** `pack.json` `settings`: the runtime settings the pack adds (empty: none). */
   settings: PackSettings;
+  /** The support files (`files/`), relative to it, installed in the runtime's support folder for the pack. */
+  files: PackFile[];
   migrations: PackMigration[];
+  /** One line each, naming the file: frontmatter keys no runtime knows (left out). */
+  warnings: string[];
   /**
    * Every path of the pack this load looked at (relative to the pack, `/`-separated) with its
    * `size:ctime:mtime:inode` taken before it was read or listed (null: absent). Unchanged keys
@@ -89,27 +94,32 @@ export interface LoadedPack {
   watch: [string, string | null][];
 }
 
-/** Hook command placeholders: bosun's hook helper, and the folder with the hook's own files. */
-export const HOOK_PLACEHOLDERS = ["{bosun-hook}", "{hook-dir}"] as const;
+/** Hook command placeholders: bosun's hook helper, the hook's own files, the pack's support folder, the runtime's folder. */
+export const HOOK_PLACEHOLDERS = ["{bosun-hook}", "{hook-dir}", "{pack-dir}", "{config-dir}"] as const;
 const DEFAULT_HOOK_TIMEOUT = 10;
-const MAX_PACK_FILES = 20_000;
+
+export interface LoadPackOptions {
+  /** The largest pack file accepted (`bosun.json` `install.max_pack_file_bytes`; default 64 MiB). */
+  maxFileBytes?: number;
+}
 
 /**
  * Reads and checks a pack folder: `pack.json`, every listed artifact, its frontmatter, its
  * templates and the pack's migrations. Anything wrong is one `PackError` naming the file (and
  * line and field when known), thrown before anything is installed.
  */
-export function loadPack(dir: string): LoadedPack {
+export function loadPack(dir: string, options: LoadPackOptions = {}): LoadedPack {
   const root = resolve(dir);
   const info = statOrNull(root);
   if (!info?.isDirectory()) throw new PackError(root, "not a pack folder (no such folder)");
   const packFile = join(root, "pack.json");
-  const doc = readJsonDocument(packFile, "not a pack folder: pack.json is missing");
+  const doc = readJsonDocument(packFile, "not a pack folder: pack.json is missing", options.maxFileBytes);
   const parsed = packJsonSchema.safeParse(doc.value);
   if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
   const json = parsed.data;
   const isTemplate = templateMatcher(json.templates ?? []);
-  const ctx: LoadContext = { root, isTemplate, count: { files: 0 }, watch: new Map([["pack.json", doc.key]]) };
+  const ctx: LoadContext = { root, isTemplate, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_PACK_FILE_BYTES, count: { files: 0 }, watch: new Map([["pack.json", doc.key]]), packDirUser: null };
+  const warnings: string[] = [];
 
   for (const [kind, names] of Object.entries(json.artifacts)) {
     const seen = new Set<string>();
@@ -127,24 +137,34 @@ export function loadPack(dir: string): LoadedPack {
   checkUnlisted(ctx, "agents", json.artifacts.agents ?? [], (entry) => entry.replace(/\.md$/, ""));
   checkUnlisted(ctx, "hooks", json.artifacts.hooks ?? [], (entry) => entry.replace(/\.json$/, ""));
 
-  const skills = (json.artifacts.skills ?? []).map((name) => loadSkill(ctx, name));
-  const commands = (json.artifacts.commands ?? []).map((name) => loadMarkdown(ctx, "commands", name));
-  const agents = (json.artifacts.agents ?? []).map((name) => loadMarkdown(ctx, "agents", name));
-  const hooks = (json.artifacts.hooks ?? []).map((name) => loadHook(ctx, name));
+  const skills = (json.artifacts.skills ?? []).map((name) => loadSkill(ctx, name, warnings));
+  const commands = (json.artifacts.commands ?? []).map((name) => loadMarkdown(ctx, "commands", name, warnings));
+  const agents = (json.artifacts.agents ?? []).map((name) => loadMarkdown(ctx, "agents", name, warnings));
+  const files = loadSupportFiles(ctx);
+  const hooks = (json.artifacts.hooks ?? []).map((name) => loadHook(ctx, name, files.length > 0));
+  if (ctx.packDirUser && files.length === 0) throw new PackError(ctx.packDirUser.file, "uses {pack-dir} but the pack has no files/ folder (its support files)", ctx.packDirUser.line);
   const migrations = loadMigrations(ctx);
-  checkPackSettings(packFile, json.settings, json.artifacts.hooks ?? []);
-  return { dir: root, name: json.name, version: json.version, description: json.description ?? "", skills, commands, agents, hooks, settings: json.settings ?? {}, migrations, watch: [...ctx.watch] };
+  checkPackSettings(packFile, json.settings, json.artifacts.hooks ?? [], files.length > 0);
+  return { dir: root, name: json.name, version: json.version, description: json.description ?? "", skills, commands, agents, hooks, settings: json.settings ?? {}, files, migrations, warnings, watch: [...ctx.watch] };
 }
 
-/** One load: the pack folder, its template globs, the file count so far, and what was looked at. */
-interface LoadContext {
-  root: string;
-  isTemplate: (rel: string) => boolean;
-  count: { files: number };
-  watch: Map<string, string | null>;
+/** `files/`: every file under it, dot-files too (no listing needed). */
+function loadSupportFiles(ctx: LoadContext): PackFile[] {
+  const info = look(ctx, "files");
+  if (!info) return [];
+  if (!info.isDirectory()) throw new PackError(join(ctx.root, "files"), info.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "must be a folder of the pack's support files");
+  return listFiles(ctx, "files", true);
 }
 
-function loadSkill(ctx: LoadContext, name: string): SkillArtifact {
+/** The frontmatter keys outside the pack schema: checked against the key table, then left out of the schema check. */
+function splitFrontmatter(kind: FrontmatterKind, data: Record<string, unknown>, file: string, text: string, warnings: string[]) {
+  const { extras, warnings: found } = checkExtraKeys(kind, data, file, text);
+  warnings.push(...found);
+  const base = Object.fromEntries(Object.entries(data).filter(([key]) => isSchemaKey(kind, key)));
+  return { base, extras };
+}
+
+function loadSkill(ctx: LoadContext, name: string, warnings: string[]): SkillArtifact {
   const folder = join(ctx.root, "skills", name);
   const info = look(ctx, `skills/${name}`);
   if (!info?.isDirectory()) throw new PackError(folder, info?.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is missing (listed in pack.json artifacts.skills)");
@@ -153,39 +173,46 @@ function loadSkill(ctx: LoadContext, name: string): SkillArtifact {
   if (!skillFile) throw new PackError(join(folder, "SKILL.md"), "is missing: every skill needs a SKILL.md");
   const text = readText(skillFile.path);
   const { data } = parseFrontmatter(text, skillFile.path);
-  const checked = skillFrontmatterSchema.safeParse(data);
+  const { base } = splitFrontmatter("skill", data, skillFile.path, text, warnings);
+  const checked = skillFrontmatterSchema.safeParse(base);
   if (!checked.success) throw frontmatterError(skillFile.path, text, checked.error.issues[0]);
   if (checked.data.name !== name) throw new PackError(skillFile.path, `must equal the folder name "${name}"`, lineOfKey(text, "name"), "name");
-  return { name, description: checked.data.description, files };
+  return { name, description: checked.data.description, files, keys: Object.keys(data) };
 }
 
-function loadMarkdown(ctx: LoadContext, kind: "commands" | "agents", name: string): MarkdownArtifact {
+function loadMarkdown(ctx: LoadContext, kind: "commands" | "agents", name: string, warnings: string[]): MarkdownArtifact {
   const rel = `${kind}/${name}.md`;
   const file = join(ctx.root, rel);
   const info = regularFile(ctx, rel, `listed in pack.json artifacts.${kind}`);
   const text = readText(file);
   const { data, body, bodyLine } = parseFrontmatter(text, file);
   const schema = kind === "commands" ? commandFrontmatterSchema : agentFrontmatterSchema;
-  const checked = schema.safeParse(data);
+  const { base, extras } = splitFrontmatter(kind === "commands" ? "command" : "agent", data, file, text, warnings);
+  const checked = schema.safeParse(base);
   if (!checked.success) throw frontmatterError(file, text, checked.error.issues[0]);
-  if (kind === "agents" && "name" in checked.data && checked.data.name !== undefined && checked.data.name !== name) {
-    throw new PackError(file, `must equal the file name "${name}"`, lineOfKey(text, "name"), "name");
+  // A variant `<base>.<variant>.md` (gsd's `gsd-planner.compact.md`) may name itself as its base agent.
+  const variantOf = name.includes(".") ? name.slice(0, name.indexOf(".")) : null;
+  if (kind === "agents" && "name" in checked.data && checked.data.name !== undefined && checked.data.name !== name && checked.data.name !== variantOf) {
+    throw new PackError(file, `must equal the file name "${name}"${variantOf ? ` (or "${variantOf}", for a variant of that agent)` : ""}`, lineOfKey(text, "name"), "name");
   }
   if (body.trim() === "") throw new PackError(file, `the ${kind === "commands" ? "command's prompt" : "agent's instructions"} (after the frontmatter) is empty`);
   const bodyTemplate = ctx.isTemplate(rel) ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
-  return { name, file, frontmatter: checked.data, body, bodyTemplate, statKey: packStatKey(info) };
+  const pathVars = notePathVars(ctx, file, scanText(text, file));
+  return { name, file, frontmatter: checked.data, body, bodyTemplate, statKey: packStatKey(info), source: text, extras, keys: Object.keys(data), pathVars };
 }
 
-function loadHook(ctx: LoadContext, name: string): HookArtifact {
+function loadHook(ctx: LoadContext, name: string, hasSupportFiles: boolean): HookArtifact {
   const file = join(ctx.root, "hooks", `${name}.json`);
-  const doc = readJsonDocument(file, "is missing (listed in pack.json artifacts.hooks)");
+  const doc = readJsonDocument(file, "is missing (listed in pack.json artifacts.hooks)", ctx.maxFileBytes);
   ctx.watch.set(`hooks/${name}.json`, doc.key);
   const parsed = hookSchema.safeParse(doc.value);
   if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
   const hook = parsed.data;
-  for (const match of hook.command.matchAll(/\{(?:bosun|hook)-[a-z-]*\}/g)) {
-    if (!(HOOK_PLACEHOLDERS as readonly string[]).includes(match[0])) throw new PackError(file, `unknown placeholder ${match[0]} (use ${HOOK_PLACEHOLDERS.join(" or ")})`, null, "command");
+  // Every {lower-case-name} in a command is a placeholder; a shell's own ${name} is not one.
+  for (const match of hook.command.matchAll(/(?<!\$)\{[a-z][a-z0-9-]*\}/g)) {
+    if (!(HOOK_PLACEHOLDERS as readonly string[]).includes(match[0])) throw new PackError(file, `unknown placeholder ${match[0]} (use ${HOOK_PLACEHOLDERS.join(", ")})`, null, "command");
   }
+  if (hook.command.includes("{pack-dir}") && !hasSupportFiles) throw new PackError(file, "uses {pack-dir} but the pack has no files/ folder (its support files)", null, "command");
   const folder = join(ctx.root, "hooks", name);
   const folderInfo = look(ctx, `hooks/${name}`);
   if (folderInfo && !folderInfo.isDirectory()) throw new PackError(folder, "must be a folder holding the hook's files");
@@ -209,12 +236,11 @@ function loadMigrations(ctx: LoadContext): PackMigration[] {
   if (!info) return [];
   if (!info.isDirectory()) throw new PackError(folder, "must be a folder of migration .json files");
   const ids = new Map<string, string>();
-  return readdirSync(folder)
+  return entryNames(folder)
     .filter((entry) => entry.endsWith(".json"))
-    .sort()
     .map((entry) => {
       const file = join(folder, entry);
-      const doc = readJsonDocument(file, "cannot be read");
+      const doc = readJsonDocument(file, "cannot be read", ctx.maxFileBytes);
       ctx.watch.set(`migrations/${entry}`, doc.key);
       const parsed = packMigrationSchema.safeParse(doc.value);
       if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
@@ -235,39 +261,10 @@ function loadMigrations(ctx: LoadContext): PackMigration[] {
     });
 }
 
-/** Every file under `<root>/<base>`, skipping dot-files; symlinks and special files are refused. */
-function listFiles(ctx: LoadContext, base: string): PackFile[] {
-  const { root, isTemplate, count } = ctx;
-  const out: PackFile[] = [];
-  // A path under the walked folder; names from a directory listing need no normalizing.
-  const baseDir = join(root, base);
-  const under = (rel: string) => (rel === "" ? baseDir : sep === "/" ? `${baseDir}/${rel}` : join(baseDir, rel));
-  const walk = (relDir: string) => {
-    // Folders are known by their directory entry; only files are looked at (for their stat key).
-    for (const entry of readdirSync(under(relDir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      if (entry.name.startsWith(".")) continue;
-      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
-      const path = under(rel);
-      // Looked at before it is read or listed: a change after that changes its key.
-      const info = lstatSync(path);
-      ctx.watch.set(`${base}/${rel}`, installedStatKey(info));
-      if (info.isDirectory()) walk(rel);
-      else if (info.isFile()) {
-        if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
-        const packRel = `${base}/${rel}`;
-        const template = isTemplate(packRel) ? compileTemplate(readText(path), path, isKnownTemplateName) : null;
-        out.push({ rel, path, size: info.size, mode: info.mode & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template });
-      } else throw new PackError(path, info.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is not a regular file");
-    }
-  };
-  walk("");
-  return out;
-}
-
 function checkUnlisted(ctx: LoadContext, kind: string, listed: string[], nameOf: (entry: string) => string): void {
   const folder = join(ctx.root, kind);
   if (!look(ctx, kind)?.isDirectory()) return;
-  for (const entry of readdirSync(folder)) {
+  for (const entry of entryNames(folder)) {
     if (entry.startsWith(".")) continue;
     const name = nameOf(entry);
     // A hook's own files live in hooks/<name>/ next to hooks/<name>.json.
@@ -284,10 +281,11 @@ function templateMatcher(globs: string[]): (rel: string) => boolean {
 }
 
 /** A JSON file of the pack, and its stat key (taken before it was read). */
-function readJsonDocument(file: string, missing: string): JsoncDocument & { key: string } {
+function readJsonDocument(file: string, missing: string, maxFileBytes = DEFAULT_MAX_PACK_FILE_BYTES): JsoncDocument & { key: string } {
   const info = lstatOrNull(file);
   if (!info) throw new PackError(file, missing);
   if (!info.isFile()) throw new PackError(file, "is not a regular file");
+  checkSize({ maxFileBytes }, file, info);
   try {
     const doc = parseJsonc(file, readText(file));
     if (typeof doc.value !== "object" || doc.value === null || Array.isArray(doc.value)) throw new PackError(file, "must hold a JSON object", 1);
@@ -316,14 +314,8 @@ function regularFile(ctx: LoadContext, rel: string, why: string): Stats {
   const info = look(ctx, rel);
   if (!info) throw new PackError(file, `is missing (${why})`);
   if (!info.isFile()) throw new PackError(file, info.isSymbolicLink() ? "is a symlink; a pack holds real files only" : "is not a regular file");
+  checkSize(ctx, file, info);
   return info;
-}
-
-function readText(file: string): string {
-  const bytes = readFileSync(file);
-  const text = bytes.toString("utf8");
-  if (!Buffer.from(text, "utf8").equals(bytes)) throw new PackError(file, "is not valid UTF-8 text");
-  return text;
 }
 
 

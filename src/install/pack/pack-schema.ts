@@ -3,7 +3,7 @@ import { HOOK_EVENTS } from "../../runtimes/install-types.js";
 import { ARTIFACT_NAME, PACK_NAME, SEMVER } from "./pack-names.js";
 import { packSettingsSchema } from "./settings-schema.js";
 
-const artifactName = z.string().regex(ARTIFACT_NAME, "use 1-64 lower-case letters, digits and '-', starting with a letter or digit");
+const artifactName = z.string().regex(ARTIFACT_NAME, "use 1-64 lower-case letters, digits, '-' and single dots between parts, starting with a letter or digit");
 
 export const packJsonSchema = z
   .object({

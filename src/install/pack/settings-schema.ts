@@ -41,7 +41,7 @@ export type PackSettings = z.infer<typeof packSettingsSchema>;
  * The variables a status line command may use. `{pack-dir}` and `{config-dir}` join this list
  * where the hook commands get them (their values reach `buildDesiredSettings` as `values`).
  */
-export const STATUS_LINE_PLACEHOLDERS: readonly string[] = ["{hook-dir}"];
+export const STATUS_LINE_PLACEHOLDERS: readonly string[] = ["{hook-dir}", "{pack-dir}", "{config-dir}"];
 
 /**
  * A value a pack must not carry in clear: one of a variable named like a credential
@@ -58,7 +58,7 @@ export function secretProblem(name: string, value: string): string | null {
  * Checks what the schema cannot: no env value that looks like a secret, and a status line's
  * `hook` names a hook of the pack. One `PackError` naming `pack.json` and the field.
  */
-export function checkPackSettings(packFile: string, settings: PackSettings | undefined, hooks: readonly string[]): void {
+export function checkPackSettings(packFile: string, settings: PackSettings | undefined, hooks: readonly string[], hasSupportFiles: boolean): void {
   if (!settings) return;
   for (const [name, value] of Object.entries(settings.env ?? {})) {
     const problem = secretProblem(name, value);
@@ -69,5 +69,6 @@ export function checkPackSettings(packFile: string, settings: PackSettings | und
     if (!STATUS_LINE_PLACEHOLDERS.includes(match[0])) throw new PackError(packFile, `unknown placeholder ${match[0]} (use ${STATUS_LINE_PLACEHOLDERS.join(" or ")})`, null, "settings.statusLine.command");
   }
   if (line?.hook !== undefined && !hooks.includes(line.hook)) throw new PackError(packFile, `names hook ${line.hook}, which artifacts.hooks does not list`, null, "settings.statusLine.hook");
+  if (line && line.command.includes("{pack-dir}") && !hasSupportFiles) throw new PackError(packFile, "uses {pack-dir} but the pack has no files/ folder (its support files)", null, "settings.statusLine.command");
   if (line && line.command.includes("{hook-dir}") && line.hook === undefined) throw new PackError(packFile, "uses {hook-dir}; name the hook whose folder it means in settings.statusLine.hook", null, "settings.statusLine.command");
 }

@@ -1,0 +1,78 @@
+// The anchor workflow packages the pack tests compare bosun against, pinned, fetched from npm
+// into a cache folder outside the repository (reused when already there), with the anchor's own
+// Claude Code install of each, made by its installer in a throwaway home inside that folder:
+//
+//   node scripts/anchor-packs.mjs install     fetch and install what is missing, then list them
+//   node scripts/anchor-packs.mjs list        list them; exit 1 if one is missing
+//
+// The folder is $BOSUN_PACKS_DIR, else $XDG_CACHE_HOME/bosun-packs, else ~/.cache/bosun-packs.
+// Each package gets `<folder>/<id>-<version>/package/` (the unpacked tarball) and
+// `<folder>/<id>-<version>/home/.claude/` (what its installer wrote for Claude Code, global).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The anchor packages (see /work/shared/reference/gsd-installer.md and the README's "Packs"). */
+export const ANCHOR_PACKS = [{ id: "opengsd-gsd-core", pkg: "@opengsd/gsd-core", version: "1.14.0", install: ["bin/install.js", "--claude", "--global"] }];
+
+export function anchorPacksDir(env = process.env) {
+  if (env.BOSUN_PACKS_DIR) return env.BOSUN_PACKS_DIR;
+  const cache = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith("/") ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
+  return join(cache, "bosun-packs");
+}
+
+/** Where an anchor package and its Claude install are: this cache, else the unpacked copies in /var/tmp/gsd; null when neither is complete. */
+export function findAnchorPack(id, env = process.env) {
+  const pin = ANCHOR_PACKS.find((entry) => entry.id === id);
+  const cached = join(anchorPacksDir(env), `${pin.id}-${pin.version}`);
+  const places = [
+    { packageDir: join(cached, "package"), claudeDir: join(cached, "home", ".claude") },
+    { packageDir: join("/var/tmp/gsd", `${pin.id}-${pin.version}`, "package"), claudeDir: join("/var/tmp/gsd", `home-${pin.id}-${pin.version}`, ".claude") },
+  ];
+  return places.find((place) => existsSync(join(place.packageDir, "package.json")) && existsSync(join(place.claudeDir, "agents"))) ?? null;
+}
+
+function run(command, args, options) {
+  const result = spawnSync(command, args, { encoding: "utf8", timeout: 10 * 60_000, ...options });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (exit ${result.status ?? result.signal}):\n${(result.stderr || result.stdout).trim().slice(-2000)}`);
+  return result.stdout;
+}
+
+/** Fetches one anchor package into `dir` and runs its installer for Claude Code there (replacing an older copy). */
+export function installAnchorPack(dir, pin) {
+  const target = join(dir, `${pin.id}-${pin.version}`);
+  const staging = `${target}.partial`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  run("npm", ["pack", "--silent", `${pin.pkg}@${pin.version}`], { cwd: staging });
+  const tarball = readdirSync(staging).find((name) => name.endsWith(".tgz"));
+  if (!tarball) throw new Error(`npm pack ${pin.pkg}@${pin.version} left no tarball in ${staging}`);
+  run("tar", ["-xzf", tarball], { cwd: staging });
+  // Its installer needs the package's own dependencies; then it installs for Claude Code into a home of our own.
+  run("npm", ["install", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: join(staging, "package") });
+  const home = join(staging, "home");
+  mkdirSync(home, { recursive: true });
+  run("node", pin.install, { cwd: join(staging, "package"), env: { PATH: process.env.PATH, HOME: home, TERM: "dumb" }, input: "" });
+  rmSync(target, { recursive: true, force: true });
+  renameSync(staging, target);
+}
+
+function main(command) {
+  if (command !== "install" && command !== "list") {
+    process.stderr.write("usage: node scripts/anchor-packs.mjs install|list\n");
+    return 2;
+  }
+  const dir = anchorPacksDir();
+  let missing = 0;
+  for (const pin of ANCHOR_PACKS) {
+    if (command === "install" && !findAnchorPack(pin.id)) installAnchorPack(dir, pin);
+    const found = findAnchorPack(pin.id);
+    if (!found) missing++;
+    process.stdout.write(`${pin.pkg}@${pin.version}: ${found ? `${found.packageDir} (Claude install: ${found.claudeDir})` : "missing: run node scripts/anchor-packs.mjs install"}\n`);
+  }
+  return missing === 0 ? 0 : 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv[2]);

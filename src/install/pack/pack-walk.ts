@@ -1,0 +1,111 @@
+import { lstatSync, readdirSync, readFileSync, type Stats } from "node:fs";
+import { join, sep } from "node:path";
+import { installedStatKey, packStatKey } from "../classify.js";
+import { scanPathVars, scanText, type PathVarUse } from "../path-vars.js";
+import { isKnownTemplateName } from "../template-vars.js";
+import { PackError } from "./pack-error.js";
+import { compileTemplate, type Template } from "./template.js";
+
+/** A file of the pack that is copied (or rendered, when it is a template) into a runtime. */
+export interface PackFile {
+  /** Relative to its artifact's folder (a skill's files), to `files/`, or to the pack. */
+  rel: string;
+  path: string;
+  size: number;
+  /** 0o755 when the pack file is executable, else 0o644. */
+  mode: number;
+  /** `size:mtime:inode`: unchanged means the bytes need not be read again. */
+  statKey: string;
+  template: Template | null;
+  /** The path variables its text uses (null: none, or binary): only such files are rewritten. */
+  pathVars: PathVarUse | null;
+}
+
+/** The default limit on one pack file's size (`bosun.json` `install.max_pack_file_bytes`). */
+export const DEFAULT_MAX_PACK_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_PACK_FILES = 20_000;
+
+/** One load: the pack folder, its template globs, the limits, the file count so far, and what was looked at. */
+export interface LoadContext {
+  root: string;
+  isTemplate: (rel: string) => boolean;
+  maxFileBytes: number;
+  count: { files: number };
+  watch: Map<string, string | null>;
+  /** The first pack file whose text uses `{pack-dir}` (the pack must then have `files/`). */
+  packDirUser: { file: string; line: number } | null;
+}
+
+/** Notes the first user of `{pack-dir}`. */
+export function notePathVars(ctx: LoadContext, file: string, use: PathVarUse | null): PathVarUse | null {
+  if (use?.packDirLine != null && !ctx.packDirUser) ctx.packDirUser = { file, line: use.packDirLine };
+  return use;
+}
+
+/**
+ * The names in a pack folder, sorted; a name that is not UTF-8 or holds a control character is
+ * refused (runtimes and shells cannot be trusted with it).
+ */
+export function entryNames(dir: string): string[] {
+  return readdirSync(dir, { encoding: "buffer" })
+    .map((raw) => {
+      const name = raw.toString("utf8");
+      if (!Buffer.from(name, "utf8").equals(raw)) throw new PackError(join(dir, name), "its file name is not valid UTF-8; rename it");
+      // eslint-disable-next-line no-control-regex
+      if (/[\u0000-\u001f\u007f]/.test(name)) throw new PackError(join(dir, JSON.stringify(name)), "its file name holds a control character; rename it");
+      return name;
+    })
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Refuses a pack file over the size limit. */
+export function checkSize(ctx: Pick<LoadContext, "maxFileBytes">, path: string, info: Stats): void {
+  if (info.size > ctx.maxFileBytes) throw new PackError(path, `is ${info.size} bytes, over the limit of ${ctx.maxFileBytes} for one pack file; make it smaller, or raise bosun.json install.max_pack_file_bytes`);
+}
+
+/**
+ * Every file under `<root>/<base>` (dot-files skipped unless `dotFiles`); symlinks and special
+ * files are refused. Each file's text is checked for path variables (binary files are copied as they are).
+ */
+export function listFiles(ctx: LoadContext, base: string, dotFiles = false): PackFile[] {
+  const { root, isTemplate, count } = ctx;
+  const out: PackFile[] = [];
+  // A path under the walked folder; names from a directory listing need no normalizing.
+  const baseDir = join(root, base);
+  const under = (rel: string) => (rel === "" ? baseDir : sep === "/" ? `${baseDir}/${rel}` : join(baseDir, rel));
+  const walk = (relDir: string) => {
+    for (const name of entryNames(under(relDir))) {
+      if (name.startsWith(".") && !dotFiles) continue;
+      const rel = relDir ? `${relDir}/${name}` : name;
+      const path = under(rel);
+      // Looked at before it is read or listed: a change after that changes its key.
+      const info = lstatSync(path);
+      ctx.watch.set(`${base}/${rel}`, installedStatKey(info));
+      if (info.isDirectory()) walk(rel);
+      else if (info.isFile()) {
+        if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
+        checkSize(ctx, path, info);
+        const packRel = `${base}/${rel}`;
+        let template: Template | null = null;
+        let pathVars: PathVarUse | null;
+        if (isTemplate(packRel)) {
+          const text = readText(path);
+          template = compileTemplate(text, path, isKnownTemplateName);
+          pathVars = scanText(text, path);
+        } else pathVars = scanPathVars(readFileSync(path), path);
+        notePathVars(ctx, path, pathVars);
+        out.push({ rel, path, size: info.size, mode: info.mode & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template, pathVars });
+      } else throw new PackError(path, info.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is not a regular file");
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** A pack file's text; bytes that are not UTF-8 are a `PackError`. */
+export function readText(file: string): string {
+  const bytes = readFileSync(file);
+  const text = bytes.toString("utf8");
+  if (!Buffer.from(text, "utf8").equals(bytes)) throw new PackError(file, "is not valid UTF-8 text");
+  return text;
+}
