@@ -14,7 +14,7 @@ import { exists, type InstallFs } from "./install-fs.js";
 import { migrationChecksum, type Choice } from "./migration-record.js";
 import { ENGINE_MIGRATIONS } from "./migrations/index.js";
 import { packMigrationRecords } from "./migrations/pack-records.js";
-import { loadPack, type LoadedPack } from "./pack/load-pack.js";
+import type { LoadedPack } from "./pack/load-pack.js";
 import type { PlannedAction } from "./plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./root.js";
 import { rootResult, runInstall, type CliTarget, type InstallRequest, type InstallResult, type RootResult } from "./run-install.js";
@@ -115,7 +115,12 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     if (settled) return settled;
   }
 
-  const pack = loadPack(packDir);
+  // Loaded only past the settled check: the pack loader brings the schema library with it.
+  const { loadPack } = await import("./pack/load-pack.js");
+  // The pack's parsed files are cached by stat key in bosun's cache folder: a changed file is parsed again, alone.
+  const cache = options.cacheDir === undefined ? undefined : (await import("./pack/pack-cache.js")).openPackCache(options.cacheDir, packDir, options.bosunVersion);
+  const pack = loadPack(packDir, cache ? { cache } : {});
+  cache?.save();
   const { targets, notes } = buildInstallTargets({
     pack,
     runtimes,
@@ -219,7 +224,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const named = options.pack ?? "bosun";
   // A folder with a pack.json names its pack; anything else is a pack name.
   const asFolder = resolve(options.cwd, named);
-  const loaded: LoadedPack | null = nodeFs.existsSync(join(asFolder, "pack.json")) ? loadPack(asFolder) : null;
+  const loaded: LoadedPack | null = nodeFs.existsSync(join(asFolder, "pack.json")) ? (await import("./pack/load-pack.js")).loadPack(asFolder) : null;
   const name = loaded?.name ?? named;
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);

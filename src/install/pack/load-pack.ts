@@ -9,6 +9,7 @@ import type { HookEvent } from "../../runtimes/install-types.js";
 import { installedStatKey, packStatKey } from "../classify.js";
 import { isKnownTemplateName } from "../template-vars.js";
 import { lineOfKey, parseFrontmatter } from "./frontmatter.js";
+import type { PackCache } from "./pack-cache.js";
 import { PackError } from "./pack-error.js";
 import {
   agentFrontmatterSchema,
@@ -94,9 +95,10 @@ const MAX_PACK_FILES = 20_000;
 /**
  * Reads and checks a pack folder: `pack.json`, every listed artifact, its frontmatter, its
  * templates and the pack's migrations. Anything wrong is one `PackError` naming the file (and
- * line and field when known), thrown before anything is installed.
+ * line and field when known), thrown before anything is installed. With a `cache` (pack-cache.ts),
+ * a file whose stat key is unchanged since the cache saw it is not read or checked again.
  */
-export function loadPack(dir: string): LoadedPack {
+export function loadPack(dir: string, options: { cache?: PackCache } = {}): LoadedPack {
   const root = resolve(dir);
   const info = statOrNull(root);
   if (!info?.isDirectory()) throw new PackError(root, "not a pack folder (no such folder)");
@@ -106,7 +108,7 @@ export function loadPack(dir: string): LoadedPack {
   if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
   const json = parsed.data;
   const isTemplate = templateMatcher(json.templates ?? []);
-  const ctx: LoadContext = { root, isTemplate, count: { files: 0 }, watch: new Map([["pack.json", doc.key]]) };
+  const ctx: LoadContext = { root, isTemplate, count: { files: 0 }, watch: new Map([["pack.json", doc.key]]), ...(options.cache ? { cache: options.cache } : {}) };
 
   for (const [kind, names] of Object.entries(json.artifacts)) {
     const seen = new Set<string>();
@@ -138,6 +140,13 @@ interface LoadContext {
   isTemplate: (rel: string) => boolean;
   count: { files: number };
   watch: Map<string, string | null>;
+  cache?: PackCache;
+}
+
+/** `parse()` of a pack file, or its cached result when the file's stat key (taken in `watch`) is unchanged. */
+function parsed<T>(ctx: LoadContext, rel: string, kind: string, parse: () => T): T {
+  const key = ctx.watch.get(rel);
+  return ctx.cache && key ? ctx.cache.get(rel, kind, key, parse) : parse();
 }
 
 function loadSkill(ctx: LoadContext, name: string): SkillArtifact {
@@ -147,18 +156,28 @@ function loadSkill(ctx: LoadContext, name: string): SkillArtifact {
   const files = listFiles(ctx, `skills/${name}`);
   const skillFile = files.find((file) => file.rel === "SKILL.md");
   if (!skillFile) throw new PackError(join(folder, "SKILL.md"), "is missing: every skill needs a SKILL.md");
-  const text = readText(skillFile.path);
-  const { data } = parseFrontmatter(text, skillFile.path);
-  const checked = skillFrontmatterSchema.safeParse(data);
-  if (!checked.success) throw frontmatterError(skillFile.path, text, checked.error.issues[0]);
-  if (checked.data.name !== name) throw new PackError(skillFile.path, `must equal the folder name "${name}"`, lineOfKey(text, "name"), "name");
-  return { name, description: checked.data.description, files };
+  const description = parsed(ctx, `skills/${name}/SKILL.md`, `skill:${name}`, () => {
+    const text = readText(skillFile.path);
+    const { data } = parseFrontmatter(text, skillFile.path);
+    const checked = skillFrontmatterSchema.safeParse(data);
+    if (!checked.success) throw frontmatterError(skillFile.path, text, checked.error.issues[0]);
+    if (checked.data.name !== name) throw new PackError(skillFile.path, `must equal the folder name "${name}"`, lineOfKey(text, "name"), "name");
+    return checked.data.description;
+  });
+  return { name, description, files };
 }
 
 function loadMarkdown(ctx: LoadContext, kind: "commands" | "agents", name: string): MarkdownArtifact {
   const rel = `${kind}/${name}.md`;
   const file = join(ctx.root, rel);
   const info = regularFile(ctx, rel, `listed in pack.json artifacts.${kind}`);
+  const template = ctx.isTemplate(rel);
+  const artifact = parsed(ctx, rel, `${kind}:${name}:${template ? "template" : "plain"}`, () => parseMarkdown(kind, name, file, template));
+  return { name, file, ...artifact, statKey: packStatKey(info) };
+}
+
+/** A command's or agent's file read and checked: its frontmatter, body and (when a template) compiled body. */
+function parseMarkdown(kind: "commands" | "agents", name: string, file: string, template: boolean): Pick<MarkdownArtifact, "frontmatter" | "body" | "bodyTemplate"> {
   const text = readText(file);
   const { data, body, bodyLine } = parseFrontmatter(text, file);
   const schema = kind === "commands" ? commandFrontmatterSchema : agentFrontmatterSchema;
@@ -168,8 +187,8 @@ function loadMarkdown(ctx: LoadContext, kind: "commands" | "agents", name: strin
     throw new PackError(file, `must equal the file name "${name}"`, lineOfKey(text, "name"), "name");
   }
   if (body.trim() === "") throw new PackError(file, `the ${kind === "commands" ? "command's prompt" : "agent's instructions"} (after the frontmatter) is empty`);
-  const bodyTemplate = ctx.isTemplate(rel) ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
-  return { name, file, frontmatter: checked.data, body, bodyTemplate, statKey: packStatKey(info) };
+  const bodyTemplate = template ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
+  return { frontmatter: checked.data, body, bodyTemplate };
 }
 
 function loadHook(ctx: LoadContext, name: string): HookArtifact {
@@ -251,7 +270,7 @@ function listFiles(ctx: LoadContext, base: string): PackFile[] {
       else if (info.isFile()) {
         if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
         const packRel = `${base}/${rel}`;
-        const template = isTemplate(packRel) ? compileTemplate(readText(path), path, isKnownTemplateName) : null;
+        const template = isTemplate(packRel) ? parsed(ctx, packRel, "template", () => compileTemplate(readText(path), path, isKnownTemplateName)) : null;
         out.push({ rel, path, size: info.size, mode: info.mode & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template });
       } else throw new PackError(path, info.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is not a regular file");
     }
