@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openPackCache, packCachePath } from "../../src/install/pack/pack-cache.js";
@@ -22,8 +22,9 @@ function cachedLoad(t: TempHome, dir: string, version = "0.1.0") {
   return { pack, counts: { ...cache.counts } };
 }
 
-// The demo pack's parsed files: SKILL.md, the command and the agent.
-const PARSED = 3;
+// What the demo pack's load parses: SKILL.md, the command, the agent, and the listings of the
+// skill's three folders and the hook's folder.
+const PARSED = 7;
 
 describe("the pack cache", () => {
   it("parses every file once, then finds them all unchanged (the same pack as without a cache)", () => {
@@ -47,6 +48,20 @@ describe("the pack cache", () => {
     expect(edited.counts).toEqual({ hits: PARSED - 1, misses: 1 });
     expect(edited.pack.agents[0]?.body).toContain("One more instruction.");
     expect(edited.pack).toEqual(loadPack(dir));
+  });
+
+  it("sees a file added to, or removed from, a folder whose listing it kept", () => {
+    const t = makeTempHome();
+    const dir = packCopy(t);
+    cachedLoad(t, dir);
+    writeFileSync(join(dir, "skills/demo-skill/references/deep/added.md"), "Added.\n");
+    const added = cachedLoad(t, dir);
+    expect(added.counts).toEqual({ hits: PARSED - 1, misses: 1 });
+    expect(added.pack.skills[0]?.files.map((file) => file.rel)).toContain("references/deep/added.md");
+    rmSync(join(dir, "skills/demo-skill/references/notes.md"));
+    const removed = cachedLoad(t, dir);
+    expect(removed.pack.skills[0]?.files.map((file) => file.rel)).not.toContain("references/notes.md");
+    expect(removed.pack).toEqual(loadPack(dir));
   });
 
   it("still refuses a file that became bad (a cached good parse is never used for it)", () => {

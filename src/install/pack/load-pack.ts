@@ -258,10 +258,11 @@ function listFiles(ctx: LoadContext, base: string): PackFile[] {
   const baseDir = join(root, base);
   const under = (rel: string) => (rel === "" ? baseDir : sep === "/" ? `${baseDir}/${rel}` : join(baseDir, rel));
   const walk = (relDir: string) => {
-    // Folders are known by their directory entry; only files are looked at (for their stat key).
-    for (const entry of readdirSync(under(relDir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      if (entry.name.startsWith(".")) continue;
-      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+    // A folder's listing is cached by its stat key too (an entry added, removed or renamed changes it).
+    const names = parsed(ctx, relDir ? `${base}/${relDir}` : base, "folder", () => readdirSync(under(relDir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    for (const name of names) {
+      if (name.startsWith(".")) continue;
+      const rel = relDir ? `${relDir}/${name}` : name;
       const path = under(rel);
       // Looked at before it is read or listed: a change after that changes its key.
       const info = lstatSync(path);
