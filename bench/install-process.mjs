@@ -303,16 +303,16 @@ try {
     changedVersion: ratio("changed", "version"),
     x4Fresh: ratio("fresh4x", "fresh"),
   };
-  const target = (value, max) => `${value.toFixed(2)}x; target <= ${max}${value <= max ? "" : "  MISSED"}`;
+  const target = (label, value, max) => `${label} ${value.toFixed(2)} (target <= ${max}${value <= max ? "" : ": MISSED"})`;
   console.log(`runs per scenario: ${ROUNDS} (interleaved, after 1 warm-up round); medians and peak RSS:`);
   line("bosun --version", "version");
   line("floor (read + hash + write)", "floor");
   line(`gsd-core ${GSD_VERSION} installer`, "gsd");
-  line("bosun fresh install", "fresh", `(${target(r.freshGsd, 0.5)} gsd; ${target(r.freshFloor, 1.5)} floor)`);
-  line("bosun no-op reinstall", "noop", `(${target(r.noopVersion, 2)} version; ${checks.noop})`);
-  line("bosun after one changed file", "changed", `(${target(r.changedVersion, 3)} version; ${checks.changed})`);
-  line("bosun upgrade, 100 more files", "upgrade", `(${ratio("upgrade", "fresh").toFixed(2)}x fresh; ${checks.upgrade})`);
-  line("bosun fresh install, 4x the files", "fresh4x", `(${target(r.x4Fresh, 4.4)} fresh)`);
+  line("bosun fresh install", "fresh", `${target("fresh/gsd", r.freshGsd, 0.5)}, ${target("fresh/floor", r.freshFloor, 1.5)}`);
+  line("bosun no-op reinstall", "noop", `${target("noop/version", r.noopVersion, 2)}; ${checks.noop}`);
+  line("bosun after one changed file", "changed", `${target("changed/version", r.changedVersion, 3)}; ${checks.changed}`);
+  line("bosun upgrade, 100 more files", "upgrade", `upgrade/fresh ${ratio("upgrade", "fresh").toFixed(2)}; ${checks.upgrade}`);
+  line("bosun fresh install, 4x the files", "fresh4x", `${target("x4/fresh", r.x4Fresh, 4.4)}`);
   console.log(
     `install-process: fresh/gsd=${r.freshGsd.toFixed(2)} fresh/floor=${r.freshFloor.toFixed(2)} noop/version=${r.noopVersion.toFixed(2)} changed/version=${r.changedVersion.toFixed(2)} upgrade/fresh=${ratio("upgrade", "fresh").toFixed(2)} x4/fresh=${r.x4Fresh.toFixed(2)}`,
   );
