@@ -50,7 +50,7 @@ export interface InstallPackOptions {
   random?: () => string;
   /** False: plan every root in full even when it is settled (tests compare the two). */
   trustSettled?: boolean;
-  /** bosun's cache folder, where the runtimes' CLI versions are kept (absent: not cached). */
+  /** bosun's cache folder, where the runtimes' CLI versions and the parsed pack files are kept (absent: not cached). */
   cacheDir?: string;
   /** How long a CLI's `--version` may take (default 300 ms). */
   versionTimeoutMs?: number;
