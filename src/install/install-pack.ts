@@ -120,7 +120,6 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   // The pack's parsed files are cached by stat key in bosun's cache folder: a changed file is parsed again, alone.
   const cache = options.cacheDir === undefined ? undefined : (await import("./pack/pack-cache.js")).openPackCache(options.cacheDir, packDir, options.bosunVersion);
   const pack = loadPack(packDir, cache ? { cache } : {});
-  cache?.save();
   const { targets, notes } = buildInstallTargets({
     pack,
     runtimes,
@@ -144,6 +143,8 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
     settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
+  // Written only by a run that went through: a dry run, a refused or failed one changes nothing on disk.
+  if (!options.dryRun) cache?.save();
   return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir }, result, notes, settled: false };
 }
 

@@ -104,6 +104,13 @@ describe("the pack cache", () => {
 });
 
 describe("an incremental reinstall", () => {
+  it("a dry run reads the cache but writes none", async () => {
+    const t = makeTempHome();
+    const dir = packCopy(t);
+    await install(t, { pack: dir, cacheDir: t.paths.cache, dryRun: true });
+    expect(existsSync(join(t.paths.cache, "pack-artifacts"))).toBe(false);
+  });
+
   it("writes exactly the changed file, plus bosun's records", async () => {
     const t = makeTempHome();
     const dir = packCopy(t);
