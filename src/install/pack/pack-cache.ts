@@ -55,7 +55,8 @@ export function openPackCache(cacheDir: string, packDir: string, bosunVersion: s
       if (entry && entry.kind === kind && entry.key === key) {
         counts.hits++;
         used.set(rel, entry);
-        return entry.value as T;
+        // A copy: what the caller does with the value never reaches the file written back.
+        return structuredClone(entry.value) as T;
       }
       counts.misses++;
       const value = parse();
