@@ -212,7 +212,9 @@ try {
     version: () => synced(bosun(tempHome(work), ["--version"])),
     floor: () => {
       const t = tempHome(work);
-      return synced(run(t, process.execPath, [self, "--floor", floorList, t.claude]));
+      const ms = run(t, process.execPath, [self, "--floor", floorList, t.claude]);
+      if (listFiles(t.claude).length !== installed.length) throw new Error("the floor did not write every file");
+      return synced(ms);
     },
     gsd: () => {
       const t = tempHome(work);
