@@ -16,7 +16,7 @@ import { ENGINE_MIGRATIONS } from "./migrations/index.js";
 import { packMigrationRecords } from "./migrations/pack-records.js";
 import { DigestCache } from "./lock/digest-cache.js";
 import { packDigest } from "./lock/pack-digest.js";
-import { loadPack, type LoadedPack } from "./pack/load-pack.js";
+import type { LoadedPack } from "./pack/load-pack.js";
 import type { PlannedAction } from "./plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./root.js";
 import { rootResult, runInstall, type CliTarget, type InstallRequest, type InstallResult, type RootResult } from "./run-install.js";
@@ -52,7 +52,7 @@ export interface InstallPackOptions {
   random?: () => string;
   /** False: plan every root in full even when it is settled (tests compare the two). */
   trustSettled?: boolean;
-  /** bosun's cache folder, where the runtimes' CLI versions are kept (absent: not cached). */
+  /** bosun's cache folder, where the runtimes' CLI versions and pack file digests are kept (absent: not cached). */
   cacheDir?: string;
   /** How long a CLI's `--version` may take (default 300 ms). */
   versionTimeoutMs?: number;
@@ -124,6 +124,8 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     if (settled) return settled;
   }
 
+  // Loaded only past the settled check: the pack loader brings the schema library with it.
+  const { loadPack } = await import("./pack/load-pack.js");
   const pack = loadPack(packDir, packOptions(options));
   // Saved only once the run is done: a dry run, or a run that fails, writes nothing.
   const digestCache = DigestCache.open(options.cacheDir, { write: !options.dryRun });
@@ -250,7 +252,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const named = options.pack ?? "bosun";
   // A folder with a pack.json names its pack; anything else is a pack name.
   const asFolder = resolve(options.cwd, named);
-  const loaded: LoadedPack | null = nodeFs.existsSync(join(asFolder, "pack.json")) ? loadPack(asFolder, packOptions(options)) : null;
+  const loaded: LoadedPack | null = nodeFs.existsSync(join(asFolder, "pack.json")) ? (await import("./pack/load-pack.js")).loadPack(asFolder, packOptions(options)) : null;
   const name = loaded?.name ?? named;
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);

@@ -166,8 +166,11 @@ function desiredExecutables(context: RootContext, files: readonly DesiredFile[])
  * artifact its `keep-file` action names (a settled plan's reasons are a full plan's: `<artifact>: unchanged`).
  */
 function installedExecutables(context: RootContext): AuditExecutableInput[] {
+  // The settled check looked at every file already: no second walk.
+  const known = context.plan.settledExecutables;
+  const executable = (rel: string) => (known ? known.has(rel) && context.owned.has(rel) : installedExecutable(context, rel));
   return context.plan.actions
-    .filter((action) => action.type === "keep-file" && installedExecutable(context, action.rel))
+    .filter((action) => action.type === "keep-file" && executable(action.rel))
     .map((action) => ({ rel: action.rel, artifact: action.reason.endsWith(": unchanged") ? action.reason.slice(0, -": unchanged".length) : null, wasExecutable: true }));
 }
 

@@ -86,6 +86,8 @@ export interface RootPlan {
   /** The config entries and created files after this run (for the next manifest). */
   config: ConfigRecord[];
   createdFiles: string[];
+  /** A settled root's plan (settled.ts): its pack files that are executable, as its stat walk found them. */
+  settledExecutables?: ReadonlySet<string>;
 }
 
 export function needsChoice(action: PlannedAction): boolean {

@@ -214,9 +214,11 @@ export function checkSettledRoot(fs: InstallFs, root: InstallRoot, inputs: strin
   if (read.problems.length > 0 || read.newer || !packRecord || packRecord.version !== record.pack.version) return null;
   const files = [...packRecord.files].sort();
   if (files.length !== record.artifacts.length) return null;
+  const executables = new Set<string>();
   for (const rel of files) {
     const info = fs.lstatSync(join(root.dir, rel), { throwIfNoEntry: false });
     if (!info?.isFile() || read.manifest.fileStats[rel]?.installed !== installedStatKey(info) || !trustworthy(info)) return null;
+    if ((info.mode & 0o111) !== 0) executables.add(rel);
   }
   if (journalState(fs, root).signature !== before.signature) return null;
 
@@ -241,6 +243,7 @@ export function checkSettledRoot(fs: InstallFs, root: InstallRoot, inputs: strin
       stateText,
       config: read.manifest.config,
       createdFiles: read.manifest.createdFiles,
+      settledExecutables: executables,
     },
   };
 }

@@ -1,0 +1,323 @@
+// bosun install as the user sees it: whole processes, node start included (`npm run bench:install-process`).
+//   The pack under test comes from benchPack(): until the gsd → bosun converter exists, a generated pack
+//   of the shape of gsd-core 1.14.0's tree (72 skills with their files, 64 agents, 744 support files,
+//   about 15 MB; the support files ride in the skills' folders). When the converter lands, benchPack()
+//   is the one line to change: return the converted gsd-core pack instead.
+//   Claude Code, global scope, each run in its own temp home (HOME, XDG_*; stdin not a terminal, so --yes):
+//   version   `bosun --version` (a start of bosun that loads nothing)
+//   floor     a node process that reads, hashes and writes the same files bosun installs
+//   gsd       gsd-core 1.14.0's own installer, `node <pkg>/bin/install.js --claude --global`, stdin
+//             /dev/null (installed from npm once into ~/.cache/bosun-bench/gsd-core-1.14.0, reused)
+//   fresh     `bosun install` into an empty ~/.claude (bosun's first start already done, untimed)
+//   noop      the same install again (checked: it wrote nothing at all)
+//   changed   after one SKILL.md of the pack was edited (checked: only that file and bosun's records written)
+//   upgrade   to the pack with 100 more support files and a new version (checked: the 100 added)
+//   fresh4x   a fresh install of the pack with 4× the files (linearity)
+// Each round runs all of them, interleaved so machine noise hits them alike; 1 warm-up round, then
+// ROUNDS (default 5) rounds, medians, the disk synced between runs. Peak memory: each scenario once
+// more with a preload that reports the process's max RSS. BENCH_DIR puts the temp homes elsewhere;
+// BENCH_DEBUG=1 prints every sample.
+// Targets: fresh <= 0.5x gsd and <= 1.5x floor; noop <= 2x version; changed <= 3x version;
+// fresh4x <= 4.4x fresh. Last line: the ratios.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, lstatSync, writeFileSync, cpSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { median } from "./median.mjs";
+
+// The floor, as its own process: `node install-process.mjs --floor LIST TARGET` (LIST: [rel, source] pairs).
+if (process.argv[2] === "--floor") {
+  const [, , , list, target] = process.argv;
+  const made = new Set();
+  for (const [rel, source] of JSON.parse(readFileSync(list, "utf8"))) {
+    const dir = dirname(join(target, rel));
+    if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
+    const content = readFileSync(source);
+    writeFileSync(join(target, rel), content);
+    createHash("sha256").update(content).digest("hex");
+  }
+  process.exit(0);
+}
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bin = join(root, "bin", "bosun.js");
+const self = fileURLToPath(import.meta.url);
+const GSD_VERSION = "1.14.0";
+const gsdDir = join(homedir(), ".cache", "bosun-bench", `gsd-core-${GSD_VERSION}`);
+
+/** Deterministic text of about `size` bytes (a seeded generator, so every run builds the same pack). */
+function text(seed, size) {
+  let a = seed >>> 0;
+  const words = ["agent", "skill", "phase", "plan", "verify", "workflow", "context", "milestone", "roadmap", "brief", "execute", "review"];
+  let out = "";
+  while (out.length < size) {
+    a = (a * 1664525 + 1013904223) >>> 0;
+    out += words[a % words.length] + (a % 11 === 0 ? ".\n" : " ");
+  }
+  return out.slice(0, size) + "\n";
+}
+
+/**
+ * The pack under test, written to `dir`: gsd-core 1.14.0's shape, `scale` times over (72 skills with
+ * 744 support files among them, 64 agents, about 15 MB at scale 1). Returns the folder and the
+ * pack-relative paths of its SKILL.md files and support files.
+ */
+function benchPack(dir, scale = 1) {
+  const write = (rel, content) => {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), content);
+  };
+  const skills = Array.from({ length: 72 * scale }, (_, i) => `gsd-bench-${String(i).padStart(3, "0")}`);
+  const agents = Array.from({ length: 64 * scale }, (_, i) => `gsd-bench-agent-${String(i).padStart(3, "0")}`);
+  const skillFiles = [];
+  const support = [];
+  skills.forEach((name, i) => {
+    skillFiles.push(`skills/${name}/SKILL.md`);
+    write(`skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: Benchmark skill ${i}.\n---\n\n${text(i, 5000)}`);
+  });
+  for (let k = 0; k < 744 * scale; k++) {
+    const rel = `skills/${skills[k % skills.length]}/references/ref-${String(k).padStart(4, "0")}.md`;
+    write(rel, text(10_000 + k, 16_000 + ((k * 37) % 6000)));
+    support.push(rel);
+  }
+  agents.forEach((name, i) => write(`agents/${name}.md`, `---\nname: ${name}\ndescription: Benchmark agent ${i}.\ntools: Read, Grep\n---\n\n${text(20_000 + i, 6000)}`));
+  write("pack.json", JSON.stringify({ name: "gsd-bench", version: "1.0.0", description: "benchmark pack of gsd-core's shape", artifacts: { skills, agents } }, null, 2));
+  return { dir, skillFiles, support };
+}
+
+/** v2: 100 more support files and a new version. */
+function upgradePack(v1, dir) {
+  cpSync(v1.dir, dir, { recursive: true });
+  const added = [];
+  for (let k = 0; k < 100; k++) {
+    const skill = v1.skillFiles[k % v1.skillFiles.length].split("/")[1];
+    const rel = `skills/${skill}/references/added-${String(k).padStart(3, "0")}.md`;
+    writeFileSync(join(dir, rel), text(30_000 + k, 18_000));
+    added.push(rel);
+  }
+  const packJson = JSON.parse(readFileSync(join(dir, "pack.json"), "utf8"));
+  writeFileSync(join(dir, "pack.json"), JSON.stringify({ ...packJson, version: "2.0.0" }, null, 2));
+  return { dir, added };
+}
+
+/** gsd-core's package from npm, once: `npm pack`, extract, production dependencies without scripts. */
+function ensureGsd() {
+  if (existsSync(join(gsdDir, "bin", "install.js")) && existsSync(join(gsdDir, ".bench-ready"))) return;
+  rmSync(gsdDir, { recursive: true, force: true });
+  const download = join(dirname(gsdDir), "download");
+  mkdirSync(download, { recursive: true });
+  const run = (command, args, cwd) => {
+    const result = spawnSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${result.stderr}`);
+    return result.stdout;
+  };
+  const tarball = run("npm", ["pack", `@opengsd/gsd-core@${GSD_VERSION}`, "--silent"], download).trim().split("\n").pop();
+  mkdirSync(gsdDir, { recursive: true });
+  run("tar", ["-xzf", join(download, tarball), "-C", gsdDir, "--strip-components=1"], download);
+  run("npm", ["install", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"], gsdDir);
+  writeFileSync(join(gsdDir, ".bench-ready"), `${GSD_VERSION}\n`);
+}
+
+function tempHome(base) {
+  const home = mkdtempSync(join(base, "home-"));
+  const env = { HOME: home, PATH: process.env.PATH, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local/share"), XDG_CACHE_HOME: join(home, ".cache"), XDG_STATE_HOME: join(home, ".local/state") };
+  return { home, env, claude: join(home, ".claude") };
+}
+
+/** Runs one process and returns its wall time in ms; a failure stops the bench. */
+function run(t, command, args, extraEnv = {}) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(command, args, { env: { ...t.env, ...extraEnv }, cwd: t.home, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${result.status}: ${result.stderr}${result.stdout}`);
+  return ms;
+}
+
+const bosun = (t, args, extraEnv) => run(t, process.execPath, [bin, ...args], extraEnv);
+const install = (t, pack, extraEnv) => bosun(t, ["install", pack, "--runtime", "claude", "--scope", "global", "--yes", "--no-verify"], extraEnv);
+
+/** Every path under `dir` with what a write changes (inode, size, mtime), relative. */
+function snapshot(dir, base = dir, out = new Map()) {
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const info = lstatSync(path);
+    out.set(relative(base, path), entry.isDirectory() ? `dir:${info.ino}` : `${info.ino}:${info.size}:${info.mtimeMs}`);
+    if (entry.isDirectory()) snapshot(path, base, out);
+  }
+  return out;
+}
+
+/** The paths that differ between two snapshots (added, removed or rewritten). */
+function differences(before, after) {
+  const changed = [];
+  for (const [rel, key] of after) if (before.get(rel) !== key) changed.push(rel);
+  for (const rel of before.keys()) if (!after.has(rel)) changed.push(rel);
+  return changed.sort();
+}
+
+function listFiles(dir, base = dir, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) listFiles(path, base, out);
+    else out.push(relative(base, path));
+  }
+  return out;
+}
+
+const isRecord = (rel) => rel.split("/").some((part) => part.startsWith("bosun-"));
+
+// A scenario's peak memory: the preload writes the process's max RSS (KB) when it exits.
+function peakPreload(work) {
+  const path = join(work, "peak-rss.mjs");
+  writeFileSync(path, `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(process.env.BENCH_PEAK_FILE, String(process.resourceUsage().maxRSS)));\n`);
+  return path;
+}
+
+const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), "bosun-bench-process-"));
+try {
+  ensureGsd();
+  const v1 = benchPack(join(work, "v1"));
+  const v2 = upgradePack(v1, join(work, "v2"));
+  const x4 = benchPack(join(work, "x4"), 4);
+  // A copy of v1 for the one-changed-file scenario: each sample edits one SKILL.md in it.
+  const edit = join(work, "edit");
+  cpSync(v1.dir, edit, { recursive: true });
+  let edits = 0;
+
+  // What an install of v1 puts in place (bosun's records aside): the floor reads, hashes and writes exactly these.
+  const reference = tempHome(work);
+  install(reference, v1.dir);
+  const installed = listFiles(reference.claude).filter((rel) => !isRecord(rel) && rel !== "settings.json");
+  const floorList = join(work, "floor.json");
+  writeFileSync(floorList, JSON.stringify(installed.map((rel) => [rel, join(reference.claude, rel)])));
+  const bytes = installed.reduce((sum, rel) => sum + lstatSync(join(reference.claude, rel)).size, 0);
+  const x4Reference = tempHome(work);
+  install(x4Reference, x4.dir);
+  const x4Count = listFiles(x4Reference.claude).filter((rel) => !isRecord(rel) && rel !== "settings.json").length;
+  console.log(`pack under test (benchPack): ${installed.length} installed files, ${(bytes / 1e6).toFixed(1)} MB; 4x: ${x4Count} files`);
+
+  /** A fresh temp home where bosun has already started once (its first-start setup is not the install). */
+  const booted = () => {
+    const t = tempHome(work);
+    bosun(t, ["status"]);
+    return t;
+  };
+  const synced = (ms) => (spawnSync("sync"), ms);
+  const checks = {};
+  const scenarios = {
+    version: () => synced(bosun(tempHome(work), ["--version"])),
+    floor: () => {
+      const t = tempHome(work);
+      const ms = run(t, process.execPath, [self, "--floor", floorList, t.claude]);
+      if (listFiles(t.claude).length !== installed.length) throw new Error("the floor did not write every file");
+      return synced(ms);
+    },
+    gsd: () => {
+      const t = tempHome(work);
+      const ms = run(t, process.execPath, [join(gsdDir, "bin", "install.js"), "--claude", "--global"]);
+      if (!existsSync(join(t.claude, "gsd-file-manifest.json"))) throw new Error("gsd-core's installer wrote no manifest into the temp home");
+      return synced(ms);
+    },
+    fresh: (extraEnv) => {
+      const t = booted();
+      spawnSync("sync");
+      const ms = install(t, v1.dir, extraEnv);
+      const count = listFiles(t.claude).filter((rel) => !isRecord(rel) && rel !== "settings.json").length;
+      if (count !== installed.length) throw new Error(`fresh install wrote ${count} files, not ${installed.length}`);
+      return synced(ms);
+    },
+    noop: (extraEnv) => {
+      const t = booted();
+      install(t, v1.dir);
+      spawnSync("sync");
+      const before = snapshot(t.home);
+      const ms = install(t, v1.dir, extraEnv);
+      const changed = differences(before, snapshot(t.home)).filter((rel) => !extraEnv || !rel.endsWith("peak-rss.txt"));
+      if (changed.length > 0) throw new Error(`the no-op reinstall wrote: ${changed.slice(0, 5).join(", ")}`);
+      checks.noop = "0 files written";
+      return synced(ms);
+    },
+    changed: (extraEnv) => {
+      const t = booted();
+      install(t, edit);
+      const rel = v1.skillFiles[edits++ % v1.skillFiles.length];
+      writeFileSync(join(edit, rel), `${readFileSync(join(edit, rel), "utf8")}Edited for sample ${edits}.\n`);
+      spawnSync("sync");
+      const before = snapshot(t.claude);
+      const ms = install(t, edit, extraEnv);
+      const changed = differences(before, snapshot(t.claude));
+      const others = changed.filter((path) => !isRecord(path) && path !== rel);
+      if (!changed.includes(rel) || others.length > 0) throw new Error(`the one-file reinstall wrote ${changed.join(", ")} (expected ${rel} and bosun's records)`);
+      checks.changed = `wrote ${rel} + ${changed.filter(isRecord).length} of bosun's records`;
+      return synced(ms);
+    },
+    upgrade: (extraEnv) => {
+      const t = booted();
+      install(t, v1.dir);
+      spawnSync("sync");
+      const ms = install(t, v2.dir, extraEnv);
+      const missing = v2.added.filter((rel) => !existsSync(join(t.claude, rel)));
+      if (missing.length > 0) throw new Error(`the upgrade did not add ${missing[0]}`);
+      checks.upgrade = `${v2.added.length} files added`;
+      return synced(ms);
+    },
+    fresh4x: (extraEnv) => {
+      const t = booted();
+      spawnSync("sync");
+      const ms = install(t, x4.dir, extraEnv);
+      const count = listFiles(t.claude).filter((rel) => !isRecord(rel) && rel !== "settings.json").length;
+      if (count !== x4Count) throw new Error(`the 4x install wrote ${count} files, not ${x4Count}`);
+      return synced(ms);
+    },
+  };
+  const names = Object.keys(scenarios);
+  for (const name of names) scenarios[name](); // warm-up
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) for (const name of round % 2 ? [...names].reverse() : names) samples[name].push(scenarios[name]());
+  if (process.env.BENCH_DEBUG) console.log(JSON.stringify(samples));
+  const med = Object.fromEntries(names.map((name) => [name, median(samples[name])]));
+
+  // Peak memory: each bosun scenario once more with the preload (the others too, by their own preload run).
+  const preload = peakPreload(work);
+  const peak = {};
+  for (const name of names) {
+    const file = join(work, `${name}-peak-rss.txt`);
+    const peakEnv = { NODE_OPTIONS: `--import=${preload}`, BENCH_PEAK_FILE: file };
+    if (["version", "floor", "gsd"].includes(name)) {
+      const t = tempHome(work);
+      if (name === "version") bosun(t, ["--version"], peakEnv);
+      else if (name === "floor") run(t, process.execPath, [self, "--floor", floorList, t.claude], peakEnv);
+      else run(t, process.execPath, [join(gsdDir, "bin", "install.js"), "--claude", "--global"], peakEnv);
+    } else scenarios[name](peakEnv);
+    peak[name] = Number(readFileSync(file, "utf8")) / 1024;
+  }
+
+  const line = (label, name, note) => console.log(`  ${label.padEnd(34)} ${med[name].toFixed(0).padStart(6)} ms  ${peak[name].toFixed(0).padStart(4)} MB${note ? `  ${note}` : ""}`);
+  const ratio = (a, b) => med[a] / med[b];
+  const r = {
+    freshGsd: ratio("fresh", "gsd"),
+    freshFloor: ratio("fresh", "floor"),
+    noopVersion: ratio("noop", "version"),
+    changedVersion: ratio("changed", "version"),
+    x4Fresh: ratio("fresh4x", "fresh"),
+  };
+  const target = (label, value, max) => `${label} ${value.toFixed(2)} (target <= ${max}${value <= max ? "" : ": MISSED"})`;
+  console.log(`runs per scenario: ${ROUNDS} (interleaved, after 1 warm-up round); medians and peak RSS:`);
+  line("bosun --version", "version");
+  line("floor (read + hash + write)", "floor");
+  line(`gsd-core ${GSD_VERSION} installer`, "gsd");
+  line("bosun fresh install", "fresh", `${target("fresh/gsd", r.freshGsd, 0.5)}, ${target("fresh/floor", r.freshFloor, 1.5)}`);
+  line("bosun no-op reinstall", "noop", `${target("noop/version", r.noopVersion, 2)}; ${checks.noop}`);
+  line("bosun after one changed file", "changed", `${target("changed/version", r.changedVersion, 3)}; ${checks.changed}`);
+  line("bosun upgrade, 100 more files", "upgrade", `upgrade/fresh ${ratio("upgrade", "fresh").toFixed(2)}; ${checks.upgrade}`);
+  line("bosun fresh install, 4x the files", "fresh4x", `${target("x4/fresh", r.x4Fresh, 4.4)}`);
+  console.log(
+    `install-process: fresh/gsd=${r.freshGsd.toFixed(2)} fresh/floor=${r.freshFloor.toFixed(2)} noop/version=${r.noopVersion.toFixed(2)} changed/version=${r.changedVersion.toFixed(2)} upgrade/fresh=${ratio("upgrade", "fresh").toFixed(2)} x4/fresh=${r.x4Fresh.toFixed(2)}`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
