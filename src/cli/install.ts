@@ -8,22 +8,12 @@ import type { LockReport } from "../install/lock/lock-record.js";
 import type { PackAudit } from "../install/pack-audit.js";
 import type { InstallScope } from "../runtimes/install-types.js";
 import { bootForCommand } from "./boot.js";
+import type { LockFlags } from "./install-lock.js";
 import { styler, writeJson, writeLine, type Output } from "./output.js";
 import type { AuditForm } from "./render-audit.js";
 
-interface InstallFlags {
-  runtime?: string[];
-  allDetected?: boolean;
-  scope?: string;
-  configDir?: string;
-  dryRun?: boolean;
-  yes?: boolean;
-  resolve?: string;
+interface InstallFlags extends LockFlags {
   lockTimeout?: string;
-  status?: boolean;
-  frozen?: boolean;
-  check?: boolean;
-  json?: boolean;
   /** commander's name for `--no-verify` (true unless given). */
   verify?: boolean;
 }

@@ -1,10 +1,12 @@
 import { isSkip, type InstallLayout } from "../runtimes/install-types.js";
+import { blockedConfigEdit } from "./blocked-config-edit.js";
 import { addHookEntries, EVENT_PATH_DEPTH, hasHookEntry, hookSlotProblem, isSkeleton, parseConfig, removeHookEntries } from "./config/json-hooks.js";
+import { isPlainJson } from "./config/plain-json.js";
 import { addTomlBlock, findTomlBlock, parseToml, tomlValueAt, withoutTomlBlock } from "./config/toml-block.js";
-import type { DesiredHook, DesiredInstall } from "./desired.js";
 import type { DesiredSetting } from "./desired-settings.js";
-import { planSettings } from "./plan-settings.js";
+import type { DesiredHook, DesiredInstall } from "./desired.js";
 import type { ConfigRecord, HookEntryRecord, Manifest } from "./manifest.js";
+import { planSettings } from "./plan-settings.js";
 import type { ActionOrigin, PlannedAction } from "./plan-types.js";
 import type { TreeView } from "./tree-view.js";
 
@@ -224,19 +226,9 @@ function handOverContainers(records: ConfigRecord[], dropped: readonly HookEntry
   });
 }
 
-/** What a strict JSON reader takes (a byte-order mark aside). */
-function isPlainJson(text: string): boolean {
-  try {
-    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-function blocked(origin: ActionOrigin, file: string, problem: string, contract: string | undefined): Omit<PlannedAction, "index"> {
-  return { origin, type: "rewrite-json", rel: file, classification: "unknown", reason: "hook registration", evidence: EVIDENCE, originalHash: null, currentHash: null, ...(contract ? { contract } : {}), blocked: problem };
-}
+const blocked = (origin: ActionOrigin, file: string, problem: string, contract: string | undefined) => blockedConfigEdit(origin, file, problem, contract, "hook registration", EVIDENCE);
+
 
 function describeHooks(hooks: readonly { event: string }[]): string {
   return hooks.map((hook) => `the ${hook.event} hook`).join(" and ");

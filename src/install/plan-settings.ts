@@ -1,5 +1,7 @@
-import { applySetting, removeSetting, sameSetting, settingAt, settingSlotProblem } from "./config/json-settings.js";
+import { blockedConfigEdit } from "./blocked-config-edit.js";
 import { isSkeleton, parseConfig } from "./config/json-hooks.js";
+import { applySetting, removeSetting, sameSetting, settingAt, settingSlotProblem } from "./config/json-settings.js";
+import { isPlainJson } from "./config/plain-json.js";
 import type { DesiredSetting } from "./desired-settings.js";
 import type { Manifest, SettingRecord } from "./manifest.js";
 import type { ActionOrigin, PlannedAction } from "./plan-types.js";
@@ -229,15 +231,4 @@ function short(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
-function isPlainJson(text: string): boolean {
-  try {
-    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function blocked(origin: ActionOrigin, file: string, problem: string, contract: string | undefined): Omit<PlannedAction, "index"> {
-  return { origin, type: "rewrite-json", rel: file, classification: "unknown", reason: "settings", evidence: EVIDENCE, originalHash: null, currentHash: null, ...(contract ? { contract } : {}), blocked: problem };
-}
+const blocked = (origin: ActionOrigin, file: string, problem: string, contract: string | undefined) => blockedConfigEdit(origin, file, problem, contract, "settings", EVIDENCE);

@@ -1,23 +1,8 @@
 // The README's runtimes table and config contract registry are the code's: every row the
 // registry produces is in the README exactly, and the README has no row the code does not.
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { README, tableAfter } from "../fixtures/readme-table.js";
 import { contractTableRows, hookEventTable, runtimeTableRows } from "../fixtures/install-tables.js";
-
-const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-
-function tableAfter(heading: string): string[] {
-  const start = README.indexOf(heading);
-  expect(start, heading).toBeGreaterThan(-1);
-  const lines = README.slice(start).split("\n");
-  const first = lines.findIndex((line) => line.startsWith("| ---"));
-  const rows: string[] = [];
-  for (const line of lines.slice(first + 1)) {
-    if (!line.startsWith("|")) break;
-    rows.push(line);
-  }
-  return rows;
-}
 
 describe("README tables", () => {
   it("the runtimes table matches the install registry", () => {
