@@ -2,43 +2,13 @@
 // agent, a hook with its script, a status line, permissions and an env with a key-shaped value,
 // plus a file bosun itself installed) made into a pack, and that pack installed into Codex and
 // OpenCode. Bad input is one line and writes nothing.
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../fixtures/cli.js";
 import { install } from "../fixtures/install.js";
+import { claudeSetup, KEY } from "../fixtures/import-setup.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
-
-const KEY = "sk-ant-api03-Q9x7Lm2Vb8Nw4Rt6Yp1Zs3Kd5Hf0Gj7Aa9Bc2De4";
-
-function claudeSetup(t: TempHome): string {
-  const claude = join(t.home, ".claude");
-  t.write(`${claude}/skills/review-notes/SKILL.md`, "---\nname: review-notes\ndescription: Write review notes\n---\nRead ~/.claude/tools/notes.md first, and run ~/.claude/tools/bin/lint.sh.\n");
-  t.write(`${claude}/skills/review-notes/references/style.md`, `Style guide; see ${claude}/CLAUDE.md.\n`);
-  t.write(`${claude}/commands/ship.md`, "---\ndescription: Ship the branch\nargument-hint: \"[branch]\"\n---\nShip $ARGUMENTS now.\n");
-  t.write(`${claude}/agents/checker.md`, "---\nname: checker\ndescription: Checks the work\ntools: Read, Grep\ncolor: blue\n---\nCheck everything.\n");
-  t.write(`${claude}/tools/notes.md`, "notes\n");
-  chmodSync(t.write(`${claude}/tools/bin/lint.sh`, "#!/bin/sh\necho lint\n"), 0o755);
-  t.write(`${claude}/hooks/guard.js`, "process.stdout.write('ok');\n");
-  t.write(`${claude}/.credentials.json`, "{}");
-  t.write(`${claude}/projects/x/session.jsonl`, "{}\n");
-  const node = `"${process.execPath}"`;
-  t.write(
-    `${claude}/settings.json`,
-    JSON.stringify({
-      model: "opus",
-      hooks: {
-        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `${node} "${claude}/hooks/guard.js"`, timeout: 30 }] }],
-        SessionStart: [{ hooks: [{ type: "command", command: "bash $HOME/.claude/tools/bin/lint.sh" }] }],
-        Notification: [{ hooks: [{ type: "prompt", prompt: "x" }] }],
-      },
-      statusLine: { type: "command", command: `node "${claude}/hooks/guard.js"` },
-      permissions: { allow: ["Bash(npm test:*)"], defaultMode: "acceptEdits" },
-      env: { ANTHROPIC_API_KEY: KEY, LOG_LEVEL: "debug" },
-    }),
-  );
-  return claude;
-}
 
 describe("bosun pack import", () => {
   it("makes a pack of a Claude Code setup that Codex and OpenCode install", async () => {
