@@ -1,7 +1,7 @@
 // gsd-core 1.14.0 as a bosun pack made by the real `bosun pack import` (scripts/anchor-packs.mjs,
 // the built CLI) from the anchor installer's own Claude tree, installed into temp homes. For
 // Claude Code the tree is the anchor's byte for byte, except the differences listed in KNOWN.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ANCHOR_PACKS, buildAnchorBosunPack, findAnchorPack } from "../../scripts/anchor-packs.mjs";
@@ -65,11 +65,16 @@ describe("gsd-core 1.14.0 imported as a bosun pack", () => {
   it("installs into Codex and OpenCode; Gemini CLI refuses its dotted agent names", async () => {
     const cache = makeTempHome();
     const pack = buildAnchorBosunPack(pin, found, { BOSUN_PACKS_DIR: join(cache.root, "packs") });
-    for (const runtime of ["codex", "opencode"]) {
-      const t = makeTempHome();
-      const outcome = await install(t, { pack, runtimes: [runtime] });
-      expect(outcome.result.targets[0]!.roots.every((root) => root.status !== "blocked")).toBe(true);
-    }
+    const codex = makeTempHome();
+    await install(codex, { pack, runtimes: ["codex"] });
+    expect(existsSync(join(codex.home, ".agents/skills/gsd-add-tests/SKILL.md"))).toBe(true);
+    expect(existsSync(join(codex.home, ".codex/gsd-core/bin/gsd-tools.cjs"))).toBe(true);
+    const hooks = JSON.parse(readFileSync(join(codex.home, ".codex/hooks.json"), "utf8"));
+    expect(JSON.stringify(hooks)).toContain(join(codex.home, ".codex/gsd-core/hooks/gsd-prompt-guard.js"));
+    const opencode = makeTempHome();
+    await install(opencode, { pack, runtimes: ["opencode"] });
+    expect(readFileSync(join(opencode.home, ".config/opencode/agents/gsd-code-fixer.compact.md"), "utf8")).toContain("mode: subagent");
+    expect(readFileSync(join(opencode.home, ".config/opencode/skills/gsd-add-tests/SKILL.md"), "utf8")).toContain("~/.config/opencode/gsd-core/");
     await expect(install(makeTempHome(), { pack, runtimes: ["gemini"] })).rejects.toThrow(/Gemini CLI refuses agent names/);
   }, 120_000);
 });
