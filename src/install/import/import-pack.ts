@@ -180,7 +180,7 @@ function importConfig(runtime: InstallRuntime, scope: InstallScope, main: string
 function listLeftOut(main: string, used: ReadonlySet<string>, skipped: Skipped[]): void {
   for (const entry of readdirSync(main).sort()) {
     if (used.has(entry)) continue;
-    const why = STATE_NAMES.includes(entry) ? "bosun's own record of its installs" : RUNTIME_STATE.has(entry) ? "the runtime's own state (sign-in, sessions, history, caches)" : "not a folder the runtime loads artifacts from; name it with --files to carry it in the pack";
+    const why = STATE_NAMES.includes(entry) ? "bosun's own record of its installs" : RUNTIME_STATE.has(entry) ? "the runtime's own state (sign-in, sessions, history, caches)" : "not one of the runtime's skills, commands, agents or settings; name a folder with --files to carry it in the pack";
     skipped.push({ what: entry, why });
   }
 }

@@ -16,7 +16,7 @@ export const RUNTIME_STATE = new Set([
   ".credentials.json", "auth.json", "oauth_creds.json", "google_accounts.json", "installation_id", "user_id",
   "projects", "sessions", "todos", "shell-snapshots", "statsig", "history.jsonl", "history", "file-history",
   "session-env", "ide", "cache", "log", "logs", "tmp", "telemetry", "plugins", "backups", "paste-cache",
-  "state", "storage", "snapshot", "node_modules", "package.json", "bun.lock", "models_cache.json", "version.json",
+  "state", "storage", "snapshot", "models_cache.json", "version.json",
 ]);
 
 /** What bosun installed in the runtime's folders: files (path from the runtime folder → pack), hook commands, settings. */

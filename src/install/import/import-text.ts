@@ -44,39 +44,41 @@ export function variableFor(rest: string, carried: readonly CarriedFolder[]): st
   return `{config-dir}${rest}`;
 }
 
-/**
- * Text of a skill, command, agent or support file: the absolute path of the runtime folder and
- * `~/<its path from home>` are rewritten; `$HOME/…` and `${HOME}/…` are left as they are (a
- * shell expands them; `{config-dir}` is written as `~/…` in text, which a shell does not expand
- * inside quotes).
- */
-export function rewriteText(text: string, names: FolderNames): string {
-  const prefixes = [escape(names.configDir)];
-  const rel = homeRelative(names);
-  if (rel !== null) prefixes.push(`~/${escape(rel)}`);
-  const pattern = new RegExp(String.raw`(?<![A-Za-z0-9_.~/$-])(?:${prefixes.join("|")})${NAME_GOES_ON}${PATH_REST}`, "g");
-  return text.replace(pattern, (_match, rest: string) => variableFor(rest, names.carried));
-}
-
-/** A path made only of characters a shell takes unquoted (bosun quotes `{pack-dir}` itself). */
+/** A path made only of characters a shell takes unquoted. */
 const SHELL_SAFE = /^[A-Za-z0-9_./@%+=:,-]*$/;
 
 /**
- * A hook or status line command: as in text, plus `$HOME/…`, `${HOME}/…` and `"$HOME"/…`. bosun
- * writes `{pack-dir}` and `{config-dir}` in commands as absolute paths, shell-quoted when they
- * must be, so double quotes around a whole rewritten path are dropped when the rest of it needs none.
+ * Rewrites every form that names the runtime folder: its absolute path, and when it is inside the
+ * home folder `~/<rel>`, `$HOME/<rel>`, `${HOME}/<rel>` and `"$HOME"/<rel>` (not after a `-`, so
+ * `${CLAUDE_CONFIG_DIR:-$HOME/.claude}` stays: it already follows the variable). bosun writes the
+ * variables back as `~/…` in text and as absolute paths (shell-quoted when they must be) in
+ * commands, so double quotes around a whole rewritten path are dropped when the rest of it needs
+ * none; a `$HOME` form inside a longer quoted string is left as it is (a `~` there would not expand).
  */
-export function rewriteCommand(command: string, names: FolderNames): string {
+function rewritePaths(text: string, names: FolderNames): string {
   const prefixes = [escape(names.configDir)];
   const rel = homeRelative(names);
-  if (rel !== null) prefixes.push(`~/${escape(rel)}`, String.raw`\$HOME/${escape(rel)}`, String.raw`\$\{HOME\}/${escape(rel)}`, String.raw`"\$HOME"/${escape(rel)}`);
-  const pattern = new RegExp(String.raw`("?)(?<![A-Za-z0-9_.~/$-])(?:${prefixes.join("|")})${NAME_GOES_ON}${PATH_REST}("?)`, "g");
-  return command.replace(pattern, (_match, open: string, rest: string, close: string) => {
+  const homeForms = rel === null ? [] : [String.raw`\$HOME/${escape(rel)}`, String.raw`\$\{HOME\}/${escape(rel)}`, String.raw`"\$HOME"/${escape(rel)}`];
+  if (rel !== null) prefixes.push(`~/${escape(rel)}`, ...homeForms);
+  const pattern = new RegExp(String.raw`("?)(?<![A-Za-z0-9_.~/$-])(${prefixes.join("|")})${NAME_GOES_ON}${PATH_REST}("?)`, "g");
+  return text.replace(pattern, (match, open: string, prefix: string, rest: string, close: string) => {
     const value = variableFor(rest, names.carried);
     const tail = value.slice(value.indexOf("}") + 1);
     if (open === '"' && close === '"' && SHELL_SAFE.test(tail)) return value;
+    const quoted = prefix.startsWith("$") || prefix.startsWith('"');
+    if (quoted && (open === '"') !== (close === '"')) return match;
     return `${open}${value}${close}`;
   });
+}
+
+/** Text of a skill, command, agent or support file (see `rewritePaths`). */
+export function rewriteText(text: string, names: FolderNames): string {
+  return rewritePaths(text, names);
+}
+
+/** A hook or status line command (see `rewritePaths`). */
+export function rewriteCommand(command: string, names: FolderNames): string {
+  return rewritePaths(command, names);
 }
 
 /** True when the bytes are text bosun rewrites (UTF-8 without a NUL byte), as the pack loader decides. */
