@@ -24,9 +24,11 @@ interface Known {
  * folder's path names where it went.
  */
 function asBosunWrites(text: string, movedUnder: Record<string, string>): string {
+  // A $HOME form inside a longer quoted string (odd quotes before it on the line) stays.
+  const inQuotes = (whole: string, offset: number) => (whole.slice(whole.lastIndexOf("\n", offset - 1) + 1, offset).match(/(?<!\\)"/g) ?? []).length % 2 === 1;
   let out = text
-    .replace(/"(?:\$HOME|\$\{HOME\})(\/\.claude(?:\/[A-Za-z0-9._@+-]+)*)"/g, (match, path: string, offset: number, whole: string) => (/[A-Za-z0-9_.~/$-]/.test(whole[offset - 1] ?? "") ? match : `~${path}`))
-    .replace(/(?<![A-Za-z0-9_.~/$-])(?:\$HOME|\$\{HOME\}|"\$HOME")\/\.claude(?![A-Za-z0-9_-])((?:\/[A-Za-z0-9._@+-]+)*)("?)/g, (match, path: string, close: string, offset: number, whole: string) => (whole[offset - 1] === '"' || close === '"' ? match : `~/.claude${path}${close}`));
+    .replace(/"(?:\$HOME|\$\{HOME\})(\/\.claude(?:\/[A-Za-z0-9._@+-]+)*)"/g, (match, path: string, offset: number, whole: string) => (/[A-Za-z0-9_.~/$-]/.test(whole[offset - 1] ?? "") || inQuotes(whole, offset) ? match : `~${path}`))
+    .replace(/(?<![A-Za-z0-9_.~/$-])(?:\$HOME|\$\{HOME\}|"\$HOME")\/\.claude(?![A-Za-z0-9_-])/g, (match, offset: number, whole: string) => (inQuotes(whole, offset) ? match : "~/.claude"));
   for (const [from, to] of Object.entries(movedUnder)) out = out.replaceAll(`~/.claude/${from}`, `~/.claude/${to}`);
   return out;
 }

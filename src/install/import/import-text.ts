@@ -53,7 +53,7 @@ const SHELL_SAFE = /^[A-Za-z0-9_./@%+=:,-]*$/;
  * `${CLAUDE_CONFIG_DIR:-$HOME/.claude}` stays: it already follows the variable). bosun writes the
  * variables back as `~/…` in text and as absolute paths (shell-quoted when they must be) in
  * commands, so double quotes around a whole rewritten path are dropped when the rest of it needs
- * none; a `$HOME` form inside a longer quoted string is left as it is (a `~` there would not expand).
+ * none; a `$HOME` form inside a longer quoted string (an odd number of `"` before it on its line) is left as it is (a `~` there would not expand).
  */
 function rewritePaths(text: string, names: FolderNames): string {
   const prefixes = [escape(names.configDir)];
@@ -61,14 +61,22 @@ function rewritePaths(text: string, names: FolderNames): string {
   const homeForms = rel === null ? [] : [String.raw`\$HOME/${escape(rel)}`, String.raw`\$\{HOME\}/${escape(rel)}`, String.raw`"\$HOME"/${escape(rel)}`];
   if (rel !== null) prefixes.push(`~/${escape(rel)}`, ...homeForms);
   const pattern = new RegExp(String.raw`("?)(?<![A-Za-z0-9_.~/$-])(${prefixes.join("|")})${NAME_GOES_ON}${PATH_REST}("?)`, "g");
-  return text.replace(pattern, (match, open: string, prefix: string, rest: string, close: string) => {
+  return text.replace(pattern, (match, open: string, prefix: string, rest: string, close: string, offset: number) => {
     const value = variableFor(rest, names.carried);
     const tail = value.slice(value.indexOf("}") + 1);
     if (open === '"' && close === '"' && SHELL_SAFE.test(tail)) return value;
-    const quoted = prefix.startsWith("$") || prefix.startsWith('"');
-    if (quoted && (open === '"') !== (close === '"')) return match;
+    const shellForm = prefix.startsWith("$") || prefix.startsWith('"');
+    if (shellForm && (open === '"' || insideQuotes(text, offset))) return match;
     return `${open}${value}${close}`;
   });
+}
+
+/** True when an odd number of double quotes comes before `offset` on its line (it is inside a quoted string). */
+function insideQuotes(text: string, offset: number): boolean {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  let count = 0;
+  for (let index = start; index < offset; index++) if (text[index] === '"' && text[index - 1] !== "\\") count++;
+  return count % 2 === 1;
 }
 
 /** Text of a skill, command, agent or support file (see `rewritePaths`). */
