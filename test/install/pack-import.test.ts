@@ -74,6 +74,7 @@ describe("bosun pack import", () => {
 
   const bad: [string, (t: TempHome) => string[], RegExp][] = [
     ["an unknown runtime", () => ["--runtime", "nope"], /^bosun: --runtime: unknown runtime "nope"/],
+    ["a runtime import does not read", () => ["--runtime", "cursor"], /^bosun: --runtime cursor: bosun pack import reads claude, codex, gemini, opencode/],
     ["no such folder", () => ["--runtime", "gemini"], /there is no Gemini CLI folder at .*\.gemini/],
     ["--files escaping the folder", () => ["--runtime", "claude", "--files", "../elsewhere"], /--files "\.\.\/elsewhere": name a folder inside/],
     ["--files naming runtime state", () => ["--runtime", "claude", "--files", "projects"], /runtime's own state/],

@@ -128,12 +128,23 @@ export function planImport(options: ImportOptions): ImportPlan {
   return { report, packJson, files };
 }
 
+/**
+ * The runtimes import reads: Claude Code, Codex, Gemini CLI and OpenCode (checked with their real
+ * CLIs), and the ones laid out exactly like one of them. The others keep artifacts in forms
+ * that do not map back one to one (plain workflows without frontmatter, `*.agent.md`, a hooks
+ * file per hook, skill categories, `$@` prompts…).
+ */
+export const IMPORT_RUNTIMES: readonly string[] = ["claude", "codex", "gemini", "opencode", "qwen", "kilo", "augment", "codebuddy"];
+
 function runtimeFor(id: string): InstallRuntime {
+  let runtime: InstallRuntime;
   try {
-    return getInstallRuntime(id);
+    runtime = getInstallRuntime(id);
   } catch (error) {
     throw new ImportError(`--runtime: ${(error as Error).message}`);
   }
+  if (!IMPORT_RUNTIMES.includes(runtime.id)) throw new ImportError(`--runtime ${runtime.id}: bosun pack import reads ${IMPORT_RUNTIMES.join(", ")}; ${runtime.title}'s files do not map back to a pack one to one yet`);
+  return runtime;
 }
 
 function checkOutFolder(out: string): void {
