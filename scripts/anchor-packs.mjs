@@ -6,8 +6,10 @@
 //   node scripts/anchor-packs.mjs list        list them; exit 1 if one is missing
 //
 // The folder is $BOSUN_PACKS_DIR, else $XDG_CACHE_HOME/bosun-packs, else ~/.cache/bosun-packs.
-// Each package gets `<folder>/<id>-<version>/package/` (the unpacked tarball) and
-// `<folder>/<id>-<version>/home/.claude/` (what its installer wrote for Claude Code, global).
+// Each package gets `<folder>/<id>-<version>/package/` (the unpacked tarball),
+// `<folder>/<id>-<version>/home/.claude/` (what its installer wrote for Claude Code, global) and,
+// on `install`, `<folder>/<id>-<version>/bosun-pack/` (that tree made into a bosun pack by
+// `bosun pack import`; the repository's CLI must be built: npm run build).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";

@@ -24,11 +24,13 @@ async function importedSetup(): Promise<string> {
   return out;
 }
 
-function gsdPack(): string {
-  const found = findAnchorPack("opengsd-gsd-core");
-  if (!found) throw new Error("the anchor @opengsd/gsd-core@1.14.0 is not here: run node scripts/anchor-packs.mjs install");
-  return buildAnchorBosunPack(ANCHOR_PACKS[0]!, found, { BOSUN_PACKS_DIR: join(makeTempHome().root, "packs") });
+function anchorPack(id: "opengsd-gsd-core" | "get-shit-done-cc"): string {
+  const pin = ANCHOR_PACKS.find((entry) => entry.id === id)!;
+  const found = findAnchorPack(id);
+  if (!found) throw new Error(`the anchor ${pin.pkg}@${pin.version} is not here: run node scripts/anchor-packs.mjs install`);
+  return buildAnchorBosunPack(pin, found, { BOSUN_PACKS_DIR: join(makeTempHome().root, "packs") });
 }
+const gsdPack = () => anchorPack("opengsd-gsd-core");
 
 describe("an imported Claude Code setup in the real CLIs", () => {
   it("Codex lists its skill and its command", async () => {
@@ -79,5 +81,20 @@ describe("gsd-core 1.14.0's imported pack in the real CLIs", () => {
     const run = await s.run(["debug", "prompt-input", "hello"]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("\\n- gsd-add-tests: ");
+  }, 180_000);
+});
+
+describe("get-shit-done 1.42.3's imported pack in Gemini CLI", () => {
+  it("gemini skills list lists its skills, with no error", async () => {
+    const s = stage("gemini");
+    const installed = await s.bosun(["install", anchorPack("get-shit-done-cc"), "--runtime", "gemini", "--scope", "global", "--yes"]);
+    expect(installed.code, installed.stderr).toBe(0);
+    const run = await s.run(["skills", "list"]);
+    expect(run.code, run.stderr).toBe(0);
+    const text = `${run.stdout}\n${run.stderr}`.replace(ANSI, "");
+    const skills = [...text.matchAll(/^(\S+) \[(Enabled|Disabled)\]/gm)].map((match) => match[1]);
+    expect(skills).toEqual(expect.arrayContaining(["gsd-code-review", "gsd-execute-phase"]));
+    const problems = text.split("\n").filter((line) => !/^\s*Description:/.test(line) && /conflict|error|failed|invalid/i.test(line));
+    expect(problems, problems.join("\n")).toEqual([]);
   }, 180_000);
 });
