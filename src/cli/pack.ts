@@ -30,7 +30,7 @@ export function registerPack(program: Command, output: Output): void {
   pack
     .command("import")
     .description("make a pack from what you have in one agent (its skills, commands, agents, hooks and settings), to install it into the others")
-    .requiredOption("--runtime <id>", "the agent to read (claude, codex, gemini, opencode, …)")
+    .requiredOption("--runtime <id>", "the agent to read (claude, codex, gemini, opencode, qwen, kilo, augment, codebuddy)")
     .option("--scope <scope>", "global (the agent's user folder) or local (this project)", "global")
     .option("--out <dir>", "the pack folder to write (must be new or empty; default ./<name>)")
     .option("--name <name>", "the pack's name (default: the --out folder's name, else <runtime>-setup)")
