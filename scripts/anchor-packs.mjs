@@ -6,16 +6,39 @@
 //   node scripts/anchor-packs.mjs list        list them; exit 1 if one is missing
 //
 // The folder is $BOSUN_PACKS_DIR, else $XDG_CACHE_HOME/bosun-packs, else ~/.cache/bosun-packs.
-// Each package gets `<folder>/<id>-<version>/package/` (the unpacked tarball) and
-// `<folder>/<id>-<version>/home/.claude/` (what its installer wrote for Claude Code, global).
+// Each package gets `<folder>/<id>-<version>/package/` (the unpacked tarball),
+// `<folder>/<id>-<version>/home/.claude/` (what its installer wrote for Claude Code, global) and,
+// on `install`, `<folder>/<id>-<version>/bosun-pack/` (that tree made into a bosun pack by
+// `bosun pack import`; the repository's CLI must be built: npm run build).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The anchor packages (see /work/shared/reference/gsd-installer.md and the README's "Packs"). */
-export const ANCHOR_PACKS = [{ id: "opengsd-gsd-core", pkg: "@opengsd/gsd-core", version: "1.14.0", install: ["bin/install.js", "--claude", "--global"] }];
+export const ANCHOR_PACKS = [
+  { id: "opengsd-gsd-core", pkg: "@opengsd/gsd-core", version: "1.14.0", install: ["bin/install.js", "--claude", "--global"], pack: { name: "gsd-core", files: ["gsd-core", "hooks", "scripts"] } },
+  { id: "get-shit-done-cc", pkg: "get-shit-done-cc", version: "1.42.3", install: ["bin/install.js", "--claude", "--global"], pack: { name: "get-shit-done", files: ["get-shit-done", "hooks"] } },
+];
+
+/**
+ * Makes a bosun pack of an anchor's Claude install with the real `bosun pack import` (the
+ * repository's built CLI), into `<folder>/<id>-<version>/bosun-pack/`; rebuilt every time (a few
+ * seconds), so it always follows bosun's import code. Returns the pack folder.
+ */
+export function buildAnchorBosunPack(pin, found, env = process.env) {
+  const out = join(anchorPacksDir(env), `${pin.id}-${pin.version}`, "bosun-pack");
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(dirname(out), { recursive: true });
+  const home = dirname(found.claudeDir);
+  const bosun = fileURLToPath(new URL("../bin/bosun.js", import.meta.url));
+  const flags = pin.pack.files.flatMap((dir) => ["--files", dir]);
+  run("node", [bosun, "pack", "import", "--runtime", "claude", "--scope", "global", "--name", pin.pack.name, "--version", pin.version, "--out", out, ...flags, "--json"], {
+    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(out, "..", "xdg", "config"), XDG_DATA_HOME: join(out, "..", "xdg", "data"), XDG_STATE_HOME: join(out, "..", "xdg", "state"), XDG_CACHE_HOME: join(out, "..", "xdg", "cache") },
+  });
+  return out;
+}
 
 export function anchorPacksDir(env = process.env) {
   if (env.BOSUN_PACKS_DIR) return env.BOSUN_PACKS_DIR;
@@ -70,7 +93,8 @@ function main(command) {
     if (command === "install" && !findAnchorPack(pin.id)) installAnchorPack(dir, pin);
     const found = findAnchorPack(pin.id);
     if (!found) missing++;
-    process.stdout.write(`${pin.pkg}@${pin.version}: ${found ? `${found.packageDir} (Claude install: ${found.claudeDir})` : "missing: run node scripts/anchor-packs.mjs install"}\n`);
+    const pack = found && command === "install" ? buildAnchorBosunPack(pin, found) : null;
+    process.stdout.write(`${pin.pkg}@${pin.version}: ${found ? `${found.packageDir} (Claude install: ${found.claudeDir}${pack ? `; bosun pack: ${pack}` : ""})` : "missing: run node scripts/anchor-packs.mjs install"}\n`);
   }
   return missing === 0 ? 0 : 1;
 }

@@ -59,6 +59,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   sessions: async () => (await import("./sessions.js")).registerSessions,
   install: async () => (await import("./install.js")).registerInstall,
   uninstall: async () => (await import("./install.js")).registerInstall,
+  pack: async () => (await import("./pack.js")).registerPack,
   doctor: async () => (await import("./doctor.js")).registerDoctor,
   completion: async () => (await import("./completion.js")).registerCompletion,
 };

@@ -1,0 +1,6 @@
+import { UserError } from "../../errors.js";
+
+/** `bosun pack import` refused its input (runtime, folder, flags, out folder): one line, nothing written. */
+export class ImportError extends UserError {
+  override name = "ImportError";
+}
