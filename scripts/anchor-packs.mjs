@@ -7,9 +7,9 @@
 //
 // The folder is $BOSUN_PACKS_DIR, else $XDG_CACHE_HOME/bosun-packs, else ~/.cache/bosun-packs.
 // Each package gets `<folder>/<id>-<version>/package/` (the unpacked tarball),
-// `<folder>/<id>-<version>/home/.claude/` (what its installer wrote for Claude Code, global) and,
-// on `install`, `<folder>/<id>-<version>/bosun-pack/` (that tree made into a bosun pack by
-// `bosun pack import`; the repository's CLI must be built: npm run build).
+// `<folder>/<id>-<version>/home/.claude/` (what its installer wrote for Claude Code, global). The
+// tests make a bosun pack of that tree themselves with `buildAnchorBosunPack` (the repository's
+// built `bosun pack import`), so `install` runs before `npm run build` on a fresh machine.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
@@ -46,15 +46,12 @@ export function anchorPacksDir(env = process.env) {
   return join(cache, "bosun-packs");
 }
 
-/** Where an anchor package and its Claude install are: this cache, else the unpacked copies in /var/tmp/gsd; null when neither is complete. */
+/** Where an anchor package and its Claude install are in the cache; null when they are not complete there. */
 export function findAnchorPack(id, env = process.env) {
   const pin = ANCHOR_PACKS.find((entry) => entry.id === id);
   const cached = join(anchorPacksDir(env), `${pin.id}-${pin.version}`);
-  const places = [
-    { packageDir: join(cached, "package"), claudeDir: join(cached, "home", ".claude") },
-    { packageDir: join("/var/tmp/gsd", `${pin.id}-${pin.version}`, "package"), claudeDir: join("/var/tmp/gsd", `home-${pin.id}-${pin.version}`, ".claude") },
-  ];
-  return places.find((place) => existsSync(join(place.packageDir, "package.json")) && existsSync(join(place.claudeDir, "agents"))) ?? null;
+  const place = { packageDir: join(cached, "package"), claudeDir: join(cached, "home", ".claude") };
+  return existsSync(join(place.packageDir, "package.json")) && existsSync(join(place.claudeDir, "agents")) ? place : null;
 }
 
 function run(command, args, options) {
@@ -93,8 +90,7 @@ function main(command) {
     if (command === "install" && !findAnchorPack(pin.id)) installAnchorPack(dir, pin);
     const found = findAnchorPack(pin.id);
     if (!found) missing++;
-    const pack = found && command === "install" ? buildAnchorBosunPack(pin, found) : null;
-    process.stdout.write(`${pin.pkg}@${pin.version}: ${found ? `${found.packageDir} (Claude install: ${found.claudeDir}${pack ? `; bosun pack: ${pack}` : ""})` : "missing: run node scripts/anchor-packs.mjs install"}\n`);
+    process.stdout.write(`${pin.pkg}@${pin.version}: ${found ? `${found.packageDir} (Claude install: ${found.claudeDir})` : "missing: run node scripts/anchor-packs.mjs install"}\n`);
   }
   return missing === 0 ? 0 : 1;
 }

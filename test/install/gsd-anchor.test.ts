@@ -21,7 +21,7 @@ const hookFiles = (claudeDir: string) => ["hooks/gsd-context-monitor.js", "hooks
 
 function anchor(): { packageDir: string; claudeDir: string } {
   const found = findAnchorPack("opengsd-gsd-core");
-  if (!found) throw new Error("the anchor package @opengsd/gsd-core@1.14.0 and its Claude install are not here: run node scripts/anchor-packs.mjs install (or unpack them in /var/tmp/gsd)");
+  if (!found) throw new Error("the anchor package @opengsd/gsd-core@1.14.0 and its Claude install are not here: run node scripts/anchor-packs.mjs install");
   return found;
 }
 
