@@ -11,7 +11,7 @@
 // tests make a bosun pack of that tree themselves with `buildAnchorBosunPack` (the repository's
 // built `bosun pack import`), so `install` runs before `npm run build` on a fresh machine.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +40,9 @@ export function buildAnchorBosunPack(pin, found, env = process.env) {
   return out;
 }
 
+/** Written last by `installAnchorPack`: the copy is whole. */
+const COMPLETE = ".complete";
+
 export function anchorPacksDir(env = process.env) {
   if (env.BOSUN_PACKS_DIR) return env.BOSUN_PACKS_DIR;
   const cache = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith("/") ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
@@ -51,7 +54,7 @@ export function findAnchorPack(id, env = process.env) {
   const pin = ANCHOR_PACKS.find((entry) => entry.id === id);
   const cached = join(anchorPacksDir(env), `${pin.id}-${pin.version}`);
   const place = { packageDir: join(cached, "package"), claudeDir: join(cached, "home", ".claude") };
-  return existsSync(join(place.packageDir, "package.json")) && existsSync(join(place.claudeDir, "agents")) ? place : null;
+  return existsSync(join(cached, COMPLETE)) ? place : null;
 }
 
 function run(command, args, options) {
@@ -60,7 +63,12 @@ function run(command, args, options) {
   return result.stdout;
 }
 
-/** Fetches one anchor package into `dir` and runs its installer for Claude Code there (replacing an older copy). */
+/**
+ * Fetches one anchor package into `dir` and runs its installer for Claude Code there (replacing an
+ * older copy). The installer writes its home's absolute path into what it installs (settings.json's
+ * hook commands), so it runs in the folder's final place; a `.complete` file, written last, says the
+ * copy is whole (an interrupted one is made again).
+ */
 export function installAnchorPack(dir, pin) {
   const target = join(dir, `${pin.id}-${pin.version}`);
   const staging = `${target}.partial`;
@@ -72,11 +80,12 @@ export function installAnchorPack(dir, pin) {
   run("tar", ["-xzf", tarball], { cwd: staging });
   // Its installer needs the package's own dependencies; then it installs for Claude Code into a home of our own.
   run("npm", ["install", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: join(staging, "package") });
-  const home = join(staging, "home");
-  mkdirSync(home, { recursive: true });
-  run("node", pin.install, { cwd: join(staging, "package"), env: { PATH: process.env.PATH, HOME: home, TERM: "dumb" }, input: "" });
   rmSync(target, { recursive: true, force: true });
   renameSync(staging, target);
+  const home = join(target, "home");
+  mkdirSync(home, { recursive: true });
+  run("node", pin.install, { cwd: join(target, "package"), env: { PATH: process.env.PATH, HOME: home, TERM: "dumb" }, input: "" });
+  writeFileSync(join(target, COMPLETE), `${pin.pkg}@${pin.version}\n`);
 }
 
 function main(command) {

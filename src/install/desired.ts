@@ -6,7 +6,7 @@ import { isSkip } from "../runtimes/install-types.js";
 import type { EditionChoice } from "../runtimes/cli-version.js";
 import { buildDesiredSettings, type DesiredSetting } from "./desired-settings.js";
 import { sha256 } from "./file-hash.js";
-import { checkArtifactName } from "./name-rules.js";
+import { checkArtifactName, variantSkip } from "./name-rules.js";
 import { CANONICAL_RUNTIME, droppedKeys, isKnownKey, passingExtras, withoutKeys, type FrontmatterKind } from "./pack/frontmatter-keys.js";
 import type { LoadedPack, MarkdownArtifact, PackFile } from "./pack/load-pack.js";
 import { resolvePathVars, textPath, type TextPathValues } from "./path-vars.js";
@@ -193,7 +193,14 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   if (isSkip(layout.agents)) skipAll("agent", pack.agents.map((agent) => agent.name), layout.agents.skip);
   else {
     const placement = layout.agents;
+    const agentNames = pack.agents.map((agent) => agent.name);
     for (const agent of pack.agents) {
+      const named = "name" in agent.frontmatter && typeof agent.frontmatter.name === "string" ? agent.frontmatter.name : undefined;
+      const variant = variantSkip(runtime, agent.name, named, agentNames);
+      if (variant) {
+        skipped.push({ kind: "agent", name: agent.name, reason: variant });
+        continue;
+      }
       checkArtifactName(runtime, "agent", agent.name, agent.file);
       const out = dropped("agent", agent.name, agent.keys);
       const rendered = renderAgent(agent, placement, vars, passingExtras("agent", agent.extras, runtime.id));

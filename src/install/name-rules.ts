@@ -31,3 +31,16 @@ export function checkArtifactName(runtime: InstallRuntime, kind: NamedKind, name
   const why = runtime.id === "gemini" && kind === "agent" ? "Gemini CLI refuses agent names that are not letters, digits, '-' and '_'" : `bosun has not found that ${runtime.title} takes a dot in ${kind} names`;
   throw new PackError(file, `${kind} ${name}: ${why}; rename it without the dot, or install without --runtime ${runtime.id}`);
 }
+
+/**
+ * An agent variant (`gsd-planner.compact`, whose frontmatter names it as its base agent
+ * `gsd-planner`) for a runtime that takes no dots in agent names: the reason it is skipped there
+ * (the base agent is installed instead); null when it installs, or is not such a variant (then
+ * `checkArtifactName` decides).
+ */
+export function variantSkip(runtime: InstallRuntime, name: string, frontmatterName: string | undefined, agents: readonly string[]): string | null {
+  if (!name.includes(".") || DOTTED[runtime.id]?.includes("agent")) return null;
+  const base = name.slice(0, name.indexOf("."));
+  if (frontmatterName !== base || !agents.includes(base)) return null;
+  return `${runtime.title} takes no dots in agent names; ${name} is a variant of agent ${base}, which is installed`;
+}

@@ -1,7 +1,7 @@
 // What a pack may hold beyond the canonical keys: frontmatter keys that pass to the runtimes that
 // know them (and are left out, with a note, elsewhere), keys no runtime knows (a warning), dotted
 // names where the runtime takes them; and the bad input that is one error line with nothing written.
-import { readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FRONTMATTER_KEYS, passesTo } from "../../src/install/pack/frontmatter-keys.js";
@@ -78,6 +78,17 @@ describe("dotted names", () => {
     await install(t, { pack, runtimes: ["claude", "opencode"] });
     expect(read(join(t.home, ".claude/agents/kit-agent.compact.md"))).toContain("name: kit-agent.compact\n");
     expect(read(join(t.home, ".config/opencode/agents/kit-agent.compact.md"))).toContain("Do the work.");
+  });
+
+  it("an agent variant (<base>.<variant>, named as its base, beside the base agent) is skipped with the reason where dots are not taken; the base installs", async () => {
+    const t = makeTempHome();
+    const dir = agentPack(t);
+    writePackFile(dir, "pack.json", JSON.stringify({ name: "kit", version: "1.0.0", artifacts: { agents: ["kit-agent", "kit-agent.compact"], skills: ["kit-skill"] } }));
+    writePackFile(dir, "agents/kit-agent.compact.md", AGENT.replace("Do the work.", "Do the work, briefly."));
+    const outcome = await install(t, { pack: dir, runtimes: ["gemini"] });
+    expect(existsSync(join(t.home, ".gemini/agents/kit-agent.md"))).toBe(true);
+    expect(existsSync(join(t.home, ".gemini/agents/kit-agent.compact.md"))).toBe(false);
+    expect(outcome.result.targets[0]!.target.desired!.skipped).toContainEqual({ kind: "agent", name: "kit-agent.compact", reason: "Gemini CLI takes no dots in agent names; kit-agent.compact is a variant of agent kit-agent, which is installed" });
   });
 });
 
