@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
 import { bootForCommand } from "./boot.js";
+import { collect } from "./collect-flag.js";
 import { styler, writeJson, writeLine, type Output } from "./output.js";
 
 interface DoctorFlags {
@@ -17,7 +18,6 @@ export class DoctorProblemsError extends UserError {
   }
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 const MAX_TIMEOUT_SECONDS = 600;
 
 export function registerDoctor(program: Command, output: Output): void {

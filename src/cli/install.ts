@@ -8,6 +8,7 @@ import type { LockReport } from "../install/lock/lock-record.js";
 import type { PackAudit } from "../install/pack-audit.js";
 import type { InstallScope } from "../runtimes/install-types.js";
 import { bootForCommand } from "./boot.js";
+import { collect } from "./collect-flag.js";
 import type { LockFlags } from "./install-lock.js";
 import { styler, writeJson, writeLine, type Output } from "./output.js";
 import type { AuditForm } from "./render-audit.js";
@@ -17,8 +18,6 @@ interface InstallFlags extends LockFlags {
   /** commander's name for `--no-verify` (true unless given). */
   verify?: boolean;
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerInstall(program: Command, output: Output): void {
   const common = (command: Command) =>

@@ -8,6 +8,7 @@ import type { Boot } from "../boot/start.js";
 import { UserError } from "../errors.js";
 import type { ImportReport } from "../install/import/import-pack.js";
 import { bootForCommand } from "./boot.js";
+import { collect } from "./collect-flag.js";
 import { writeJson, writeLine, type Output } from "./output.js";
 
 interface ImportFlags {
@@ -22,8 +23,6 @@ interface ImportFlags {
 
 /** The runtimes the closing check plans the imported pack for (in a scratch home). */
 const CHECK_RUNTIMES = ["claude", "codex", "gemini", "opencode"];
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerPack(program: Command, output: Output): void {
   const pack = program.command("pack").description("work with workflow packs");

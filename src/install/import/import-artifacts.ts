@@ -80,12 +80,9 @@ export function importCommands(folder: ArtifactFolder, format: CommandFormat, co
     }
     if (!entry.endsWith(extension) || !info.isFile()) continue;
     const name = entry.slice(0, -extension.length);
-    if (common.owned.has(rel)) {
-      common.skipped.push({ what: rel, why: `installed by bosun (pack ${common.owned.get(rel)})` });
-      continue;
-    }
-    if (!ARTIFACT_NAME.test(name)) {
-      common.skipped.push({ what: rel, why: "its name is not a pack artifact name (lower-case letters, digits, '-' and '.')" });
+    const refused = notImported(rel, name, common);
+    if (refused) {
+      common.skipped.push({ what: rel, why: refused });
       continue;
     }
     const out = format === "gemini-toml" ? tomlCommand(path, `commands/${name}.md`, common) : readOut(path, `commands/${name}.md`, info.mode, common.rewrite);
@@ -128,12 +125,9 @@ export function importAgents(folder: ArtifactFolder, format: AgentFormat, common
       continue;
     }
     const name = entry.slice(0, -3);
-    if (common.owned.has(rel)) {
-      common.skipped.push({ what: rel, why: `installed by bosun (pack ${common.owned.get(rel)})` });
-      continue;
-    }
-    if (!ARTIFACT_NAME.test(name)) {
-      common.skipped.push({ what: rel, why: "its name is not a pack artifact name (lower-case letters, digits, '-' and '.')" });
+    const refused = notImported(rel, name, common);
+    if (refused) {
+      common.skipped.push({ what: rel, why: refused });
       continue;
     }
     const out = readOut(path, `agents/${name}.md`, info.mode, common.rewrite);
@@ -147,4 +141,11 @@ export function importAgents(folder: ArtifactFolder, format: AgentFormat, common
     files.push(out);
   }
   return { names, files };
+}
+
+/** Why a command or agent file is not imported: bosun installed it, or its name is not a pack artifact name; null: it is. */
+function notImported(rel: string, name: string, common: { owned: ReadonlyMap<string, string> }): string | null {
+  if (common.owned.has(rel)) return `installed by bosun (pack ${common.owned.get(rel)})`;
+  if (!ARTIFACT_NAME.test(name)) return "its name is not a pack artifact name (lower-case letters, digits, '-' and '.')";
+  return null;
 }
