@@ -1,6 +1,8 @@
+import * as nodeFs from "node:fs";
 import type { Boot } from "../boot/start.js";
 import type { InstallOutcome, InstallPackOptions } from "../install/install-pack.js";
 import type { PackAudit } from "../install/pack-audit.js";
+import { auditOfPlan, auditOfPlans } from "../install/pack-audit-inputs.js";
 import { styler, writeLine, type Output } from "./output.js";
 
 /**
@@ -8,7 +10,6 @@ import { styler, writeLine, type Output } from "./output.js";
  * installed now. Built before anything is written; null for an uninstall.
  */
 export async function auditOfPreview(preview: InstallOutcome): Promise<PackAudit | null> {
-  const [{ auditOfPlan }, nodeFs] = await Promise.all([import("../install/pack-audit-inputs.js"), import("node:fs")]);
   return auditOfPlan(preview, nodeFs);
 }
 
@@ -19,7 +20,7 @@ export async function auditOfPreview(preview: InstallOutcome): Promise<PackAudit
  * held lock, an interrupted run that cannot be undone) is still the only line.
  */
 export async function auditBeforeApplying(pack: string, yes: boolean, boot: Boot, output: Output, keep: (audit: PackAudit) => void): Promise<NonNullable<InstallPackOptions["beforeApply"]>> {
-  const [{ auditOfPlans }, { auditLines }, nodeFs] = await Promise.all([import("../install/pack-audit-inputs.js"), import("./render-audit.js"), import("node:fs")]);
+  const { auditLines } = await import("./render-audit.js");
   return (plans) => {
     const audit = auditOfPlans(pack, plans, false, nodeFs);
     keep(audit);

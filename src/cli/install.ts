@@ -13,7 +13,7 @@ import type { LockFlags } from "./install-lock.js";
 import { styler, writeJson, writeLine, type Output } from "./output.js";
 import type { AuditForm } from "./render-audit.js";
 
-interface InstallFlags extends LockFlags {
+export interface InstallFlags extends LockFlags {
   lockTimeout?: string;
   /** commander's name for `--no-verify` (true unless given). */
   verify?: boolean;
@@ -41,12 +41,7 @@ export function registerInstall(program: Command, output: Output): void {
     .option("--frozen", "install exactly what the project's bosun.lock says (the pack at its locked version and digest, into the runtimes and scopes it lists), or fail before writing anything")
     .option("--check", "compare what is installed with the project's bosun.lock and list every difference; writes nothing, exits 1 on any")
     .option("--no-verify", "skip the closing check (asking each agent's CLI whether it loaded what was installed)")
-    .action(async (pack: string | undefined, flags: InstallFlags) => {
-      (await import("./install-lock.js")).refuseLockCombinations(flags);
-      if (flags.status) return installStatus(flags, output);
-      if (flags.check) return checkCommand(pack, flags, output);
-      return runInstallCommand("install", pack, flags, output);
-    });
+    .action(async (pack: string | undefined, flags: InstallFlags) => installAction(pack, flags, output));
   common(
     program
       .command("uninstall")
@@ -55,14 +50,24 @@ export function registerInstall(program: Command, output: Output): void {
   ).action(async (pack: string | undefined, flags: InstallFlags) => runInstallCommand("uninstall", pack, flags, output));
 }
 
+/** `bosun install`'s action, with its flags as commander gives them (also run by main's fast path, install-argv.ts). */
+export async function installAction(pack: string | undefined, flags: InstallFlags, output: Output): Promise<void> {
+  (await import("./install-lock.js")).refuseLockCombinations(flags);
+  if (flags.status) return installStatus(flags, output);
+  if (flags.check) return checkCommand(pack, flags, output);
+  return runInstallCommand("install", pack, flags, output);
+}
+
 async function runInstallCommand(mode: "install" | "uninstall", pack: string | undefined, flags: InstallFlags, output: Output): Promise<void> {
   const frozen = mode === "install" && Boolean(flags.frozen);
   const scope = frozen ? optionalScope(flags.scope) : parseScope(flags.scope, mode);
   const resolve = parseResolve(flags.resolve);
   const lockTimeoutMs = parseLockTimeout(flags.lockTimeout);
   if (!frozen && !flags.runtime?.length && !flags.allDetected) throw new UserError(`name the runtimes with --runtime (e.g. --runtime claude,codex), or pass --all-detected`);
+  // Every run plans (or finds the install settled), audits and reports: those modules load while bosun starts.
+  const modules = Promise.all([import("../install/install-pack.js"), import("./install-lock.js"), import("./install-audit.js"), import("../install/report.js"), import("./render-install.js"), import("./render-lock.js")]);
   const boot = await bootForCommand(output);
-  const [installer, locks, audits] = await Promise.all([import("../install/install-pack.js"), import("./install-lock.js"), import("./install-audit.js")]);
+  const [installer, locks, audits] = await modules;
   const run = mode === "install" ? installer.installPack : installer.uninstallPack;
   // --frozen: the lock's runtimes and scopes (checked against the pack first), run from the project's root.
   const frozenRun = frozen ? await locks.frozenRuns(pack, flags, scope, boot) : null;

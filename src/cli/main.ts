@@ -1,6 +1,7 @@
 import { packageVersion } from "../boot/package-info.js";
 import { guideUsageErrors, reportError } from "./errors.js";
 import { fastPath, STATUS_FLAGS } from "./fast-path.js";
+import { installArgv } from "./install-argv.js";
 import { processOutput, writeLine, type Output } from "./output.js";
 import { addVerbosityFlags } from "./verbosity.js";
 
@@ -19,6 +20,13 @@ export async function main(argv: string[], output: Output = processOutput()): Pr
     if (fast) {
       output.verbosity = fast.verbosity;
       await fast.run(fast.options, output);
+      return 0;
+    }
+    // A reinstall, the command scripts run most: its usual flags without commander (install-argv.ts).
+    const install = argv[0] === "install" ? installArgv(argv.slice(1)) : undefined;
+    if (install) {
+      output.verbosity = install.verbosity;
+      await (await import("./install.js")).installAction(install.pack, install.flags, output);
       return 0;
     }
     const { Command } = await import("commander");

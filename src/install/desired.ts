@@ -10,9 +10,12 @@ import { checkArtifactName, variantSkip } from "./name-rules.js";
 import { CANONICAL_RUNTIME, droppedKeys, isKnownKey, passingExtras, withoutKeys, type FrontmatterKind } from "./pack/frontmatter-keys.js";
 import type { LoadedPack, MarkdownArtifact, PackFile } from "./pack/load-pack.js";
 import { resolvePathVars, textPath, type TextPathValues } from "./path-vars.js";
+import { shellQuote } from "./shell-quote.js";
 import { supportFolder } from "./support-files.js";
 import { renderTemplate, type TemplateVars } from "./pack/template.js";
 import { renderAgent, renderCommand, renderCopilotHook, renderSkillCategory, type RenderedFile } from "./render-artifacts.js";
+
+export { shellQuote } from "./shell-quote.js";
 
 export type RootKey = "main" | ExtraRootName;
 
@@ -88,11 +91,6 @@ export interface DesiredInputs {
   edition?: EditionChoice;
   /** The home and working folders: how `{pack-dir}` and `{config-dir}` are written in text (path-vars.ts). */
   paths: { home: string; cwd: string };
-}
-
-/** A POSIX shell word for a path (single quotes; a quote inside becomes '\''). */
-export function shellQuote(value: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }
 
 /**

@@ -13,18 +13,15 @@ import { isSkip, type CliContract, type InstallRuntime, type InstallScope, type 
 import { exists, type InstallFs } from "./install-fs.js";
 import { migrationChecksum, type Choice } from "./migration-record.js";
 import { ENGINE_MIGRATIONS } from "./migrations/index.js";
-import { packMigrationRecords } from "./migrations/pack-records.js";
-import { DigestCache } from "./lock/digest-cache.js";
-import { packDigest } from "./lock/pack-digest.js";
 import type { LoadedPack } from "./pack/load-pack.js";
+import { detectedRuntimes, placementPeers, placementsFor, type Placement } from "./placements.js";
 import type { PlannedAction } from "./plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./root.js";
-import { rootResult, runInstall, type CliTarget, type InstallRequest, type InstallResult, type RootResult } from "./run-install.js";
-import { withSharedHolds } from "./shared-holds.js";
+import { rootResult } from "./root-result.js";
+import type { CliTarget, InstallRequest, InstallResult, RootResult } from "./run-install.js";
 import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./settled.js";
-import { shellQuote, type DesiredInstall } from "./desired.js";
-import { buildInstallTargets, buildUninstallTargets, detectedRuntimes, placementPeers, placementsFor, type Placement } from "./targets.js";
-import { templateVars } from "./template-vars.js";
+import type { DesiredInstall } from "./desired.js";
+import { shellQuote } from "./shell-quote.js";
 
 export interface InstallPackOptions {
   /** A pack folder; bosun's own pack when absent. Uninstall also takes a pack name. */
@@ -124,8 +121,17 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     if (settled) return settled;
   }
 
-  // Loaded only past the settled check: the pack loader brings the schema library with it.
-  const { loadPack } = await import("./pack/load-pack.js");
+  // Loaded only past the settled check: the pack loader brings the schema library with it, and
+  // the planner, the runner and the converters to each runtime's layout are most of the rest.
+  const [{ loadPack }, { DigestCache }, { packDigest }, { buildInstallTargets }, { templateVars }, { runInstall }, { packMigrationRecords }] = await Promise.all([
+    import("./pack/load-pack.js"),
+    import("./lock/digest-cache.js"),
+    import("./lock/pack-digest.js"),
+    import("./targets.js"),
+    import("./template-vars.js"),
+    import("./run-install.js"),
+    import("./migrations/pack-records.js"),
+  ]);
   const pack = loadPack(packDir, packOptions(options));
   // Saved only once the run is done: a dry run, or a run that fails, writes nothing.
   const digestCache = DigestCache.open(options.cacheDir, { write: !options.dryRun });
@@ -257,6 +263,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);
   const fs = options.fs ?? nodeFs;
+  const [{ buildUninstallTargets }, { runInstall }, { withSharedHolds }] = await Promise.all([import("./targets.js"), import("./run-install.js"), import("./shared-holds.js")]);
   const targets = withSharedHolds(buildUninstallTargets(runtimes, options.scope, ctx, options.configDir), { pack: name, ctx, fs, allRuntimes: listInstallRuntimes() });
   const result = await runInstall({ ...runOptions(options), pack: { name, version: loaded?.version ?? "", artifacts: new Set() }, records: [], targets, helper: null });
   return { mode: "uninstall", pack: { name, version: loaded?.version ?? null, dir: loaded?.dir ?? null }, result, notes: [], settled: false };

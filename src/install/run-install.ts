@@ -19,6 +19,7 @@ import { isBlocked, MUTATING_ACTIONS, needsChoice, type PlannedAction, type Root
 import { planRoot } from "./planner.js";
 import { isSettled, settledRecord, type SettleContext, type SettledRecord } from "./settled.js";
 import { LOCK_FILE, MANIFEST_FILE, STATE_FILE, statePath, stateRel, type InstallRoot } from "./root.js";
+import { rootResult } from "./root-result.js";
 
 /** One runtime and scope to install into (or remove from): its roots and the pack's desired state there. */
 export interface InstallTarget {
@@ -472,10 +473,6 @@ function stateDirChain(root: InstallRoot): string[] {
   if (!root.stateDir) return [];
   const parts = root.stateDir.split("/");
   return parts.map((_, i) => join(root.dir, ...parts.slice(0, parts.length - i)));
-}
-
-export function rootResult(root: InstallRoot, plan: RootPlan, status: RootResult["status"]): RootResult {
-  return { root, plan, status, journal: null, backups: [], recovered: [], interrupted: false, outcomes: new Map() };
 }
 
 function result(request: InstallRequest, roots: RootResult[], helper: InstallResult["helper"], warnings: string[]): InstallResult {
