@@ -21,6 +21,13 @@ function value(random: () => number): string {
   return out;
 }
 
+/** Now and then a colon inside a value, with or without a space after it. */
+function colons(random: () => number, text: string): string {
+  if (pick(random, 4) !== 0 || text.length < 2) return text;
+  const at = 1 + pick(random, text.length - 1);
+  return `${text.slice(0, at)}${pick(random, 3) === 0 ? ": " : ":"}${text.slice(at)}`;
+}
+
 function quoted(random: () => number, text: string): string {
   switch (pick(random, 4)) {
     case 0:
@@ -52,6 +59,52 @@ describe("plain frontmatter", () => {
     expect(answered).toBeGreaterThan(800);
   });
 
+  it("reads generated lists, comment lines, colons and escapes exactly as the yaml package does, or leaves them to it", () => {
+    const random = seededRandom(20261202);
+    let answered = 0;
+    let lists = 0;
+    for (let run = 0; run < 4000; run++) {
+      const keys = ["name", "description", "allowed-tools", "tools", "x_1", "null", "Name"];
+      const lines: string[] = [];
+      const count = 1 + pick(random, 4);
+      for (let i = 0; i < count; i++) {
+        const key = keys[pick(random, keys.length)] as string;
+        if (pick(random, 6) === 0) lines.push(pick(random, 2) === 0 ? `# ${value(random)}` : `  #${value(random)}`);
+        if (pick(random, 2) === 0) {
+          lines.push(`${key}: ${quoted(random, colons(random, value(random)))}`);
+          continue;
+        }
+        // A key with its block list: the items at one indent (now and then one off it, or none at all).
+        lines.push(pick(random, 10) === 0 ? `${key}: ` : `${key}:`);
+        const indent = " ".repeat(pick(random, 4));
+        const items = pick(random, 8) === 0 ? 0 : 1 + pick(random, 4);
+        for (let k = 0; k < items; k++) {
+          const shift = pick(random, 12) === 0 ? " " : "";
+          if (pick(random, 10) === 0) lines.push(pick(random, 2) === 0 ? "" : `${indent}# note`);
+          lines.push(`${indent}${shift}-${pick(random, 12) === 0 ? "  " : " "}${quoted(random, colons(random, value(random)))}`);
+        }
+      }
+      const eol = pick(random, 3) === 0 ? "\r\n" : "\n";
+      const text = lines.join(eol) + eol;
+      const ours = parsePlainMapping(text);
+      if (ours === null) continue;
+      answered++;
+      if (Object.values(ours).some(Array.isArray)) lists++;
+      expect(ours, JSON.stringify(text)).toEqual(parse(text, { uniqueKeys: true }));
+    }
+    expect(answered).toBeGreaterThan(400);
+    expect(lists).toBeGreaterThan(200);
+  });
+
+  it("reads escaped quotes and backslashes in double quotes, and nothing else escaped", () => {
+    for (const text of ['hint: "--do \\"task\\" here"\n', 'hint: "a\\\\b"\n', 'hint: "a\\\\\\"b"\n']) {
+      expect(parsePlainMapping(text), JSON.stringify(text)).toEqual(parse(text));
+    }
+    for (const text of ['hint: "a\\tb"\n', 'hint: "a\\nb"\n', 'hint: "a\\u0041"\n', 'hint: "a\\"\n']) {
+      expect(parsePlainMapping(text), JSON.stringify(text)).toBeNull();
+    }
+  });
+
   it("writes exactly what the yaml package writes, or leaves it to it", () => {
     const random = seededRandom(7);
     let answered = 0;
@@ -68,7 +121,7 @@ describe("plain frontmatter", () => {
   });
 
   it("leaves to the yaml package what only it can read", () => {
-    for (const text of ["count: 3\n", "on: true\n", "name: null\n", "name: a: b\n", "name: x # note\n", "name:\n  nested: x\n", "tools:\n  - Read\n", "name: 'it''s'\n", 'name: "a\\tb"\n', "name: x\nname: y\n", "  name: x\n", "# only a comment\n", "name: x \n"]) {
+    for (const text of ["count: 3\n", "on: true\n", "name: null\n", "name: a: b\n", "name: x # note\n", "name:\n  nested: x\n", "tools:\n", "tools:\nname: x\n", "tools: Read\n  - Write\n", "tools:\n  - Read\n    - Write\n", "tools:\n  - a: b\n", "tools:\n  -\n", "name: 'it''s'\n", 'name: "a\\tb"\n', "name: x\nname: y\n", "  name: x\n", "# only a comment\n", "name: x \n"]) {
       expect(parsePlainMapping(text), JSON.stringify(text)).toBeNull();
     }
     expect(renderPlainMapping({ count: 3 }, "\n")).toBeNull();

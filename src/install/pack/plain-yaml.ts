@@ -1,9 +1,10 @@
 /**
- * The common case of frontmatter without the YAML library: a flat mapping of keys to strings,
- * one `key: value` per line. Only text whose meaning in YAML is beyond doubt is read or written
- * here; anything else (numbers, booleans, null, lists, nesting, comments, escapes, a colon or `#`
- * in a plain value, odd characters) answers null, and the caller hands it to the `yaml` package.
- * A test checks both directions against that package on generated input.
+ * The common case of frontmatter without the YAML library: a flat mapping of keys to strings or to
+ * block lists of strings, one `key: value`, `key:` or `- item` per line, and whole-line comments.
+ * Only text whose meaning in YAML is beyond doubt is read or written here; anything else (numbers,
+ * booleans, null, nesting, flow lists, trailing comments, escapes, a colon or `#` in a plain value,
+ * odd characters) answers null, and the caller hands it to the `yaml` package. A test checks both
+ * directions against that package on generated input.
  */
 
 const KEY = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -17,8 +18,13 @@ const PLAIN_INNER = `\\x20-\\x22\\x24-\\x39\\x3b-\\x5a\\x5c\\x5e-\\x7a\\x7c\\x7e
 const PLAIN_LAST = `\\x21\\x22\\x24-\\x39\\x3b-\\x5a\\x5c\\x5e-\\x7a\\x7c\\x7e${NON_ASCII}`;
 /** A plain scalar that can only be a string: a letter first, no trailing space. */
 const PLAIN = new RegExp(`^[A-Za-z](?:[${PLAIN_INNER}]*[${PLAIN_LAST}])?$`);
-/** Quoted scalars without escapes: no backslash or double quote inside "…", no single quote inside '…'. */
-const DOUBLE_QUOTED = new RegExp(`^"([\\x20\\x21\\x23-\\x5b\\x5d-\\x7e${NON_ASCII}]*)"$`);
+/**
+ * Read only: a plain scalar may also hold a colon that a space does not follow (`ship:post`); YAML
+ * reads it as part of the text (the writer above still quotes it, as the YAML library may).
+ */
+const PLAIN_WITH_COLONS = new RegExp(`^[A-Za-z](?:[${PLAIN_INNER}:]*[${PLAIN_LAST}])?$`);
+/** Quoted scalars: in "…" no escape but a backslash before a backslash or a double quote (read only); in '…' no single quote. */
+const DOUBLE_QUOTED = new RegExp(`^"((?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e${NON_ASCII}]|\\\\[\\\\"])*)"$`);
 const SINGLE_QUOTED = new RegExp(`^'([\\x20-\\x26\\x28-\\x7e${NON_ASCII}]*)'$`);
 /** Plain scalars the YAML core schema reads as null or a boolean (every other one starting with a letter is a string). */
 const KEYWORDS = new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"]);
@@ -32,15 +38,24 @@ function isPlainKey(key: string): boolean {
   return KEY.test(key) && !KEYWORDS.has(key);
 }
 
+/** A line YAML reads as a comment: `#` first, after nothing but spaces. */
+const COMMENT = /^ *#/;
+/** An item of a block list: its indent (spaces only), then `- ` and the item. */
+const ITEM = /^( *)- (.*)$/;
+
 /**
- * Reads YAML that is a flat mapping of keys to strings, each on its own line (`key: value`,
- * `key: "value"`, `key: 'value'`; LF or CRLF; empty lines). Null when the text is anything else
- * (or a key repeats): then only the YAML library can say what it means.
+ * Reads YAML that is a flat mapping of keys to strings or to lists of strings, one thing per line:
+ * `key: value`, `key: "value"`, `key: 'value'`, or `key:` followed by its items (`  - value`, all at
+ * one indent, the key's own included); whole-line comments, empty lines, LF or CRLF. Null when the
+ * text is anything else (or a key repeats, or a `key:` has no items): then only the YAML library
+ * can say what it means.
  */
-export function parsePlainMapping(yamlText: string): Record<string, string> | null {
+export function parsePlainMapping(yamlText: string): Record<string, string | string[]> | null {
   if (yamlText === "") return null;
-  const data: Record<string, string> = {};
+  const data: Record<string, string | string[]> = {};
   const seen = new Set<string>();
+  // The list being read: its items, and their indent once the first is read.
+  let list: { items: string[]; indent: number | null } | null = null;
   let start = 0;
   while (start < yamlText.length) {
     let end = yamlText.indexOf("\n", start);
@@ -48,7 +63,28 @@ export function parsePlainMapping(yamlText: string): Record<string, string> | nu
     let line = yamlText.slice(start, end);
     start = end + 1;
     if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (line === "") continue;
+    if (line === "" || COMMENT.test(line)) continue;
+    const item = list ? ITEM.exec(line) : null;
+    if (list && item) {
+      const indent = (item[1] as string).length;
+      if (list.indent !== null && indent !== list.indent) return null;
+      const value = scalar(item[2] as string);
+      if (value === null) return null;
+      list.indent = indent;
+      list.items.push(value);
+      continue;
+    }
+    // Anything else starts a key, so the list before it must have had an item.
+    if (list?.indent === null) return null;
+    list = null;
+    if (line.endsWith(":")) {
+      const key = line.slice(0, -1);
+      if (!isPlainKey(key) || seen.has(key)) return null;
+      seen.add(key);
+      list = { items: [], indent: null };
+      data[key] = list.items;
+      continue;
+    }
     const colon = line.indexOf(": ");
     if (colon === -1) return null;
     const key = line.slice(0, colon);
@@ -60,13 +96,16 @@ export function parsePlainMapping(yamlText: string): Record<string, string> | nu
     seen.add(key);
     data[key] = value;
   }
+  if (list?.indent === null) return null;
   return seen.size === 0 ? null : data;
 }
 
 function scalar(text: string): string | null {
-  if (isPlainString(text)) return text;
-  const quoted = DOUBLE_QUOTED.exec(text) ?? SINGLE_QUOTED.exec(text);
-  return quoted ? (quoted[1] as string) : null;
+  if (isPlainString(text) || (PLAIN_WITH_COLONS.test(text) && !text.includes(": ") && !KEYWORDS.has(text))) return text;
+  const double = DOUBLE_QUOTED.exec(text);
+  if (double) return (double[1] as string).replace(/\\(["\\])/g, "$1");
+  const single = SINGLE_QUOTED.exec(text);
+  return single ? (single[1] as string) : null;
 }
 
 /**
