@@ -76,6 +76,8 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
   const cwd = frozenRun?.root ?? process.cwd();
   const runs = frozenRun ? frozenRun.groups.map((group) => ({ scope: group.scope, runtimes: group.runtimes, allDetected: false })) : [{ scope: scope as InstallScope, runtimes: flags.runtime, allDetected: Boolean(flags.allDetected) }];
   const packArg = frozenRun ? frozenRun.packDir : pack;
+  // The preview and the run load and hash the pack once when it does not change in between.
+  const reuse = new installer.PackReuse();
   const bases: InstallPackOptions[] = runs.map((entry) => ({
     ...(packArg === undefined ? {} : { pack: packArg }),
     ...(entry.runtimes ? { runtimes: entry.runtimes } : {}),
@@ -94,6 +96,7 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     bosunVersion: packageVersion(),
     agentsConfig: boot.config?.value.agents,
     ...(boot.config?.value.install?.max_pack_file_bytes === undefined ? {} : { maxPackFileBytes: boot.config.value.install.max_pack_file_bytes }),
+    reuse,
   }));
   const previews: Shown[] = [];
   for (const base of bases) {

@@ -14,6 +14,7 @@ import { exists, type InstallFs } from "./install-fs.js";
 import { migrationChecksum, type Choice } from "./migration-record.js";
 import { ENGINE_MIGRATIONS } from "./migrations/index.js";
 import type { LoadedPack } from "./pack/load-pack.js";
+import type { PackReuse } from "./pack-reuse.js";
 import { detectedRuntimes, placementPeers, placementsFor, type Placement } from "./placements.js";
 import type { PlannedAction } from "./plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./root.js";
@@ -22,6 +23,8 @@ import type { CliTarget, InstallRequest, InstallResult, RootResult } from "./run
 import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./settled.js";
 import type { DesiredInstall } from "./desired.js";
 import { shellQuote } from "./shell-quote.js";
+
+export { PackReuse } from "./pack-reuse.js";
 
 export interface InstallPackOptions {
   /** A pack folder; bosun's own pack when absent. Uninstall also takes a pack name. */
@@ -57,6 +60,8 @@ export interface InstallPackOptions {
   beforeApply?: InstallRequest["beforeApply"];
   /** The largest pack file bosun reads (`bosun.json` `install.max_pack_file_bytes`; default 64 MiB). */
   maxPackFileBytes?: number;
+  /** Shared by a command's preview and run: the pack loaded and hashed once when it did not change between them. */
+  reuse?: PackReuse;
 }
 
 /** What `bosun install` / `bosun uninstall` did (or would do). */
@@ -132,9 +137,9 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     import("./run-install.js"),
     import("./migrations/pack-records.js"),
   ]);
-  const pack = loadPack(packDir, packOptions(options));
+  const pack = options.reuse ? options.reuse.pack(packDir, packOptions(options), fs, () => loadPack(packDir, packOptions(options))) : loadPack(packDir, packOptions(options));
   // Saved only once the run is done: a dry run, or a run that fails, writes nothing.
-  const digestCache = DigestCache.open(options.cacheDir, { write: !options.dryRun });
+  const digestCache = options.reuse ? options.reuse.digestCache(() => DigestCache.open(options.cacheDir, { write: true })) : DigestCache.open(options.cacheDir, { write: !options.dryRun });
   const digest = packDigest(pack.dir, digestCache);
   const { targets, notes } = buildInstallTargets({
     pack,
@@ -159,7 +164,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
     settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
-  digestCache.save();
+  if (!options.dryRun) digestCache.save();
   // Frontmatter keys no runtime knows: one warning line each, naming the file.
   return {
     mode: "install",
