@@ -155,6 +155,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     allRuntimes: listInstallRuntimes(),
     settleInputs: inputs,
     clis,
+    ...(options.reuse ? { reuse: options.reuse } : {}),
   });
   const result = await runInstall({
     ...runOptions(options),

@@ -1,11 +1,12 @@
 import { basename, dirname, join } from "node:path";
 import { displayPath } from "../boot/paths.js";
 import type { InstallRuntime, InstallScope, RootContext } from "../runtimes/install-types.js";
-import { buildDesired, type DesiredInstall, type RootKey } from "./desired.js";
+import { buildDesired, type DesiredInputs, type DesiredInstall, type RootKey } from "./desired.js";
 import type { InstallFs } from "./install-fs.js";
 import { installedStatKey } from "./classify.js";
 import { readManifest } from "./manifest.js";
 import type { LoadedPack } from "./pack/load-pack.js";
+import type { PackReuse } from "./pack-reuse.js";
 import type { TemplateVars } from "./pack/template.js";
 import { MANIFEST_FILE, rootsFor, type InstallRoot } from "./root.js";
 import type { CliTarget, InstallTarget } from "./run-install.js";
@@ -31,6 +32,8 @@ export interface TargetInputs {
   settleInputs?: readonly string[];
   /** Each runtime's CLI and contract edition, by runtime id (runtimes with a CLI contract). */
   clis?: ReadonlyMap<string, CliTarget>;
+  /** The command's preview and run build each desired state once (pack-reuse.ts). */
+  reuse?: PackReuse;
 }
 
 /** The skill folder names a runtime installs into a folder of that kind. */
@@ -91,7 +94,8 @@ export function buildInstallTargets(inputs: TargetInputs): { targets: InstallTar
     }
     const rootDirs: Partial<Record<RootKey, string>> = Object.fromEntries(placement.roots.map((root) => [root.key, root.dir]));
     const cli = inputs.clis?.get(placement.runtime.id);
-    const desired = buildDesired({ pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, portableHelperCommand: inputs.portableHelperCommand ?? null, skipSkills: skip, paths: { home: ctx.home, cwd: ctx.cwd }, ...(cli ? { edition: cli.choice } : {}) });
+    const desiredInputs: DesiredInputs = { pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, portableHelperCommand: inputs.portableHelperCommand ?? null, skipSkills: skip, paths: { home: ctx.home, cwd: ctx.cwd }, ...(cli ? { edition: cli.choice } : {}) };
+    const desired = inputs.reuse ? inputs.reuse.desired(desiredInputs, buildDesired) : buildDesired(desiredInputs);
     return { runtime: placement.runtime, scope, roots: placement.roots, desired, ...(cli ? { cli } : {}), context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null } };
   });
   return { targets, notes: targets.flatMap((target) => target.context?.notes ?? []) };

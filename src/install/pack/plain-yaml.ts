@@ -10,19 +10,17 @@
 const KEY = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 // What a value may hold: printable ASCII and the BMP outside the surrogates, without the
-// characters YAML gives a meaning (`:` and `#` end or comment a plain scalar, brackets and braces
+// characters YAML gives a meaning (`: ` and `#` end or comment a plain scalar, brackets and braces
 // are flow syntax), the byte-order mark and the Unicode line separators. Never a control
 // character, tab or line break.
 const NON_ASCII = "\\u00a0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd";
 const PLAIN_INNER = `\\x20-\\x22\\x24-\\x39\\x3b-\\x5a\\x5c\\x5e-\\x7a\\x7c\\x7e${NON_ASCII}`;
 const PLAIN_LAST = `\\x21\\x22\\x24-\\x39\\x3b-\\x5a\\x5c\\x5e-\\x7a\\x7c\\x7e${NON_ASCII}`;
-/** A plain scalar that can only be a string: a letter first, no trailing space. */
-const PLAIN = new RegExp(`^[A-Za-z](?:[${PLAIN_INNER}]*[${PLAIN_LAST}])?$`);
 /**
- * Read only: a plain scalar may also hold a colon that a space does not follow (`ship:post`); YAML
- * reads it as part of the text (the writer above still quotes it, as the YAML library may).
+ * A plain scalar that can only be a string: a letter first, no trailing space, and a colon only
+ * where no space follows it (`ship:post`; `: ` would start a mapping) and not last.
  */
-const PLAIN_WITH_COLONS = new RegExp(`^[A-Za-z](?:[${PLAIN_INNER}:]*[${PLAIN_LAST}])?$`);
+const PLAIN = new RegExp(`^[A-Za-z](?:[${PLAIN_INNER}:]*[${PLAIN_LAST}])?$`);
 /** Quoted scalars: in "…" no escape but a backslash before a backslash or a double quote (read only); in '…' no single quote. */
 const DOUBLE_QUOTED = new RegExp(`^"((?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e${NON_ASCII}]|\\\\[\\\\"])*)"$`);
 const SINGLE_QUOTED = new RegExp(`^'([\\x20-\\x26\\x28-\\x7e${NON_ASCII}]*)'$`);
@@ -31,7 +29,7 @@ const KEYWORDS = new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false
 
 /** A string YAML writes and reads back as itself, unquoted. */
 export function isPlainString(value: string): boolean {
-  return PLAIN.test(value) && !KEYWORDS.has(value);
+  return PLAIN.test(value) && !value.includes(": ") && !KEYWORDS.has(value);
 }
 
 function isPlainKey(key: string): boolean {
@@ -101,7 +99,7 @@ export function parsePlainMapping(yamlText: string): Record<string, string | str
 }
 
 function scalar(text: string): string | null {
-  if (isPlainString(text) || (PLAIN_WITH_COLONS.test(text) && !text.includes(": ") && !KEYWORDS.has(text))) return text;
+  if (isPlainString(text)) return text;
   const double = DOUBLE_QUOTED.exec(text);
   if (double) return (double[1] as string).replace(/\\(["\\])/g, "$1");
   const single = SINGLE_QUOTED.exec(text);
