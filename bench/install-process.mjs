@@ -1,18 +1,19 @@
 // bosun install as the user sees it: whole processes, node start included (`npm run bench:install-process`).
-//   The pack under test comes from benchPack(): until the gsd → bosun converter exists, a generated pack
-//   of the shape of gsd-core 1.14.0's tree (72 skills with their files, 64 agents, 744 support files,
-//   about 15 MB; the support files ride in the skills' folders). When the converter lands, benchPack()
-//   is the one line to change: return the converted gsd-core pack instead.
+//   The pack under test is the real gsd-core 1.14.0: its own installer's Claude install, made a bosun
+//   pack by `bosun pack import` (buildAnchorBosunPack from scripts/anchor-packs.mjs, the pack the tests
+//   install; the anchor comes from `node scripts/anchor-packs.mjs install`): 72 skills, 64 agents,
+//   18 hooks and gsd-core's support files, 945 installed files, about 16 MB.
 //   Claude Code, global scope, each run in its own temp home (HOME, XDG_*; stdin not a terminal, so --yes):
 //   version   `bosun --version` (a start of bosun that loads nothing)
 //   floor     a node process that reads, hashes and writes the same files bosun installs
 //   gsd       gsd-core 1.14.0's own installer, `node <pkg>/bin/install.js --claude --global`, stdin
-//             /dev/null (installed from npm once into ~/.cache/bosun-bench/gsd-core-1.14.0, reused)
+//             /dev/null (the anchor cache's copy of the package, its dependencies installed there)
 //   fresh     `bosun install` into an empty ~/.claude (bosun's first start already done, untimed)
 //   noop      the same install again (checked: it wrote nothing at all)
 //   changed   after one SKILL.md of the pack was edited (checked: only that file and bosun's records written)
 //   upgrade   to the pack with 100 more support files and a new version (checked: the 100 added)
-//   fresh4x   a fresh install of the pack with 4× the files (linearity)
+//   fresh4x   a fresh install of the pack with 4x the files: its skills, agents and support files
+//             four times over under new names, its hooks once (linearity)
 // Each round runs all of them, interleaved so machine noise hits them alike; 1 warm-up round, then
 // ROUNDS (default 5) rounds, medians, the disk synced between runs. Peak memory: each scenario once
 // more with a preload that reports the process's max RSS. BENCH_DIR puts the temp homes elsewhere;
@@ -22,9 +23,10 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, lstatSync, writeFileSync, cpSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ANCHOR_PACKS, buildAnchorBosunPack, findAnchorPack } from "../scripts/anchor-packs.mjs";
 import { median } from "./median.mjs";
 
 // The floor, as its own process: `node install-process.mjs --floor LIST TARGET` (LIST: [rel, source] pairs).
@@ -45,10 +47,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = join(root, "bin", "bosun.js");
 const self = fileURLToPath(import.meta.url);
-const GSD_VERSION = "1.14.0";
-const gsdDir = join(homedir(), ".cache", "bosun-bench", `gsd-core-${GSD_VERSION}`);
+const GSD_VERSION = ANCHOR_PACKS.find((entry) => entry.id === "opengsd-gsd-core").version;
 
-/** Deterministic text of about `size` bytes (a seeded generator, so every run builds the same pack). */
+/** Deterministic text of about `size` bytes (a seeded generator, so every run adds the same files). */
 function text(seed, size) {
   let a = seed >>> 0;
   const words = ["agent", "skill", "phase", "plan", "verify", "workflow", "context", "milestone", "roadmap", "brief", "execute", "review"];
@@ -61,64 +62,68 @@ function text(seed, size) {
 }
 
 /**
- * The pack under test, written to `dir`: gsd-core 1.14.0's shape, `scale` times over (72 skills with
- * 744 support files among them, 64 agents, about 15 MB at scale 1). Returns the folder and the
- * pack-relative paths of its SKILL.md files and support files.
+ * The pack under test: gsd-core 1.14.0's Claude install made a bosun pack by `bosun pack import`
+ * (buildAnchorBosunPack, the same pack the tests install), built into `dir`. Returns the folder and
+ * the pack-relative paths of its SKILL.md files.
  */
-function benchPack(dir, scale = 1) {
-  const write = (rel, content) => {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), content);
-  };
-  const skills = Array.from({ length: 72 * scale }, (_, i) => `gsd-bench-${String(i).padStart(3, "0")}`);
-  const agents = Array.from({ length: 64 * scale }, (_, i) => `gsd-bench-agent-${String(i).padStart(3, "0")}`);
-  const skillFiles = [];
-  const support = [];
-  skills.forEach((name, i) => {
-    skillFiles.push(`skills/${name}/SKILL.md`);
-    write(`skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: Benchmark skill ${i}.\n---\n\n${text(i, 5000)}`);
-  });
-  for (let k = 0; k < 744 * scale; k++) {
-    const rel = `skills/${skills[k % skills.length]}/references/ref-${String(k).padStart(4, "0")}.md`;
-    write(rel, text(10_000 + k, 16_000 + ((k * 37) % 6000)));
-    support.push(rel);
-  }
-  agents.forEach((name, i) => write(`agents/${name}.md`, `---\nname: ${name}\ndescription: Benchmark agent ${i}.\ntools: Read, Grep\n---\n\n${text(20_000 + i, 6000)}`));
-  write("pack.json", JSON.stringify({ name: "gsd-bench", version: "1.0.0", description: "benchmark pack of gsd-core's shape", artifacts: { skills, agents } }, null, 2));
-  return { dir, skillFiles, support };
+function realPack(dir) {
+  const pin = ANCHOR_PACKS.find((entry) => entry.id === "opengsd-gsd-core");
+  const found = findAnchorPack(pin.id);
+  if (!found) throw new Error(`${pin.pkg}@${pin.version} is not in the anchor cache: run node scripts/anchor-packs.mjs install`);
+  const built = buildAnchorBosunPack(pin, found, { ...process.env, BOSUN_PACKS_DIR: join(dir, "anchor") });
+  cpSync(built, join(dir, "v1"), { recursive: true });
+  rmSync(join(dir, "anchor"), { recursive: true, force: true });
+  const v1 = join(dir, "v1");
+  return { dir: v1, packageDir: found.packageDir, skillFiles: readdirSync(join(v1, "skills")).sort().map((name) => `skills/${name}/SKILL.md`) };
 }
 
-/** v2: 100 more support files and a new version. */
-function upgradePack(v1, dir) {
+/** v2: 100 more support files (under `files/`, so in the pack's support folder) and a new version. */
+function upgradePack(v1, dir, packName) {
   cpSync(v1.dir, dir, { recursive: true });
   const added = [];
   for (let k = 0; k < 100; k++) {
-    const skill = v1.skillFiles[k % v1.skillFiles.length].split("/")[1];
-    const rel = `skills/${skill}/references/added-${String(k).padStart(3, "0")}.md`;
-    writeFileSync(join(dir, rel), text(30_000 + k, 18_000));
-    added.push(rel);
+    const rel = `references/added-${String(k).padStart(3, "0")}.md`;
+    writeFileSync(join(dir, "files", rel), text(30_000 + k, 18_000));
+    added.push(`${packName}/${rel}`);
   }
   const packJson = JSON.parse(readFileSync(join(dir, "pack.json"), "utf8"));
   writeFileSync(join(dir, "pack.json"), JSON.stringify({ ...packJson, version: "2.0.0" }, null, 2));
   return { dir, added };
 }
 
-/** gsd-core's package from npm, once: `npm pack`, extract, production dependencies without scripts. */
-function ensureGsd() {
-  if (existsSync(join(gsdDir, "bin", "install.js")) && existsSync(join(gsdDir, ".bench-ready"))) return;
-  rmSync(gsdDir, { recursive: true, force: true });
-  const download = join(dirname(gsdDir), "download");
-  mkdirSync(download, { recursive: true });
-  const run = (command, args, cwd) => {
-    const result = spawnSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${result.stderr}`);
-    return result.stdout;
+/**
+ * The pack with 4x the files: its skills and agents three more times under new names (`gsd-x-r2`,
+ * the agent variant `gsd-y.compact` as `gsd-y-r2.compact`, each naming itself so), and its
+ * support files three more times (`files/r2/...`); the hooks once (they are config entries, not files).
+ */
+function quadruplePack(v1, dir) {
+  cpSync(v1.dir, dir, { recursive: true });
+  const packJson = JSON.parse(readFileSync(join(dir, "pack.json"), "utf8"));
+  const renamed = (name, k) => name.replace(/^([^.]+)/, `$1-r${k}`);
+  const withName = (file, k) => {
+    const before = readFileSync(file, "utf8");
+    const after = before.replace(/^name: ([a-z0-9][a-z0-9.-]*)$/m, `name: $1-r${k}`);
+    if (after === before) throw new Error(`${file}: no plain name: line to rename`);
+    writeFileSync(file, after);
   };
-  const tarball = run("npm", ["pack", `@opengsd/gsd-core@${GSD_VERSION}`, "--silent"], download).trim().split("\n").pop();
-  mkdirSync(gsdDir, { recursive: true });
-  run("tar", ["-xzf", join(download, tarball), "-C", gsdDir, "--strip-components=1"], download);
-  run("npm", ["install", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"], gsdDir);
-  writeFileSync(join(gsdDir, ".bench-ready"), `${GSD_VERSION}\n`);
+  const skills = [...packJson.artifacts.skills];
+  const agents = [...packJson.artifacts.agents];
+  const support = readdirSync(join(v1.dir, "files"));
+  for (let k = 2; k <= 4; k++) {
+    for (const skill of packJson.artifacts.skills) {
+      cpSync(join(v1.dir, "skills", skill), join(dir, "skills", renamed(skill, k)), { recursive: true });
+      withName(join(dir, "skills", renamed(skill, k), "SKILL.md"), k);
+      skills.push(renamed(skill, k));
+    }
+    for (const agent of packJson.artifacts.agents) {
+      cpSync(join(v1.dir, "agents", `${agent}.md`), join(dir, "agents", `${renamed(agent, k)}.md`));
+      withName(join(dir, "agents", `${renamed(agent, k)}.md`), k);
+      agents.push(renamed(agent, k));
+    }
+    for (const entry of support) cpSync(join(v1.dir, "files", entry), join(dir, "files", `r${k}`, entry), { recursive: true });
+  }
+  writeFileSync(join(dir, "pack.json"), JSON.stringify({ ...packJson, artifacts: { ...packJson.artifacts, skills, agents } }, null, 2));
+  return { dir };
 }
 
 function tempHome(base) {
@@ -179,10 +184,11 @@ function peakPreload(work) {
 
 const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), "bosun-bench-process-"));
 try {
-  ensureGsd();
-  const v1 = benchPack(join(work, "v1"));
-  const v2 = upgradePack(v1, join(work, "v2"));
-  const x4 = benchPack(join(work, "x4"), 4);
+  const v1 = realPack(work);
+  const packName = JSON.parse(readFileSync(join(v1.dir, "pack.json"), "utf8")).name;
+  const v2 = upgradePack(v1, join(work, "v2"), packName);
+  const x4 = quadruplePack(v1, join(work, "x4"));
+  const gsdInstaller = join(v1.packageDir, "bin", "install.js");
   // A copy of v1 for the one-changed-file scenario: each sample edits one SKILL.md in it.
   const edit = join(work, "edit");
   cpSync(v1.dir, edit, { recursive: true });
@@ -198,7 +204,7 @@ try {
   const x4Reference = tempHome(work);
   install(x4Reference, x4.dir);
   const x4Count = listFiles(x4Reference.claude).filter((rel) => !isRecord(rel) && rel !== "settings.json").length;
-  console.log(`pack under test (benchPack): ${installed.length} installed files, ${(bytes / 1e6).toFixed(1)} MB; 4x: ${x4Count} files`);
+  console.log(`pack under test (gsd-core ${GSD_VERSION} imported): ${installed.length} installed files, ${(bytes / 1e6).toFixed(1)} MB; 4x: ${x4Count} files`);
 
   /** A fresh temp home where bosun has already started once (its first-start setup is not the install). */
   const booted = () => {
@@ -218,7 +224,7 @@ try {
     },
     gsd: () => {
       const t = tempHome(work);
-      const ms = run(t, process.execPath, [join(gsdDir, "bin", "install.js"), "--claude", "--global"]);
+      const ms = run(t, process.execPath, [gsdInstaller, "--claude", "--global"]);
       if (!existsSync(join(t.claude, "gsd-file-manifest.json"))) throw new Error("gsd-core's installer wrote no manifest into the temp home");
       return synced(ms);
     },
@@ -291,7 +297,7 @@ try {
       const t = tempHome(work);
       if (name === "version") bosun(t, ["--version"], peakEnv);
       else if (name === "floor") run(t, process.execPath, [self, "--floor", floorList, t.claude], peakEnv);
-      else run(t, process.execPath, [join(gsdDir, "bin", "install.js"), "--claude", "--global"], peakEnv);
+      else run(t, process.execPath, [gsdInstaller, "--claude", "--global"], peakEnv);
     } else scenarios[name](peakEnv);
     peak[name] = Number(readFileSync(file, "utf8")) / 1024;
   }
