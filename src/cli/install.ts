@@ -66,6 +66,8 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
   if (!frozen && !flags.runtime?.length && !flags.allDetected) throw new UserError(`name the runtimes with --runtime (e.g. --runtime claude,codex), or pass --all-detected`);
   // Every run plans (or finds the install settled), audits and reports: those modules load while bosun starts.
   const modules = Promise.all([import("../install/install-pack.js"), import("./install-lock.js"), import("./install-audit.js"), import("../install/report.js"), import("./render-install.js"), import("./render-lock.js")]);
+  // Awaited after the start; a start that fails leaves it unawaited, not unhandled.
+  modules.catch(() => undefined);
   const boot = await bootForCommand(output);
   const [installer, locks, audits] = await modules;
   const run = mode === "install" ? installer.installPack : installer.uninstallPack;
