@@ -147,7 +147,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   });
   const result = await runInstall({
     ...runOptions(options),
-    pack: { name: pack.name, version: pack.version, digest: digest.digest, artifacts: artifactNames(pack) },
+    pack: { name: pack.name, version: pack.version, digest: digest.digest, artifacts: artifactNames(pack), succeeds: succeededPacks(pack) },
     records: [...ENGINE_MIGRATIONS, ...packMigrationRecords(pack.name, pack.migrations)],
     targets,
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
@@ -294,6 +294,11 @@ function runOptions(options: InstallPackOptions): Omit<InstallRequest, "pack" | 
     bosunVersion: options.bosunVersion,
     contractExists: contractChecker(),
   };
+}
+
+/** The packs this one takes the place of: its migrations' `succeed-pack` steps. */
+function succeededPacks(pack: LoadedPack): string[] {
+  return [...new Set(pack.migrations.flatMap(({ record }) => record.steps.flatMap((step) => (step.type === "succeed-pack" ? [step.from] : []))))];
 }
 
 function artifactNames(pack: LoadedPack): Set<string> {

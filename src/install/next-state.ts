@@ -91,6 +91,7 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
       updatedAt: unchanged ? previous.updatedAt : inputs.now,
       files: list,
       ...(digest === undefined ? {} : { digest }),
+      ...(plan.pack.succeeds?.length ? { succeeds: plan.pack.succeeds } : {}),
     };
   }
   // Files no pack lists any more are not bosun's.
@@ -149,7 +150,7 @@ export function sameManifestMeaning(a: Manifest | null, b: Manifest | null): boo
   if (a === null || b === null) return a === b;
   if (a.runtime !== b.runtime || a.scope !== b.scope) return false;
   if (!sameRecord(a.files, b.files, (x, y) => x === y)) return false;
-  if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && x.digest === y.digest && sameList(x.files, y.files) && sameList(x.heldFor ?? [], y.heldFor ?? []))) return false;
+  if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && x.digest === y.digest && sameList(x.files, y.files) && sameList(x.heldFor ?? [], y.heldFor ?? []) && sameList(x.succeeds ?? [], y.succeeds ?? []))) return false;
   if (!sameList(a.createdFiles, b.createdFiles) || !sameList(a.createdDirs, b.createdDirs) || a.createdRoot !== b.createdRoot) return false;
   return a.config.length === b.config.length && JSON.stringify(a.config) === JSON.stringify(b.config);
 }
