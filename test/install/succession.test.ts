@@ -1,9 +1,11 @@
 // Pack succession (a `succeed-pack` migration): a pack renamed, as gsd-core is get-shit-done,
 // takes the place of the old one in every folder that has it. Two small fixture packs, real
 // files, Claude Code global; the real gsd packs are in gsd-upgrade.test.ts.
+import { spawnSync } from "node:child_process";
 import * as nodeFs from "node:fs";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { InstallFailedError, PackSucceededError } from "../../src/install/install-errors.js";
 import { readInstallState } from "../../src/install/install-state.js";
@@ -12,6 +14,7 @@ import { auditOfPlan } from "../../src/install/pack-audit-inputs.js";
 import { buildInstallReport } from "../../src/install/report.js";
 import { runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
+import { seededRandom } from "../fixtures/random.js";
 import { failingFs, install, treeState, uninstall, watchedFs } from "../fixtures/install.js";
 import { SUCCESSION_ID, successionPacks } from "../fixtures/succession-packs.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
@@ -252,5 +255,39 @@ describe("succeed-pack: fault injection", () => {
     }
     // Nearly every write comes before the commit; a backup's hard link that fails falls back to a copy, and the tidying after the commit may fail harmlessly.
     expect(rolledBack).toBeGreaterThan(writes * 0.8);
+  }, 120_000);
+});
+
+const CHILD = fileURLToPath(new URL("../fixtures/install-crash-child.mjs", import.meta.url));
+
+describe("succeed-pack: an upgrade killed with SIGKILL", () => {
+  it("at seeded points: the next install rolls it back and completes it, your edits and files intact", async () => {
+    const prepared = async () => {
+      const { t, packs } = await oldInstalled();
+      editAsUser(t);
+      return { t, packs };
+    };
+    const child = (t: TempHome, pack: string, killAt: number) => spawnSync(process.execPath, [CHILD], { env: { ...t.env, CRASH_AFTER_WRITES: String(killAt), INSTALL_PACK: pack } as NodeJS.ProcessEnv, encoding: "utf8", timeout: 30_000 });
+    // The finished upgrade, without what differs per run (journals, bosun's records, the backups' run id, paths in each home).
+    const shape = (t: TempHome) =>
+      Object.fromEntries(
+        Object.entries(treeState(rootOf(t)))
+          .filter(([path]) => !path.startsWith("bosun-journal") && path !== "bosun-manifest.json" && path !== "bosun-install-state.json")
+          .map(([path, state]) => [path.replace(/^bosun-backups\/[^/]+/, "bosun-backups/<run>"), path === "settings.json" ? readFileSync(join(rootOf(t), path), "utf8").replaceAll(t.home, "~") : state]),
+      );
+    const reference = await prepared();
+    const probe = child(reference.t, reference.packs.next, -1);
+    expect(probe.stderr).toBe("");
+    const total = (JSON.parse(probe.stdout) as { writes: number }).writes;
+    const expected = shape(reference.t);
+    const next = seededRandom(15);
+    for (const killAt of Array.from({ length: 6 }, () => Math.floor(next() * total))) {
+      const { t, packs } = await prepared();
+      expect(child(t, packs.next, killAt).signal, `killed before change ${killAt}`).toBe("SIGKILL");
+      await install(t, { pack: packs.next });
+      expect(shape(t), `killed before change ${killAt}`).toEqual(expected);
+      expect(readFileSync(join(rootOf(t), "oldkit/notes/mine.md"), "utf8")).toBe("mine\n");
+      expect(Object.keys(manifestOf(t).packs)).toEqual(["newkit"]);
+    }
   }, 120_000);
 });
