@@ -9,9 +9,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { InstallFailedError, PackSucceededError } from "../../src/install/install-errors.js";
 import { readInstallState } from "../../src/install/install-state.js";
-import { readManifest } from "../../src/install/manifest.js";
+import { parseManifest, readManifest } from "../../src/install/manifest.js";
 import { auditOfPlan } from "../../src/install/pack-audit-inputs.js";
 import { buildInstallReport } from "../../src/install/report.js";
+import { succeedPack } from "../../src/install/succession.js";
 import { runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { seededRandom } from "../fixtures/random.js";
@@ -115,6 +116,45 @@ describe("succeed-pack: planning", () => {
     const { state } = readInstallState(nodeFs, join(rootOf(t), "bosun-install-state.json"));
     expect(state.appliedMigrations.find((entry) => entry.id === SUCCESSION_ID)?.journal).toBeNull();
     expect(manifestOf(t).packs.newkit?.succeeds).toEqual(["oldkit"]);
+  });
+});
+
+describe("succeedPack: the manifest hand-over", () => {
+  const hook = (pack: string, command: string) => ({ kind: "hook" as const, pack, hook: "h", file: "settings.json", event: "SessionStart", command });
+  const base = () => {
+    const manifest = parseManifest("{}").manifest;
+    manifest.files = { "a.md": "a".repeat(64), "b.md": "b".repeat(64), "c.md": "c".repeat(64) };
+    manifest.packs = {
+      old: { version: "1.0.0", installedAt: "t0", updatedAt: "t1", files: ["a.md", "b.md"] },
+      other: { version: "3.0.0", installedAt: "t0", updatedAt: "t0", files: ["c.md"] },
+    };
+    manifest.config = [hook("old", "run old"), hook("other", "run other"), { kind: "toml-block", file: "config.toml" }, { kind: "setting", pack: "old", file: "settings.json", path: ["statusLine"], mode: "value", value: { command: "s" } }];
+    return manifest;
+  };
+
+  it("passes the files and config entries to the new pack, which keeps the old one's install time; other packs' stay", () => {
+    const manifest = base();
+    succeedPack(manifest, "old", "new");
+    expect(manifest.packs).toEqual({ new: { version: "1.0.0", installedAt: "t0", updatedAt: "t1", files: ["a.md", "b.md"] }, other: manifest.packs.other });
+    expect(manifest.config.map((record) => ("pack" in record ? `${record.kind} ${record.pack}` : record.kind))).toEqual(["hook other", "toml-block", "hook new", "setting new"]);
+  });
+
+  it("merges into the new pack when it is there too, an entry it already has recorded once; a pack not there is a no-op", () => {
+    const manifest = base();
+    manifest.packs.new = { version: "2.0.0", installedAt: "t2", updatedAt: "t2", files: ["c.md"] };
+    manifest.packs.other!.files = [];
+    manifest.config.push(hook("new", "run old"));
+    succeedPack(manifest, "old", "new");
+    expect(manifest.packs.new).toEqual({ version: "2.0.0", installedAt: "t2", updatedAt: "t2", files: ["c.md", "a.md", "b.md"] });
+    expect(manifest.config.filter((record) => record.kind === "hook" && record.pack === "new")).toEqual([hook("new", "run old")]);
+    const untouched = base();
+    succeedPack(untouched, "gone", "new");
+    expect(untouched).toEqual(base());
+  });
+
+  it("the manifest reads back what a pack succeeds, dropping what is not a pack name or is the pack itself", () => {
+    const text = JSON.stringify({ packs: { newkit: { version: "2.0.0", files: [], succeeds: ["oldkit", "Bad Name", "newkit", 7, "oldkit"] } } });
+    expect(parseManifest(text).manifest.packs.newkit?.succeeds).toEqual(["oldkit"]);
   });
 });
 
