@@ -44,6 +44,11 @@ export interface CliListing {
   untrustedFolder?: boolean;
   /** The CLI lists a project's hooks only once the project is trusted (Codex). */
   projectHooksNeedTrust?: boolean;
+  /**
+   * The only events whose hooks `hooks` can show (Claude lists no hooks; it runs its SessionStart
+   * ones before its init event): a hook on another event is not checkable offline. Undefined: all.
+   */
+  hookEvents?: string[];
 }
 
 /**
