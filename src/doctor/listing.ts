@@ -29,7 +29,7 @@ export interface ListedError {
 }
 
 /**
- * What one agent's CLI says it loaded. A kind left undefined is one the CLI cannot list offline
+ * What one agent's CLI says it loaded. A kind left undefined is one the CLI has no offline list of
  * (Gemini has no list of commands or agents): its artifacts are "not checked", not "missing".
  */
 export interface CliListing {
