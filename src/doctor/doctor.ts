@@ -1,6 +1,7 @@
 import * as nodeFs from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Env } from "../boot/paths.js";
+import { readFileStart } from "../fs/regular-file.js";
 import { collectInstallStatus, type RootStatus } from "../install/install-status.js";
 import { readManifest } from "../install/manifest.js";
 import { parseFrontmatter } from "../install/pack/frontmatter.js";
@@ -21,6 +22,9 @@ import { doctorLock, type DoctorLock } from "./lock-section.js";
 import { loadVerdict, OWN_PACK, type ArtifactPlace, type LoadState } from "./loaded.js";
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+
+/** How much of an agent file is read for its frontmatter name. */
+const FRONTMATTER_BYTES = 64 * 1024;
 
 export interface DoctorOptions {
   /** Install runtimes to check (default: every runtime bosun installed a pack into). */
@@ -180,10 +184,14 @@ function withListingHints(places: ArtifactPlace[]): ArtifactPlace[] {
   });
 }
 
-/** The `name` in a markdown file's frontmatter; undefined when it has none, or the file does not read or parse (the CLI's listing says the rest). */
+/**
+ * The `name` in a markdown file's frontmatter, read from its head (a FIFO in its place is not
+ * waited on); undefined when it has none, or the file does not read or parse (the CLI's listing
+ * says the rest).
+ */
 function frontmatterName(path: string): string | undefined {
   try {
-    const name = parseFrontmatter(nodeFs.readFileSync(path, "utf8"), path).data.name;
+    const name = parseFrontmatter(readFileStart(path, FRONTMATTER_BYTES).data.toString("utf8"), path).data.name;
     return typeof name === "string" ? name : undefined;
   } catch {
     return undefined;
