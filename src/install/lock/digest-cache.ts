@@ -83,7 +83,7 @@ export class DigestCache {
       nodeFs.writeFileSync(temp, `${JSON.stringify({ format: FORMAT, packs: kept })}\n`, { mode: 0o600 });
       nodeFs.renameSync(temp, this.file);
     } catch {
-      nodeFs.rmSync(temp, { force: true });
+      removeQuietly(temp);
     }
   }
 }
@@ -108,4 +108,13 @@ function readPacks(file: string): Map<string, Record<string, string>> {
     // no cache, or a damaged one: hash everything
   }
   return packs;
+}
+
+/** Removes a temp file left by a failed write; a cache folder that is not one (a file in its place) has none. */
+export function removeQuietly(path: string): void {
+  try {
+    nodeFs.rmSync(path, { force: true });
+  } catch {
+    // nothing was written there
+  }
 }
