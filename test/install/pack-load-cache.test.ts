@@ -2,10 +2,13 @@
 // bytes changed, gives the same pack as a cold load (warnings included), and a damaged,
 // other-version or unwritable cache, or a stat that cannot prove the bytes yet, changes nothing.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import * as nodeFs from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DIGEST_CACHE_FILE, DigestCache } from "../../src/install/lock/digest-cache.js";
 import { packDigest } from "../../src/install/lock/pack-digest.js";
+import { readManifest } from "../../src/install/manifest.js";
 import { LOAD_CACHE_FILE, LoadCache } from "../../src/install/pack/load-cache.js";
 import { loadPack } from "../../src/install/pack/load-pack.js";
 import { install, packDir, treeState } from "../fixtures/install.js";
@@ -139,7 +142,7 @@ describe("the pack load cache", () => {
       "",
       JSON.stringify({ ...good, bosun: "9.9.9" }),
       JSON.stringify({ ...good, format: 99 }),
-      JSON.stringify({ ...good, packs: { [dir]: Object.fromEntries(Object.entries(good.packs[dir]).map(([key, [hash]]: [string, unknown]) => [key, [hash, { template: "x" }]])) } }),
+      JSON.stringify({ ...good, packs: { [dir]: Object.fromEntries(Object.entries(good.packs[dir] as Record<string, [string, unknown]>).map(([key, [hash]]) => [key, [hash, { template: "x" }]])) } }),
       JSON.stringify({ ...good, packs: { [dir]: Object.fromEntries(Object.keys(good.packs[dir]).map((key) => [key, ["nothash", null]])) } }),
     ];
     for (const text of damaged) {
@@ -223,5 +226,17 @@ describe("bosun install with the load cache", () => {
     expect(warmTree).toEqual(coldTree);
     expect(again.pack.digest).toBe(coldRun.pack.digest);
     expect(readFileSync(join(warm.home, ".claude", "skills", "demo-skill", "SKILL.md"), "utf8")).toContain("edited demo skill");
+  });
+
+  it("a rewritten pack file is made again when what it is rewritten with changes, even with its stat unchanged", async () => {
+    const t = makeTempHome();
+    const dir = richPack(t);
+    await install(t, { pack: dir, cacheDir: t.paths.cache });
+    const about = join(t.home, ".claude", "demo", "about.tpl.md");
+    expect(readFileSync(about, "utf8")).toBe("Installed for claude by bosun 0.1.0.\n");
+    await install(t, { pack: dir, cacheDir: t.paths.cache, bosunVersion: "0.2.0" });
+    expect(readFileSync(about, "utf8")).toBe("Installed for claude by bosun 0.2.0.\n");
+    const manifest = readManifest(nodeFs, join(t.home, ".claude", "bosun-manifest.json")).manifest;
+    expect(manifest.files["demo/about.tpl.md"]).toBe(createHash("sha256").update("Installed for claude by bosun 0.2.0.\n").digest("hex"));
   });
 });
