@@ -23,6 +23,8 @@ const SETTLE_MS = 2_000;
 export class DigestCache {
   private packs: Map<string, Record<string, string>>;
   private changed = false;
+  /** The stat each file was asked about with in this run (the pack load's): the digest takes it rather than another lstat. */
+  private readonly looked = new Map<string, Stats>();
 
   private constructor(
     private readonly file: string | null,
@@ -46,9 +48,15 @@ export class DigestCache {
 
   /** The hash recorded for the file at `rel` of pack folder `dir`, when its stat is unchanged. */
   get(dir: string, rel: string, info: Stats): string | undefined {
+    this.looked.set(`${dir}\0${rel}`, info);
     const entry = this.packs.get(dir)?.[rel];
     const key = statKey(info);
     return entry?.startsWith(`${key} `) ? entry.slice(key.length + 1) : undefined;
+  }
+
+  /** The stat of a pack file this run already took (for a file the pack load looked at), else undefined. */
+  statOf(dir: string, rel: string): Stats | undefined {
+    return this.looked.get(`${dir}\0${rel}`);
   }
 
   /** Records a file's hash (unless it changed too recently to trust its stat). */
