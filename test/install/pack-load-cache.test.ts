@@ -11,6 +11,7 @@ import { packDigest } from "../../src/install/lock/pack-digest.js";
 import { readManifest } from "../../src/install/manifest.js";
 import { LOAD_CACHE_FILE, LoadCache } from "../../src/install/pack/load-cache.js";
 import { loadPack } from "../../src/install/pack/load-pack.js";
+import { PackChangedError, renderedSource } from "../../src/install/rendered-copy.js";
 import { install, packDir, treeState } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
@@ -238,5 +239,16 @@ describe("bosun install with the load cache", () => {
     expect(readFileSync(about, "utf8")).toBe("Installed for claude by bosun 0.2.0.\n");
     const manifest = readManifest(nodeFs, join(t.home, ".claude", "bosun-manifest.json")).manifest;
     expect(manifest.files["demo/about.tpl.md"]).toBe(createHash("sha256").update("Installed for claude by bosun 0.2.0.\n").digest("hex"));
+  });
+
+  it("a rewritten file whose pack file changed after the load is not made from the new bytes: the run stops", () => {
+    const t = makeTempHome();
+    const dir = richPack(t);
+    const guide = loadPack(dir).files.find((file) => file.rel === "guide.md")!;
+    const paths = { "{pack-dir}": "~/.claude/demo", "{config-dir}": "~/.claude" };
+    expect(renderedSource(guide, new Map(), paths, []).bytes().toString("utf8")).toBe("The guide lives in ~/.claude/demo; your agent's folder is ~/.claude.\n");
+    const source = renderedSource(guide, new Map(), paths, []);
+    writeFileSync(guide.path, "Changed after the load, {pack-dir}.\n");
+    expect(() => source.bytes()).toThrow(PackChangedError);
   });
 });

@@ -23,7 +23,8 @@ export type LoadKind = "file" | "skill" | "markdown";
  * digest cache (lock/digest-cache.ts: the same stat-to-hash table `bosun.lock`'s digests use,
  * with its rule against a stat that may not prove the bytes yet); a file read anyway is hashed.
  * Keyed by bosun's version, read leniently (a damaged, other-version or oversized cache is an
- * empty one) and written whole, atomically; failing to write it only costs parsing again.
+ * empty one) and written whole, atomically; failing to write it only costs parsing again. What
+ * it hands out is its own copy (the loaded pack shares it): nothing may change it.
  */
 export class LoadCache {
   /** What this process parsed (not found in the cache), as `<kind> <rel>`: for tests and benchmarks. */

@@ -196,7 +196,8 @@ function loadSkill(ctx: LoadContext, name: string, warnings: string[]): SkillArt
   if (!skillFile) throw new PackError(join(folder, "SKILL.md"), "is missing: every skill needs a SKILL.md");
   const rel = `skills/${name}/SKILL.md`;
   const usable = (value: ParsedSkill | undefined): value is ParsedSkill => typeof value?.description === "string" && Array.isArray(value.keys) && Array.isArray(value.warnings);
-  const fileInfo = ctx.cache ? lstatSync(skillFile.path) : null;
+  // The stat the walk just took of it (the same bytes as its file entry).
+  const fileInfo = ctx.cache ? (ctx.cache.digests.statOf(ctx.root, rel) ?? lstatSync(skillFile.path)) : null;
   let parsed = fileInfo ? ctx.cache?.byStat<ParsedSkill>(ctx.root, "skill", rel, fileInfo) : undefined;
   if (!usable(parsed)) {
     const bytes = readFileSync(skillFile.path);
