@@ -93,6 +93,7 @@ describe("plain frontmatter", () => {
     for (let run = 0; run < 4000; run++) {
       const data: Record<string, unknown> = { name: value(random), description: value(random) };
       if (pick(random, 3) === 0) data.tools = pick(random, 2) === 0 ? ["Read"] : value(random);
+      if (pick(random, 3) === 0) data["allowed-tools"] = Array.from({ length: pick(random, 4) }, () => (pick(random, 2) === 0 ? "Grep" : value(random)));
       const ours = renderPlainMapping(data, "\n");
       if (ours === null) continue;
       answered++;
@@ -109,6 +110,9 @@ describe("plain frontmatter", () => {
     expect(renderPlainMapping({ count: 3 }, "\n")).toBeNull();
     expect(renderPlainMapping({ name: "true" }, "\n")).toBeNull();
     expect(renderPlainMapping({ name: "a: b" }, "\n")).toBeNull();
+    expect(renderPlainMapping({ tools: [] }, "\n")).toBeNull();
+    expect(renderPlainMapping({ tools: ["Read", 3] }, "\n")).toBeNull();
+    expect(renderPlainMapping({ tools: ["Read", "a: b"] }, "\n")).toBeNull();
   });
 
   it("gives the same frontmatter either way, with the body and its first line", () => {

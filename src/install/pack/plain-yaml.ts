@@ -109,14 +109,21 @@ function scalar(text: string): string | null {
 }
 
 /**
- * `key: value` lines for a mapping whose keys and values are all plain strings (exactly what the
- * YAML library writes for them); null for anything else.
+ * `key: value` lines for a mapping whose keys and values are all plain strings, or non-empty
+ * lists of them (`key:`, then `  - value` lines), exactly what the YAML library writes for
+ * them; null for anything else.
  */
 export function renderPlainMapping(data: Record<string, unknown>, eol: string): string | null {
   let out = "";
   for (const [key, value] of Object.entries(data)) {
     if (value === undefined) continue;
-    if (typeof value !== "string" || !isPlainKey(key) || !isPlainString(value)) return null;
+    if (!isPlainKey(key)) return null;
+    if (Array.isArray(value)) {
+      if (value.length === 0 || !value.every((item) => typeof item === "string" && isPlainString(item))) return null;
+      out += `${key}:${eol}${value.map((item) => `  - ${item}${eol}`).join("")}`;
+      continue;
+    }
+    if (typeof value !== "string" || !isPlainString(value)) return null;
     out += `${key}: ${value}${eol}`;
   }
   return out === "" ? null : out;
