@@ -125,10 +125,12 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   }
 
   // Loaded only past the settled check: the pack loader brings the schema library with it.
-  const { loadPack } = await import("./pack/load-pack.js");
-  const pack = loadPack(packDir, packOptions(options));
-  // Saved only once the run is done: a dry run, or a run that fails, writes nothing.
+  const [{ loadPack }, { LoadCache }] = await Promise.all([import("./pack/load-pack.js"), import("./pack/load-cache.js")]);
+  // Saved only once the run is done: a dry run, or a run that fails, writes nothing. The load
+  // hashes what it reads into the digest cache, so the digest reads only what the load did not.
   const digestCache = DigestCache.open(options.cacheDir, { write: !options.dryRun });
+  const loadCache = LoadCache.open(options.cacheDir, { bosunVersion: options.bosunVersion, write: !options.dryRun, digests: digestCache });
+  const pack = loadPack(packDir, { ...packOptions(options), cache: loadCache });
   const digest = packDigest(pack.dir, digestCache);
   const { targets, notes } = buildInstallTargets({
     pack,
@@ -153,7 +155,7 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
     settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
-  digestCache.save();
+  loadCache.save();
   // Frontmatter keys no runtime knows: one warning line each, naming the file.
   return {
     mode: "install",

@@ -50,6 +50,7 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
         const stat: FileStatRecord = {};
         if (written) stat.installed = written.stat;
         if (desired.source.kind === "file") stat.source = desired.source.statKey;
+        else if (desired.source.kind === "render") stat.source = desired.source.key;
         stats[action.rel] = stat;
         break;
       }

@@ -1,7 +1,7 @@
 import type { InstallLayout } from "../runtimes/install-types.js";
 import { classifyInspection, type Classification } from "./classify.js";
 import type { DesiredFile, DesiredHook, DesiredInstall } from "./desired.js";
-import { hashRegularFile } from "./file-hash.js";
+import { hashRegularFile, sha256 } from "./file-hash.js";
 import type { InstallFs } from "./install-fs.js";
 import { findApplied, type InstallState } from "./install-state.js";
 import type { Manifest, ReadManifest } from "./manifest.js";
@@ -285,17 +285,20 @@ function planRetire(rel: string, view: TreeView, origin: ActionOrigin, uninstall
 }
 
 /**
- * The hash of a verbatim copy: the manifest's when the pack file's stat is the one recorded at
- * the last install, else the pack file's (remembered by path and stat for the run, which plans twice).
+ * The hash of a copy: the manifest's when the pack file's stat (and, for a rewritten one, what it
+ * is rewritten with) is the one recorded at the last install, else the pack file's or the
+ * rewritten bytes' (remembered by path and stat for the run, which plans twice).
  */
 function desiredCopyHash(file: DesiredFile, manifest: Manifest, fs: InstallFs, hashes: Map<string, string>): string {
-  if (file.source.kind !== "file") throw new Error("generated files carry their hash");
+  const source = file.source;
+  if (source.kind === "bytes") throw new Error("generated files carry their hash");
   const recorded = manifest.fileStats[file.rel]?.source;
   const hash = manifest.files[file.rel];
-  if (recorded !== undefined && recorded === file.source.statKey && hash !== undefined) return hash;
-  const key = `${file.source.path}\0${file.source.statKey}`;
+  const sourceKey = source.kind === "render" ? source.key : source.statKey;
+  if (recorded !== undefined && recorded === sourceKey && hash !== undefined) return hash;
+  const key = `${source.path}\0${sourceKey}`;
   let known = hashes.get(key);
-  if (!known) hashes.set(key, (known = hashRegularFile(fs, file.source.path)));
+  if (!known) hashes.set(key, (known = source.kind === "render" ? sha256(source.bytes()) : hashRegularFile(fs, source.path)));
   return known;
 }
 
