@@ -2,6 +2,7 @@ import type { InstallLayout } from "../runtimes/install-types.js";
 import { classifyInspection, type Classification } from "./classify.js";
 import type { DesiredFile, DesiredHook, DesiredInstall } from "./desired.js";
 import { hashRegularFile, sha256 } from "./file-hash.js";
+import { PackSucceededError } from "./install-errors.js";
 import type { InstallFs } from "./install-fs.js";
 import { findApplied, type InstallState } from "./install-state.js";
 import type { Manifest, ReadManifest } from "./manifest.js";
@@ -11,13 +12,11 @@ import {
   recordApplies,
   validateMigrationActions,
   validateMigrationRecord,
-  type MigrationAction,
   type MigrationContext,
   type MigrationRecord,
 } from "./migration-record.js";
 import { protectedDirs } from "./migrations/surfaces.js";
 import { planConfig } from "./plan-config.js";
-import { PackSucceededError } from "./install-errors.js";
 import { planMigrationAction } from "./plan-migration-action.js";
 import type { ActionOrigin, ChecksumDrift, PendingMigration, PlannedAction, RootPlan } from "./plan-types.js";
 import { isReservedPath, type InstallRoot } from "./root.js";
