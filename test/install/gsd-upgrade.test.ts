@@ -120,6 +120,9 @@ describe("get-shit-done 1.42.3 → gsd-core 1.14.0 (Claude Code, global)", () =>
     expect(left.model).toBe("opus");
     expect(commands(left, t.home)).toEqual(["Stop  echo mine"]);
     expect(left.statusLine).toBeUndefined();
+    // Nothing of the packs' is left: no emptied permission list, no emptied hook events.
+    expect(Object.keys(left).sort()).toEqual(["hooks", "model"]);
+    expect(Object.keys(left.hooks)).toEqual(["Stop"]);
   }, 180_000);
 });
 
