@@ -1,7 +1,8 @@
 // Types of scripts/anchor-packs.mjs, for the tests that import it.
 export interface AnchorPackPin {
   id: "opengsd-gsd-core" | "get-shit-done-cc";
-  pack: { name: string; files: string[] };
+  /** `migrations`: the pack's installer migrations (migrations/<id>.json), written after the import. */
+  pack: { name: string; files: string[]; migrations?: Record<string, unknown>[] };
   pkg: string;
   version: string;
   install: string[];

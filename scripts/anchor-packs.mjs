@@ -18,7 +18,29 @@ import { fileURLToPath } from "node:url";
 
 /** The anchor packages (see /work/shared/reference/gsd-installer.md and the README's "Packs"). */
 export const ANCHOR_PACKS = [
-  { id: "opengsd-gsd-core", pkg: "@opengsd/gsd-core", version: "1.14.0", install: ["bin/install.js", "--claude", "--global"], pack: { name: "gsd-core", files: ["gsd-core", "hooks", "scripts"] } },
+  {
+    id: "opengsd-gsd-core",
+    pkg: "@opengsd/gsd-core",
+    version: "1.14.0",
+    install: ["bin/install.js", "--claude", "--global"],
+    // gsd-core is get-shit-done renamed (the anchor's own 003-rename-get-shit-done-to-gsd-core):
+    // `pack import` reads one install and cannot know that, so the pack carries it as data.
+    pack: {
+      name: "gsd-core",
+      files: ["gsd-core", "hooks", "scripts"],
+      migrations: [
+        {
+          id: "2026-12-02-gsd-core-succeeds-get-shit-done",
+          title: "get-shit-done is now gsd-core",
+          description: "gsd-core takes the place of the get-shit-done pack: its files, hooks and settings pass to gsd-core; support files move from get-shit-done/ to gsd-core/ (your edits backed up before they are replaced); your own files stay.",
+          introducedIn: "1.14.0",
+          scopes: ["global", "local"],
+          destructive: true,
+          steps: [{ type: "succeed-pack", from: "get-shit-done" }],
+        },
+      ],
+    },
+  },
   { id: "get-shit-done-cc", pkg: "get-shit-done-cc", version: "1.42.3", install: ["bin/install.js", "--claude", "--global"], pack: { name: "get-shit-done", files: ["get-shit-done", "hooks"] } },
 ];
 
@@ -37,6 +59,11 @@ export function buildAnchorBosunPack(pin, found, env = process.env) {
   run("node", [bosun, "pack", "import", "--runtime", "claude", "--scope", "global", "--name", pin.pack.name, "--version", pin.version, "--out", out, ...flags, "--json"], {
     env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(out, "..", "xdg", "config"), XDG_DATA_HOME: join(out, "..", "xdg", "data"), XDG_STATE_HOME: join(out, "..", "xdg", "state"), XDG_CACHE_HOME: join(out, "..", "xdg", "cache") },
   });
+  // The pack's history, which one install does not show: its installer migrations, as data.
+  for (const migration of pin.pack.migrations ?? []) {
+    mkdirSync(join(out, "migrations"), { recursive: true });
+    writeFileSync(join(out, "migrations", `${migration.id}.json`), `${JSON.stringify(migration, null, 2)}\n`);
+  }
   return out;
 }
 

@@ -84,7 +84,7 @@ export function closingCheckLines(check: ClosingCheck, home: string, style: Styl
     const unchecked = runtime.artifacts.filter((artifact) => artifact.state === "unchecked").length;
     const parts = [runtime.probe?.failure ? style("red", runtime.probe.failure) : `${loaded} of ${runtime.artifacts.length} loaded`];
     if (waiting > 0 && !runtime.probe?.failure) parts.push(style("yellow", `${waiting} waiting for your trust`));
-    if (unchecked > 0 && !runtime.probe?.failure) parts.push(style("dim", `${unchecked} it cannot list offline`));
+    if (unchecked > 0 && !runtime.probe?.failure) parts.push(style("dim", `${unchecked} not checkable offline`));
     lines.push(`  ${runtime.title}  ${parts.join(", ")}`);
   }
   for (const problem of check.problems) lines.push(`  ${style("red", "✗")} ${displayPathsIn(problem.text, home)}`);

@@ -81,3 +81,22 @@ function fileName(dir: string, file: string, ext: string): string | null {
   const name = file.slice(prefix.length, -ext.length);
   return name && !name.includes("/") ? name : null;
 }
+
+/**
+ * The skills a runtime reads from a folder it shares with others, where bosun put them for
+ * another runtime (it skipped its own copy, shared-folders.ts): those of the root's packs in the
+ * shared root's manifest, under `skillsDir` (the shared folder's name, `skills`), that the root
+ * has no copy of. Files are relative to the shared root.
+ */
+export function sharedSkills(own: Manifest, shared: Manifest, skillsDir: string): InstalledArtifact[] {
+  const out: InstalledArtifact[] = [];
+  const ownSkills = new Set(Object.keys(own.files).flatMap((file) => (file.endsWith("/SKILL.md") ? [file.split("/").at(-2)] : [])));
+  for (const [pack, record] of Object.entries(own.packs)) {
+    if (record.heldFor) continue;
+    for (const file of shared.packs[pack]?.files ?? []) {
+      const name = skillName(skillsDir, file);
+      if (name && !ownSkills.has(name)) out.push({ kind: "skill", name, pack, file });
+    }
+  }
+  return out;
+}

@@ -1,8 +1,11 @@
 import * as nodeFs from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Env } from "../boot/paths.js";
+import { readFileStart } from "../fs/regular-file.js";
 import { collectInstallStatus, type RootStatus } from "../install/install-status.js";
 import { readManifest } from "../install/manifest.js";
+import { parseFrontmatter } from "../install/pack/frontmatter.js";
+import { skippingReads } from "../install/shared-folders.js";
 import { MANIFEST_FILE, rootsFor, statePath } from "../install/root.js";
 import { reportRuntime, runtimeConfig, type AgentsConfig } from "../runtimes/collect-status.js";
 import { locateBinary } from "../runtimes/detect/binary.js";
@@ -11,14 +14,17 @@ import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js"
 import { machineDetectionContext } from "../runtimes/machine.js";
 import { findById, listRuntimes } from "../runtimes/registry.js";
 import type { AuthStatus } from "../runtimes/types.js";
-import { installedArtifacts, type ArtifactKind } from "./artifacts.js";
+import { installedArtifacts, sharedSkills, type ArtifactKind } from "./artifacts.js";
 import { hasProbe, probeCli, type ProbeAnswer } from "./cli-probes.js";
 import { readHookSnapshot, type HookSnapshot } from "./hook-snapshot.js";
 import { intactCheck, type IntactCheck } from "./intact.js";
 import { doctorLock, type DoctorLock } from "./lock-section.js";
-import { loadVerdict, type LoadState } from "./loaded.js";
+import { loadVerdict, OWN_PACK, type ArtifactPlace, type LoadState } from "./loaded.js";
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+
+/** How much of an agent file is read for its frontmatter name. */
+const FRONTMATTER_BYTES = 64 * 1024;
 
 export interface DoctorOptions {
   /** Install runtimes to check (default: every runtime bosun installed a pack into). */
@@ -117,7 +123,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
 async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], options: DoctorOptions, detection: ReturnType<typeof machineDetectionContext>, copies: ReadonlySet<string>): Promise<RuntimeDoctor> {
   const status = findById(listRuntimes(), runtime.id);
-  const places = artifactPlaces(runtime, roots, options);
+  const places = withListingHints(artifactPlaces(runtime, roots, options));
   const report = status ? await reportRuntime(status, runtimeConfig(options.agentsConfig, runtime.id), detection) : null;
   const path = report?.installed ? (locateBinary(report.binary, detection) ?? null) : null;
   const cli = report && hasProbe(runtime.id) ? { binary: report.binary, path, installed: report.installed } : null;
@@ -145,11 +151,51 @@ async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], optio
   };
 }
 
-function artifactPlaces(runtime: InstallRuntime, roots: readonly RootStatus[], options: DoctorOptions) {
+/** Every artifact of the roots, with the skills the runtime reads from a shared folder where bosun put them instead of a copy of its own. */
+function artifactPlaces(runtime: InstallRuntime, roots: readonly RootStatus[], options: DoctorOptions): ArtifactPlace[] {
+  const ctx = { env: options.env, home: options.home, cwd: options.cwd };
   return roots.flatMap((root) => {
     const manifest = readManifest(nodeFs, manifestPath(runtime, root, options)).manifest;
-    return installedArtifacts(runtime, root.scope, root.key, manifest).map((artifact) => ({ artifact, scope: root.scope, rootDir: root.dir }));
+    const own = installedArtifacts(runtime, root.scope, root.key, manifest).map((artifact) => ({ artifact, scope: root.scope, rootDir: root.dir }));
+    if (root.key !== "main") return own;
+    const shared = skippingReads(runtime, root.scope, ctx).flatMap((dir) => {
+      const sharedRoot = dirname(dir);
+      const sharedManifest = readManifest(nodeFs, join(sharedRoot, MANIFEST_FILE)).manifest;
+      return sharedSkills(manifest, sharedManifest, basename(dir)).map((artifact) => ({ artifact, scope: root.scope, rootDir: sharedRoot }));
+    });
+    return [...own, ...shared];
   });
+}
+
+/**
+ * What matching needs beyond the manifest: an agent's frontmatter name where it is not its file's
+ * (a variant named after its base agent), and for another pack's hook, how many such hooks are on
+ * its event (the CLI says how the hooks on an event ran, not whose each was).
+ */
+function withListingHints(places: ArtifactPlace[]): ArtifactPlace[] {
+  const onEvent = new Map<string, number>();
+  for (const { artifact } of places) if (artifact.kind === "hook" && artifact.pack !== OWN_PACK && artifact.event) onEvent.set(artifact.event.toLowerCase(), (onEvent.get(artifact.event.toLowerCase()) ?? 0) + 1);
+  return places.map((place) => {
+    const { artifact } = place;
+    if (artifact.kind === "hook" && artifact.pack !== OWN_PACK && artifact.event) return { ...place, hooksOnEvent: onEvent.get(artifact.event.toLowerCase()) ?? 1 };
+    if (artifact.kind !== "agent") return place;
+    const listedAs = frontmatterName(join(place.rootDir, artifact.file));
+    return listedAs && listedAs !== artifact.name ? { ...place, listedAs } : place;
+  });
+}
+
+/**
+ * The `name` in a markdown file's frontmatter, read from its head (a FIFO in its place is not
+ * waited on); undefined when it has none, or the file does not read or parse (the CLI's listing
+ * says the rest).
+ */
+function frontmatterName(path: string): string | undefined {
+  try {
+    const name = parseFrontmatter(readFileStart(path, FRONTMATTER_BYTES).data.toString("utf8"), path).data.name;
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

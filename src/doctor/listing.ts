@@ -29,7 +29,7 @@ export interface ListedError {
 }
 
 /**
- * What one agent's CLI says it loaded. A kind left undefined is one the CLI cannot list offline
+ * What one agent's CLI says it loaded. A kind left undefined is one the CLI has no offline list of
  * (Gemini has no list of commands or agents): its artifacts are "not checked", not "missing".
  */
 export interface CliListing {
@@ -44,6 +44,11 @@ export interface CliListing {
   untrustedFolder?: boolean;
   /** The CLI lists a project's hooks only once the project is trusted (Codex). */
   projectHooksNeedTrust?: boolean;
+  /**
+   * The only events whose hooks `hooks` can show (Claude lists no hooks; it runs its SessionStart
+   * ones before its init event): a hook on another event is not checkable offline. Undefined: all.
+   */
+  hookEvents?: string[];
 }
 
 /**

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtraRootName, HookConfigFormat, HookPlacement, InstallRuntime, InstallScope, TomlBlock } from "../runtimes/install-types.js";
 import { helperCommandFor } from "../runtimes/install-surfaces.js";
@@ -10,9 +9,10 @@ import { checkArtifactName, variantSkip } from "./name-rules.js";
 import { CANONICAL_RUNTIME, droppedKeys, isKnownKey, passingExtras, withoutKeys, type FrontmatterKind } from "./pack/frontmatter-keys.js";
 import type { LoadedPack, MarkdownArtifact, PackFile } from "./pack/load-pack.js";
 import { resolvePathVars, textPath, type TextPathValues } from "./path-vars.js";
+import { renderedSource, type RenderedSource } from "./rendered-copy.js";
 import { shellQuote } from "./shell-quote.js";
 import { supportFolder } from "./support-files.js";
-import { renderTemplate, type TemplateVars } from "./pack/template.js";
+import type { TemplateVars } from "./pack/template.js";
 import { renderAgent, renderCommand, renderCopilotHook, renderSkillCategory, type RenderedFile } from "./render-artifacts.js";
 
 export { shellQuote } from "./shell-quote.js";
@@ -20,7 +20,7 @@ export { shellQuote } from "./shell-quote.js";
 export type RootKey = "main" | ExtraRootName;
 
 /** Where a desired file's bytes come from: generated in memory, or copied from a pack file. */
-export type DesiredSource = { kind: "bytes"; bytes: Buffer } | { kind: "file"; path: string; statKey: string; size: number };
+export type DesiredSource = { kind: "bytes"; bytes: Buffer } | { kind: "file"; path: string; statKey: string; size: number } | RenderedSource;
 
 /** A file the pack puts into a root. */
 export interface DesiredFile {
@@ -135,8 +135,7 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
       files.push({ root, rel, mode: file.mode, source: { kind: "file", path: file.path, statKey: file.statKey, size: file.size }, sha256: null, artifact });
       return;
     }
-    const text = file.template ? renderTemplate(file.template, vars) : readFileSync(file.path, "utf8");
-    generated(root, { rel, text: withPaths(withoutKeys(text, dropKeys), file.pathVars !== null) }, artifact, file.mode);
+    files.push({ root, rel, mode: file.mode, source: renderedSource(file, vars, pathValues, dropKeys), sha256: null, artifact });
   };
   const skipAll = (kind: string, names: string[], reason: string) => names.forEach((name) => skipped.push({ kind, name, reason }));
   const drops = new Map<string, string[]>();

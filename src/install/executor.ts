@@ -8,17 +8,12 @@ import type { JournalWriter } from "./journal.js";
 import type { PlannedAction } from "./plan-types.js";
 import { BACKUP_DIR, isReservedPath, stateRel, type InstallRoot } from "./root.js";
 import { RootGuard } from "./safe-path.js";
+import { PackChangedError } from "./rendered-copy.js";
+
+export { PackChangedError };
 
 /** What happened to an action (for the report and the journal's reader). */
 export type ActionOutcome = "done" | "missing" | "removed" | "skipped-not-empty" | "left-in-place" | "kept";
-
-/** The pack's bytes changed between planning and writing: bosun stops rather than install something unchecked. */
-export class PackChangedError extends Error {
-  override name = "PackChangedError";
-  constructor(readonly path: string) {
-    super(`${path} changed while bosun was installing it; run bosun install again`);
-  }
-}
 
 /**
  * Carries out one root's planned actions, writing the journal's undo record before each change:
@@ -181,6 +176,12 @@ export class RootExecutor {
     if (file.source.kind === "bytes") {
       this.writeAll(fd, file.source.bytes);
       return file.sha256 as string;
+    }
+    if (file.source.kind === "render") {
+      // Made now if planning did not need the bytes (the hash was the manifest's); hashed as written.
+      const bytes = file.source.bytes();
+      this.writeAll(fd, bytes);
+      return (requireLazily("node:crypto") as typeof import("node:crypto")).createHash("sha256").update(bytes).digest("hex");
     }
     const hash = file.sha256 === null ? (requireLazily("node:crypto") as typeof import("node:crypto")).createHash("sha256") : null;
     const source = this.fs.openSync(file.source.path, constants.O_RDONLY | constants.O_NOFOLLOW);

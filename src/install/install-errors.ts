@@ -99,3 +99,19 @@ export class PackNotInstalledError extends UserError {
     super(`pack ${JSON.stringify(pack.slice(0, 80))} is not installed in ${where.length === 1 ? where[0] : `any of ${where.join(", ")}`}; ${nothingElse("changed", rolledBack)}`);
   }
 }
+
+/**
+ * Installing a pack into a folder where another pack installed there has taken its place
+ * (`succeed-pack`): the two would install the same things twice. Nothing was changed.
+ */
+export class PackSucceededError extends UserError {
+  override name = "PackSucceededError";
+  constructor(
+    readonly root: string,
+    readonly pack: string,
+    readonly successor: string,
+    readonly successorVersion: string,
+  ) {
+    super(`pack ${pack} is succeeded by ${successor} ${successorVersion}, which is installed in ${root}; nothing was changed. Install ${successor} to upgrade, or uninstall ${successor} there first to go back to ${pack}`);
+  }
+}

@@ -128,8 +128,9 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
 
   // Loaded only past the settled check: the pack loader brings the schema library with it, and
   // the planner, the runner and the converters to each runtime's layout are most of the rest.
-  const [{ loadPack }, { DigestCache }, { packDigest }, { buildInstallTargets }, { templateVars }, { runInstall }, { packMigrationRecords }] = await Promise.all([
+  const [{ loadPack }, { LoadCache }, { DigestCache }, { packDigest }, { buildInstallTargets }, { templateVars }, { runInstall }, { packMigrationRecords }] = await Promise.all([
     import("./pack/load-pack.js"),
+    import("./pack/load-cache.js"),
     import("./lock/digest-cache.js"),
     import("./lock/pack-digest.js"),
     import("./targets.js"),
@@ -137,9 +138,17 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     import("./run-install.js"),
     import("./migrations/pack-records.js"),
   ]);
-  const pack = options.reuse ? options.reuse.pack(packDir, packOptions(options), fs, () => loadPack(packDir, packOptions(options))) : loadPack(packDir, packOptions(options));
-  // Saved only once the run is done: a dry run, or a run that fails, writes nothing.
-  const digestCache = options.reuse ? options.reuse.digestCache(() => DigestCache.open(options.cacheDir, { write: true })) : DigestCache.open(options.cacheDir, { write: !options.dryRun });
+  // Saved only once the run is done: a dry run, or a run that fails, writes nothing. The load
+  // hashes what it reads into the digest cache, so the digest reads only what the load did not.
+  // A command's preview and run share both (saved by the run), and the run takes the preview's
+  // load when nothing in the pack changed since (pack-reuse.ts).
+  const openCaches = (write: boolean) => {
+    const digests = DigestCache.open(options.cacheDir, { write });
+    return { digests, loads: LoadCache.open(options.cacheDir, { bosunVersion: options.bosunVersion, write, digests }) };
+  };
+  const { digests: digestCache, loads: loadCache } = options.reuse ? options.reuse.caches(() => openCaches(true)) : openCaches(!options.dryRun);
+  const load = () => loadPack(packDir, { ...packOptions(options), cache: loadCache });
+  const pack = options.reuse ? options.reuse.pack(packDir, packOptions(options), fs, load) : load();
   const digest = packDigest(pack.dir, digestCache);
   const { targets, notes } = buildInstallTargets({
     pack,
@@ -159,13 +168,13 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
   });
   const result = await runInstall({
     ...runOptions(options),
-    pack: { name: pack.name, version: pack.version, digest: digest.digest, artifacts: artifactNames(pack) },
+    pack: { name: pack.name, version: pack.version, digest: digest.digest, artifacts: artifactNames(pack), succeeds: succeededPacks(pack) },
     records: [...ENGINE_MIGRATIONS, ...packMigrationRecords(pack.name, pack.migrations)],
     targets,
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
     settlePack: { name: pack.name, version: pack.version, dir: pack.dir, watch: pack.watch },
   });
-  if (!options.dryRun) digestCache.save();
+  if (!options.dryRun) loadCache.save();
   // Frontmatter keys no runtime knows: one warning line each, naming the file.
   return {
     mode: "install",
@@ -307,6 +316,11 @@ function runOptions(options: InstallPackOptions): Omit<InstallRequest, "pack" | 
     bosunVersion: options.bosunVersion,
     contractExists: contractChecker(),
   };
+}
+
+/** The packs this one takes the place of: its migrations' `succeed-pack` steps. */
+function succeededPacks(pack: LoadedPack): string[] {
+  return [...new Set(pack.migrations.flatMap(({ record }) => record.steps.flatMap((step) => (step.type === "succeed-pack" ? [step.from] : []))))];
 }
 
 function artifactNames(pack: LoadedPack): Set<string> {

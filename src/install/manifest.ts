@@ -20,6 +20,11 @@ export interface PackRecord {
    * (`gemini global`…) read them here and have no copy of their own (shared-folders.ts).
    */
   heldFor?: string[];
+  /**
+   * The packs this one takes the place of (its `succeed-pack` migrations): while it is installed
+   * here, installing one of them is refused (migrations/succeed-pack.ts).
+   */
+  succeeds?: string[];
 }
 
 /** An entry bosun added to a runtime's config file, recorded so it can remove exactly that. */
@@ -180,7 +185,8 @@ export function parseManifest(text: string): ReadManifest {
       const files = Array.isArray(value.files) ? value.files.map((rel: unknown) => ownedRel(manifest.files, rel)).filter((rel): rel is string => rel !== null) : [];
       const heldFor = Array.isArray(value.heldFor) ? value.heldFor.filter((entry: unknown): entry is string => typeof entry === "string" && HELD_FOR.test(entry)) : [];
       const digest = typeof value.digest === "string" && PACK_DIGEST.test(value.digest) ? { digest: value.digest } : {};
-      manifest.packs[name] = { version: value.version, installedAt: shortString(value.installedAt) ?? "", updatedAt: shortString(value.updatedAt) ?? "", files, ...digest, ...(heldFor.length > 0 ? { heldFor } : {}) };
+      const succeeds = Array.isArray(value.succeeds) ? [...new Set(value.succeeds.filter((entry: unknown): entry is string => typeof entry === "string" && PACK_NAME.test(entry) && entry !== name))].sort() : [];
+      manifest.packs[name] = { version: value.version, installedAt: shortString(value.installedAt) ?? "", updatedAt: shortString(value.updatedAt) ?? "", files, ...digest, ...(heldFor.length > 0 ? { heldFor } : {}), ...(succeeds.length > 0 ? { succeeds } : {}) };
     }
   }
   if (Array.isArray(raw.config)) {

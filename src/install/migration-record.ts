@@ -4,6 +4,7 @@ import type { Classification } from "./classify.js";
 import { sha256 } from "./file-hash.js";
 import type { InstallState } from "./install-state.js";
 import type { Manifest } from "./manifest.js";
+import { PACK_NAME } from "./pack/pack-names.js";
 import { normalizeRelPath, UnsafePathError } from "./safe-path.js";
 
 /** The actions a migration's plan may return. */
@@ -17,7 +18,8 @@ export type MigrationActionType =
   | "preserve-user"
   | "record-baseline"
   | "baseline-preserve-user"
-  | "prompt-user";
+  | "prompt-user"
+  | "succeed-pack";
 
 export const MIGRATION_ACTION_TYPES: readonly MigrationActionType[] = [
   "remove-managed",
@@ -30,6 +32,7 @@ export const MIGRATION_ACTION_TYPES: readonly MigrationActionType[] = [
   "record-baseline",
   "baseline-preserve-user",
   "prompt-user",
+  "succeed-pack",
 ];
 
 /** Actions that change or remove something: each must say how bosun knows it is its own. */
@@ -56,6 +59,8 @@ export interface MigrationAction {
   /** `prompt-user`: the question and the answers it takes. */
   prompt?: string;
   choices?: Choice[];
+  /** A line for the folder's report (what bosun leaves alone and where, say). */
+  note?: string;
 }
 
 /** What a migration's `plan` sees. Every reader stays inside the root and never follows a symlink. */
@@ -86,6 +91,8 @@ export interface MigrationContext {
   list(relDir: string): { name: string; kind: "file" | "dir" | "symlink" | "other" }[];
   /** The pack that owns a path, per the manifest. */
   ownerOf(relPath: string): string | undefined;
+  /** Where a pack's support files (`files/`) go in this root; null when they go to another of the runtime's roots. */
+  supportDir(pack: string): string | null;
 }
 
 /**
@@ -170,6 +177,12 @@ export function validateMigrationActions(actions: unknown, record: MigrationReco
       if (!record.destructive) throw new MigrationAuthoringError(at, `the record says destructive: false but plans ${type}`);
     }
     if (type === "move-managed") checked.toRelPath = safePath(a.toRelPath, `${at} toRelPath`);
+    if (type === "succeed-pack") {
+      // Not a path: the pack that leaves (relPath) and the one that takes its place (toRelPath).
+      if (!PACK_NAME.test(relPath) || typeof a.toRelPath !== "string" || !PACK_NAME.test(a.toRelPath) || a.toRelPath === relPath) throw new MigrationAuthoringError(at, "succeed-pack names the pack that leaves (relPath) and another that takes its place (toRelPath)");
+      if (typeof a.ownershipEvidence !== "string" || a.ownershipEvidence.trim() === "") throw new MigrationAuthoringError(at, `succeed-pack needs ownershipEvidence: how bosun knows pack ${relPath} is installed here`);
+    }
+    if (a.note !== undefined && (typeof a.note !== "string" || a.note.trim() === "")) throw new MigrationAuthoringError(at, "note, when given, must be a non-empty line");
     if (type === "rewrite-json" || type === "rewrite-toml") {
       if (a.text !== null && typeof a.text !== "string") throw new MigrationAuthoringError(at, `${type} needs text: the file's next content (null deletes it)`);
       if (typeof a.contract !== "string" || !contractExists(a.contract)) throw new MigrationAuthoringError(at, `${type} must name its row of the config contract registry (contract), e.g. "${runtime}.hooks"`);

@@ -50,6 +50,7 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
         const stat: FileStatRecord = {};
         if (written) stat.installed = written.stat;
         if (desired.source.kind === "file") stat.source = desired.source.statKey;
+        else if (desired.source.kind === "render") stat.source = desired.source.key;
         stats[action.rel] = stat;
         break;
       }
@@ -91,6 +92,7 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
       updatedAt: unchanged ? previous.updatedAt : inputs.now,
       files: list,
       ...(digest === undefined ? {} : { digest }),
+      ...(plan.pack.succeeds?.length ? { succeeds: plan.pack.succeeds } : {}),
     };
   }
   // Files no pack lists any more are not bosun's.
@@ -149,7 +151,7 @@ export function sameManifestMeaning(a: Manifest | null, b: Manifest | null): boo
   if (a === null || b === null) return a === b;
   if (a.runtime !== b.runtime || a.scope !== b.scope) return false;
   if (!sameRecord(a.files, b.files, (x, y) => x === y)) return false;
-  if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && x.digest === y.digest && sameList(x.files, y.files) && sameList(x.heldFor ?? [], y.heldFor ?? []))) return false;
+  if (!sameRecord(a.packs, b.packs, (x, y) => x.version === y.version && x.digest === y.digest && sameList(x.files, y.files) && sameList(x.heldFor ?? [], y.heldFor ?? []) && sameList(x.succeeds ?? [], y.succeeds ?? []))) return false;
   if (!sameList(a.createdFiles, b.createdFiles) || !sameList(a.createdDirs, b.createdDirs) || a.createdRoot !== b.createdRoot) return false;
   return a.config.length === b.config.length && JSON.stringify(a.config) === JSON.stringify(b.config);
 }

@@ -32,7 +32,10 @@ export function auditOfPlans(pack: string, plans: readonly PlannedRoot[], settle
     if (!desired) continue;
     const layout = target.runtime.installSurface.layout(target.scope, target.cli?.choice.edition);
     const manifest = plan.manifest.manifest;
-    const context: RootContext = { fs, pack, placement: isSkip(layout.hooks) ? null : layout.hooks, root, plan, manifest, owned: new Set(manifest.packs[pack]?.files ?? []) };
+    // A pack this one takes the place of in this run (succession.ts): its entries are this pack's installed ones.
+    const packs = new Set([pack, ...plan.actions.filter((action) => action.type === "succeed-pack").map((action) => action.rel)]);
+    const owned = new Set([...packs].flatMap((name) => manifest.packs[name]?.files ?? []));
+    const context: RootContext = { fs, pack, packs, placement: isSkip(layout.hooks) ? null : layout.hooks, root, plan, manifest, owned };
     const installed = installedHooks(context);
     const fragments = settingsOf(context, desired);
     roots.push({
@@ -53,6 +56,8 @@ export function auditOfPlans(pack: string, plans: readonly PlannedRoot[], settle
 interface RootContext {
   fs: InstallFs;
   pack: string;
+  /** The pack, and the packs it takes the place of in this run: what they recorded is installed now. */
+  packs: ReadonlySet<string>;
   placement: HookPlacement | null;
   root: InstallRoot;
   plan: RootPlan;
@@ -72,7 +77,7 @@ function settingsOf(context: RootContext, desired: DesiredInstall): { settings: 
     .filter((setting) => setting.root === context.root.key && setting.refused === undefined)
     .map((setting) => ({ file: setting.file, key: setting.key, value: setting.value, mode: setting.mode }));
   const installed = context.manifest.config
-    .filter((record): record is SettingRecord => record.kind === "setting" && record.pack === context.pack)
+    .filter((record): record is SettingRecord => record.kind === "setting" && context.packs.has(record.pack))
     .map((record) => ({ file: record.file, key: record.path.join("."), value: record.value, mode: record.mode }));
   return { settings, installed };
 }
@@ -105,13 +110,13 @@ function desiredHooks(context: RootContext, desired: DesiredInstall): AuditHookI
 
 /** This pack's hooks installed in the root now: the entries the manifest records, and its hook files. */
 function installedHooks(context: RootContext): InstalledHookInput[] {
-  const { manifest, pack } = context;
+  const { manifest, packs } = context;
   const hooks: InstalledHookInput[] = manifest.config
-    .filter((record): record is HookEntryRecord => record.kind === "hook" && record.pack === pack)
+    .filter((record): record is HookEntryRecord => record.kind === "hook" && packs.has(record.pack))
     .map((record) => ({ hook: record.hook, event: record.event, bosunEvent: eventOf(context, record.event), command: record.command, file: record.file }));
   const register = context.placement?.register;
   if (register?.kind !== "file") return hooks;
-  for (const rel of manifest.packs[pack]?.files ?? []) {
+  for (const rel of context.owned) {
     const name = hookFileName(register.dir, rel);
     if (name === null) continue;
     const text = readOrNull(context.fs, join(context.root.dir, rel));

@@ -1,6 +1,7 @@
 import type { DesiredInputs, DesiredInstall } from "./desired.js";
 import type { InstallFs } from "./install-fs.js";
 import type { DigestCache } from "./lock/digest-cache.js";
+import type { LoadCache } from "./pack/load-cache.js";
 import type { LoadedPack, LoadPackOptions } from "./pack/load-pack.js";
 import { unchangedPaths } from "./settled.js";
 
@@ -16,13 +17,13 @@ const SETTLE_MS = 2_000;
  * loads and plans again under the lock before it writes. The second load is the first one's pack
  * when every path that load looked at still has the stat key it had before it was read (the proof
  * a settled reinstall trusts) and none had changed just before; then each runtime's desired state
- * of it is the one already built (it is made from the pack and values only). One digest cache
- * serves both digests (a file hashed for the preview is not read again; the cache keys each hash by
- * the file's stat). Any change in the pack, or other load options, loads it again.
+ * of it is the one already built (it is made from the pack and values only). One digest cache and
+ * one load cache serve both (what the preview hashed or parsed is not done again, and the run saves
+ * it). Any change in the pack, or other load options, loads it again.
  */
 export class PackReuse {
   private last: { dir: string; options: string; pack: LoadedPack; settled: boolean } | undefined;
-  private digests: DigestCache | undefined;
+  private shared: { digests: DigestCache; loads: LoadCache } | undefined;
   /** Desired states built from the last pack, by their other inputs. */
   private readonly desires = new Map<string, DesiredInstall>();
 
@@ -49,9 +50,9 @@ export class PackReuse {
     return desired;
   }
 
-  /** The command's digest cache, opened once (saved only by a run that writes). */
-  digestCache(open: () => DigestCache): DigestCache {
-    return (this.digests ??= open());
+  /** The command's digest and load caches, opened once (saved only by a run that writes). */
+  caches(open: () => { digests: DigestCache; loads: LoadCache }): { digests: DigestCache; loads: LoadCache } {
+    return (this.shared ??= open());
   }
 }
 

@@ -73,8 +73,11 @@ export function planSettings(input: SettingsPlanInput): SettingsPlan {
     let text = read.text;
     const changes: string[] = [];
     // 1. What this pack no longer sets goes, while it is exactly what bosun wrote.
-    for (const record of recorded.filter((entry) => !isWanted(entry) && !isChanged(entry))) {
-      dropped.push(record);
+    for (const leaving of recorded.filter((entry) => !isWanted(entry) && !isChanged(entry))) {
+      // The containers an entry that left before it created are its to remove once empty; not one
+      // the pack still puts something in (it stays where it is, keeping the file's key order).
+      const record = keepFilled(handOver([leaving], dropped)[0]!, desired);
+      dropped.push(leaving);
       if (text === null) continue;
       const now = parseConfig(text);
       const current = now.ok ? settingAt(now.value, record.path) : undefined;
@@ -197,7 +200,7 @@ function samePath(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The containers a record's edit sits in (its list, then the objects above), deepest first. */
-function containersOf(record: Pick<SettingRecord, "path" | "mode">): string[][] {
+function containersOf(record: { path: readonly string[]; mode: SettingRecord["mode"] }): string[][] {
   const depth = record.mode === "entry" ? record.path.length : record.path.length - 1;
   return Array.from({ length: depth }, (_, index) => record.path.slice(0, depth - index));
 }
@@ -220,6 +223,13 @@ function handOver(records: SettingRecord[], dropped: readonly SettingRecord[]): 
     }
     return created === (entry.created ?? 0) ? entry : { ...entry, created };
   });
+}
+
+/** The record with `created` cut below the first of its containers that a desired setting sits in. */
+function keepFilled(record: SettingRecord, desired: readonly DesiredSetting[]): SettingRecord {
+  const chain = containersOf(record).slice(0, record.created ?? 0);
+  const filled = chain.findIndex((container) => desired.some((setting) => containersOf(setting).some((theirs) => samePath(theirs, container))));
+  return filled === -1 ? record : { ...record, created: filled };
 }
 
 function describe(setting: { path: readonly string[]; mode: string; value: unknown }): string {

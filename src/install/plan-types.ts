@@ -27,6 +27,7 @@ export interface PlannedAction {
   type: PlanActionType;
   /** What the action was before a downgrade (remove-managed on an edited file → backup-and-remove). */
   requestedType?: string;
+  /** The path (relative to the root); `succeed-pack`: the pack that leaves, and `toRel` the one taking its place. */
   rel: string;
   toRel?: string;
   classification: Classification;
@@ -69,8 +70,8 @@ export interface ChecksumDrift {
 /** The whole plan for one root: the dry run prints it, the executor carries it out. */
 export interface RootPlan {
   root: InstallRoot;
-  /** `digest`: the pack folder's content digest, recorded in the manifest (absent for an uninstall). */
-  pack: { name: string; version: string; digest?: string };
+  /** `digest`: the pack folder's content digest, recorded in the manifest (absent for an uninstall); `succeeds`: the packs it takes the place of. */
+  pack: { name: string; version: string; digest?: string; succeeds?: string[] };
   uninstall: boolean;
   actions: PlannedAction[];
   pending: PendingMigration[];

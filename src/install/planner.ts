@@ -1,7 +1,8 @@
 import type { InstallLayout } from "../runtimes/install-types.js";
 import { classifyInspection, type Classification } from "./classify.js";
 import type { DesiredFile, DesiredHook, DesiredInstall } from "./desired.js";
-import { hashRegularFile } from "./file-hash.js";
+import { hashRegularFile, sha256 } from "./file-hash.js";
+import { PackSucceededError } from "./install-errors.js";
 import type { InstallFs } from "./install-fs.js";
 import { findApplied, type InstallState } from "./install-state.js";
 import type { Manifest, ReadManifest } from "./manifest.js";
@@ -11,12 +12,12 @@ import {
   recordApplies,
   validateMigrationActions,
   validateMigrationRecord,
-  type MigrationAction,
   type MigrationContext,
   type MigrationRecord,
 } from "./migration-record.js";
 import { protectedDirs } from "./migrations/surfaces.js";
 import { planConfig } from "./plan-config.js";
+import { planMigrationAction } from "./plan-migration-action.js";
 import type { ActionOrigin, ChecksumDrift, PendingMigration, PlannedAction, RootPlan } from "./plan-types.js";
 import { isReservedPath, type InstallRoot } from "./root.js";
 import { TreeView } from "./tree-view.js";
@@ -25,7 +26,7 @@ export interface RootPlanInput {
   root: InstallRoot;
   fs: InstallFs;
   layout: InstallLayout;
-  pack: { name: string; version: string; digest?: string; artifacts: ReadonlySet<string> };
+  pack: { name: string; version: string; digest?: string; artifacts: ReadonlySet<string>; succeeds?: readonly string[] };
   /** What the pack should look like in this root; null removes the pack (uninstall). */
   desired: (Pick<DesiredInstall, "files" | "hooks" | "toml"> & Partial<Pick<DesiredInstall, "settings">>) | null;
   records: readonly MigrationRecord[];
@@ -38,6 +39,8 @@ export interface RootPlanInput {
   packHashes?: Map<string, string>;
   /** An uninstall: skill folders (relative paths) to keep, each with the runtimes that read them here (`gemini global`). */
   hold?: ReadonlyMap<string, readonly string[]>;
+  /** Where a pack's support files go in this root (null: in another root of the runtime); absent: nowhere. */
+  supportDir?: (pack: string) => string | null;
 }
 
 /**
@@ -48,6 +51,7 @@ export interface RootPlanInput {
  */
 export function planRoot(input: RootPlanInput): RootPlan {
   const { root, fs } = input;
+  if (input.desired !== null) refuseSucceeded(root, input.pack.name, input.manifest.manifest);
   const effective = cloneManifest(input.manifest.manifest);
   const view = new TreeView(root.dir, fs, effective, input.manifest.manifest);
   const actions: PlannedAction[] = [];
@@ -80,6 +84,12 @@ export function planRoot(input: RootPlanInput): RootPlan {
     const returned = validateMigrationActions(record.plan(ctx), record, root.runtime, input.contractExists);
     const origin: ActionOrigin = { kind: "migration", id: record.id, source: record.source, title: record.title, checksum };
     for (const action of returned) {
+      if (action.note) notes.push(action.note);
+      // A succession names packs, not paths.
+      if (action.type === "succeed-pack") {
+        add(planMigrationAction(action, origin, view));
+        continue;
+      }
       if (isReservedPath(root, action.relPath) || (action.toRelPath && isReservedPath(root, action.toRelPath))) {
         throw new MigrationAuthoringError(`${record.source} ${record.id}`, `${action.relPath} is one of bosun's own files`);
       }
@@ -148,7 +158,7 @@ export function planRoot(input: RootPlanInput): RootPlan {
 
   return {
     root,
-    pack: { name: packName, version: input.pack.version, ...(input.pack.digest === undefined ? {} : { digest: input.pack.digest }) },
+    pack: { name: packName, version: input.pack.version, ...(input.pack.digest === undefined ? {} : { digest: input.pack.digest }), ...(input.pack.succeeds?.length ? { succeeds: [...input.pack.succeeds].sort() } : {}) },
     uninstall: input.desired === null,
     actions,
     pending,
@@ -197,78 +207,14 @@ function migrationContext(input: RootPlanInput, view: TreeView, desiredPaths: Re
     readToml: (rel) => view.readToml(rel),
     list: (rel) => view.list(rel),
     ownerOf: (rel) => view.ownerOf(rel),
+    supportDir: (pack) => input.supportDir?.(pack) ?? null,
   };
 }
 
-/** A migration's action with the downgrade rules applied, and its effect laid over the view. */
-function planMigrationAction(action: MigrationAction, origin: ActionOrigin, view: TreeView): Omit<PlannedAction, "index"> {
-  const rel = action.relPath;
-  // A file the baseline declares yours is recorded without being opened, let alone hashed.
-  if (action.type === "baseline-preserve-user" && action.classification) {
-    return { origin, rel, type: action.type, classification: action.classification, reason: action.reason ?? "", evidence: null, originalHash: null, currentHash: null };
-  }
-  const looked = view.look(rel);
-  const originalHash = view.manifest.files[rel] ?? null;
-  const classification = action.classification ?? classifyInspection(view.manifest.files[rel], looked);
-  const base = {
-    origin,
-    rel,
-    classification,
-    reason: action.reason ?? (origin.kind === "migration" ? origin.title : ""),
-    evidence: action.ownershipEvidence ?? null,
-    originalHash,
-    currentHash: looked.hash,
-  };
-  if (looked.problem) return { ...base, type: action.type, blocked: looked.problem };
-  switch (action.type) {
-    case "remove-managed":
-    case "backup-and-remove": {
-      if (looked.kind === "absent") {
-        view.dropEntry(rel);
-        return { ...base, type: "forget", requestedType: action.type, reason: `${base.reason} (already gone)` };
-      }
-      if (looked.kind === "dir") return { ...base, type: action.type, blocked: `${rel} is a folder; a migration removes files one by one` };
-      if (classification === "unknown") {
-        return { ...base, type: "preserve-user", requestedType: action.type, prompt: `${rel} is not bosun's (not in its manifest), but ${describeOrigin(origin)} would remove it. Keep it, or back it up and remove it?`, choices: ["keep", "remove"], onRemove: "backup-and-remove" };
-      }
-      const type = classification === "managed-modified" || looked.kind === "symlink" ? "backup-and-remove" : action.type;
-      view.remove(rel);
-      return { ...base, type, ...(type !== action.type ? { requestedType: action.type } : {}) };
-    }
-    case "move-managed": {
-      const to = action.toRelPath as string;
-      const target = view.look(to);
-      if (looked.kind === "absent") {
-        view.dropEntry(rel);
-        return { ...base, type: "forget", requestedType: "move-managed", toRel: to, reason: `${base.reason} (already gone)` };
-      }
-      if (target.problem) return { ...base, type: "move-managed", toRel: to, blocked: target.problem };
-      if (target.kind !== "absent") return { ...base, type: "move-managed", toRel: to, blocked: `${to} already exists; move it away, then run again` };
-      if (looked.kind === "dir") return { ...base, type: "move-managed", toRel: to, blocked: `${rel} is a folder; a migration moves files one by one` };
-      if (classification === "unknown") {
-        return { ...base, type: "preserve-user", requestedType: "move-managed", toRel: to, prompt: `${rel} is not bosun's (not in its manifest), but ${describeOrigin(origin)} would move it to ${to}. Keep it where it is, or move it?`, choices: ["keep", "remove"], onRemove: "move-managed" };
-      }
-      view.move(rel, to);
-      return { ...base, type: "move-managed", toRel: to };
-    }
-    case "remove-empty-dir": {
-      if (looked.kind === "absent") return { ...base, type: "forget", requestedType: "remove-empty-dir", reason: `${base.reason} (already gone)` };
-      if (looked.kind !== "dir") return { ...base, type: "baseline-preserve-user", requestedType: "remove-empty-dir", reason: `${rel} is not a folder; left in place` };
-      return { ...base, type: "remove-empty-dir" };
-    }
-    case "rewrite-json":
-    case "rewrite-toml": {
-      if (looked.kind !== "absent" && looked.kind !== "file") return { ...base, type: action.type, blocked: `${rel} is not a regular file` };
-      view.rewrite(rel, action.text ?? null);
-      return { ...base, type: action.type, text: action.text ?? null, contract: action.contract as string };
-    }
-    case "prompt-user":
-    case "preserve-user":
-      if (looked.kind === "absent") return { ...base, type: "forget", requestedType: action.type, reason: `${base.reason} (already gone)` };
-      return { ...base, type: action.type, prompt: action.prompt ?? `${rel}: keep it, or back it up and remove it?`, choices: action.choices ?? ["keep", "remove"], onRemove: "backup-and-remove" };
-    case "record-baseline":
-    case "baseline-preserve-user":
-      return { ...base, type: action.type };
+/** Installing a pack that a pack installed here has taken the place of is refused (succession.ts). */
+function refuseSucceeded(root: InstallRoot, pack: string, manifest: Manifest): void {
+  for (const [name, record] of Object.entries(manifest.packs)) {
+    if (name !== pack && record.succeeds?.includes(pack)) throw new PackSucceededError(root.dir, pack, name, record.version);
   }
 }
 
@@ -338,17 +284,20 @@ function planRetire(rel: string, view: TreeView, origin: ActionOrigin, uninstall
 }
 
 /**
- * The hash of a verbatim copy: the manifest's when the pack file's stat is the one recorded at
- * the last install, else the pack file's (remembered by path and stat for the run, which plans twice).
+ * The hash of a copy: the manifest's when the pack file's stat (and, for a rewritten one, what it
+ * is rewritten with) is the one recorded at the last install, else the pack file's or the
+ * rewritten bytes' (remembered by path and stat for the run, which plans twice).
  */
 function desiredCopyHash(file: DesiredFile, manifest: Manifest, fs: InstallFs, hashes: Map<string, string>): string {
-  if (file.source.kind !== "file") throw new Error("generated files carry their hash");
+  const source = file.source;
+  if (source.kind === "bytes") throw new Error("generated files carry their hash");
   const recorded = manifest.fileStats[file.rel]?.source;
   const hash = manifest.files[file.rel];
-  if (recorded !== undefined && recorded === file.source.statKey && hash !== undefined) return hash;
-  const key = `${file.source.path}\0${file.source.statKey}`;
+  const sourceKey = source.kind === "render" ? source.key : source.statKey;
+  if (recorded !== undefined && recorded === sourceKey && hash !== undefined) return hash;
+  const key = `${source.path}\0${sourceKey}`;
   let known = hashes.get(key);
-  if (!known) hashes.set(key, (known = hashRegularFile(fs, file.source.path)));
+  if (!known) hashes.set(key, (known = source.kind === "render" ? sha256(source.bytes()) : hashRegularFile(fs, source.path)));
   return known;
 }
 
@@ -399,9 +348,5 @@ function cloneManifest(manifest: Manifest): Manifest {
     createdDirs: [...manifest.createdDirs],
     fileStats: { ...manifest.fileStats },
   };
-}
-
-function describeOrigin(origin: ActionOrigin): string {
-  return origin.kind === "migration" ? `migration ${origin.id}` : `pack ${origin.name}`;
 }
 

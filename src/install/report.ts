@@ -43,6 +43,7 @@ export function groupOf(action: PlannedAction): ReportGroup {
     case "remove-empty-dir":
       return "removed";
     case "move-managed":
+    case "succeed-pack":
       return "moved";
     case "rewrite-json":
     case "rewrite-toml":

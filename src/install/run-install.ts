@@ -4,6 +4,7 @@ import { acquireLock, type HeldLock } from "../fs/file-lock.js";
 import { UnusableFileError } from "../fs/regular-file.js";
 import type { CliVersionReading, EditionChoice } from "../runtimes/cli-version.js";
 import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
+import { supportDirFor } from "../runtimes/support-dir.js";
 import type { DesiredInstall } from "./desired.js";
 import { RootExecutor } from "./executor.js";
 import { errorCode, exists, isNonFolder, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
@@ -47,7 +48,8 @@ export interface CliTarget {
 }
 
 export interface InstallRequest {
-  pack: { name: string; version: string; digest?: string; artifacts: ReadonlySet<string> };
+  /** `succeeds`: the packs this one takes the place of (its `succeed-pack` migrations). */
+  pack: { name: string; version: string; digest?: string; artifacts: ReadonlySet<string>; succeeds?: readonly string[] };
   /** Engine migrations, then the pack's. */
   records: readonly MigrationRecord[];
   targets: InstallTarget[];
@@ -358,6 +360,7 @@ function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot,
     now: () => now().toISOString(),
     contractExists: request.contractExists,
     packHashes,
+    supportDir: (pack) => (root.key === "main" ? supportDirFor(target.runtime, target.scope, pack) : null),
     ...(target.hold?.has(root.dir) ? { hold: target.hold.get(root.dir) as ReadonlyMap<string, readonly string[]> } : {}),
   });
 }

@@ -7,6 +7,7 @@ import { sha256 } from "./file-hash.js";
 import { errorCode, type InstallFs } from "./install-fs.js";
 import type { Manifest } from "./manifest.js";
 import { RootGuard } from "./safe-path.js";
+import { succeedPack } from "./succession.js";
 
 /** An inspection, or why the path may not even be looked at. */
 export type Looked = Inspection & { problem?: string };
@@ -126,6 +127,12 @@ export class TreeView {
       delete this.manifest.files[from];
       this.owners = null;
     }
+  }
+
+  /** Planned: pack `to` takes the place of pack `from` (succession.ts). */
+  succeed(from: string, to: string): void {
+    succeedPack(this.manifest, from, to);
+    this.owners = null;
   }
 
   /** Planned: a config file's next text (null: deleted). */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { InstalledArtifact } from "../../src/doctor/artifacts.js";
+import { sharedSkills, type InstalledArtifact } from "../../src/doctor/artifacts.js";
+import { emptyManifest, type Manifest } from "../../src/install/manifest.js";
 import { loadVerdict } from "../../src/doctor/loaded.js";
 import { parseClaudeStream, claudeInitSeen } from "../../src/doctor/probes/claude.js";
 import { codexAnswered, parseCodexAppServer } from "../../src/doctor/probes/codex.js";
@@ -34,6 +35,35 @@ describe("Claude's stream-json init event", () => {
     expect(loadVerdict(place(artifact("skill", "bosun-orchestrator", "skills/bosun-orchestrator/SKILL.md")), listing, "claude").state).toBe("loaded");
     expect(loadVerdict(place(artifact("hook", "bosun-session-start", "settings.json", { event: "SessionStart" })), listing, "claude").state).toBe("loaded");
     expect(loadVerdict(place(artifact("skill", "bosun-gone", "skills/bosun-gone/SKILL.md")), listing, "claude")).toEqual({ state: "not-loaded", reason: "claude does not list it" });
+  });
+
+  it("judges another pack's hooks by how many on their event ran, and leaves other events unchecked", () => {
+    const place = (a: InstalledArtifact, hooksOnEvent?: number) => ({ artifact: a, scope: "global" as const, rootDir: `${HOME}/.claude`, ...(hooksOnEvent ? { hooksOnEvent } : {}) });
+    const gsd = (name: string, event: string) => artifact("hook", name, "settings.json", { pack: "gsd-core", event });
+    const ran = (ok: boolean, bosun = false) => ({ event: "SessionStart", ran: { ok, exitCode: ok ? 0 : 2, printedBosunLine: bosun } });
+    // bosun's own hook and two of gsd's ran (gsd's print nothing): all three are loaded.
+    const three = { ...listing, hooks: [ran(true, true), ran(true), ran(true)] };
+    expect(loadVerdict(place(gsd("gsd-session-state", "SessionStart"), 2), three, "claude")).toEqual({ state: "loaded" });
+    expect(loadVerdict(place(artifact("hook", "bosun-session-start", "settings.json", { event: "SessionStart" })), three, "claude")).toEqual({ state: "loaded" });
+    // One of gsd's two failed: Claude does not say whose run that was.
+    const failed = { ...listing, hooks: [ran(true, true), ran(true), ran(false)] };
+    expect(loadVerdict(place(gsd("gsd-session-state", "SessionStart"), 2), failed, "claude")).toEqual({ state: "not-loaded", reason: "a SessionStart hook ran and failed (exit 2); claude does not say which one" });
+    expect(loadVerdict(place(gsd("gsd-session-state", "SessionStart"), 3), three, "claude")).toEqual({ state: "not-loaded", reason: "claude ran 2 of the 3 SessionStart hooks bosun registered" });
+    // Claude runs no PreToolUse hook without a model, and lists none.
+    expect(loadVerdict(place(gsd("gsd-prompt-guard", "PreToolUse")), listing, "claude")).toEqual({
+      state: "unchecked",
+      reason: "not checkable offline: claude lists no hooks, and runs only its SessionStart hooks before a model is asked",
+    });
+  });
+
+  it("cannot tell an agent variant named after its base agent from that agent", () => {
+    const variant = { artifact: artifact("agent", "bosun-reviewer.compact", "agents/bosun-reviewer.compact.md"), scope: "global" as const, rootDir: `${HOME}/.claude` };
+    expect(loadVerdict({ ...variant, listedAs: "bosun-reviewer" }, listing, "claude")).toEqual({
+      state: "unchecked",
+      reason: "not checkable offline: its frontmatter names it bosun-reviewer, and claude lists an agent of that name without saying which file it took",
+    });
+    // Named after an agent Claude did not load: not loaded.
+    expect(loadVerdict({ ...variant, listedAs: "bosun-gone" }, listing, "claude")).toEqual({ state: "not-loaded", reason: "claude does not list it" });
   });
 
   it("is null for output without an init event (garbage, a crash)", () => {
@@ -83,7 +113,7 @@ describe("gemini skills list", () => {
     expect(listing.untrustedFolder).toBe(true);
     expect(listing.agents).toBeUndefined();
     const agent = { artifact: artifact("agent", "bosun-reviewer", "agents/bosun-reviewer.md"), scope: "global" as const, rootDir: `${HOME}/.gemini` };
-    expect(loadVerdict(agent, listing, "gemini")).toEqual({ state: "unchecked", reason: "gemini cannot list its agents offline" });
+    expect(loadVerdict(agent, listing, "gemini")).toEqual({ state: "unchecked", reason: "not checkable offline: gemini has no offline list of its agents" });
   });
 
   it("takes Gemini's own reasons: an agent file it could not load, a skill another one overrides", () => {
@@ -119,5 +149,28 @@ describe("opencode debug config / debug skill", () => {
     expect(loadVerdict(place, broken, "opencode").reason).toMatch(/frontmatter did not parse/);
     expect(broken.skills).toBeUndefined();
     expect(parseOpencode("Error: Configuration is invalid", null)).toBeNull();
+  });
+});
+
+describe("skills read from a shared folder", () => {
+  const manifest = (packs: Record<string, string[]>, held: string[] = []): Manifest => {
+    const m = emptyManifest();
+    for (const [pack, files] of Object.entries(packs)) {
+      m.packs[pack] = { version: "1.0.0", installedAt: "t", updatedAt: "t", files, ...(held.includes(pack) ? { heldFor: ["gemini global"] } : {}) };
+      for (const file of files) m.files[file] = "sha256:x";
+    }
+    return m;
+  };
+
+  it("are the root's packs' skills in the shared root that the root has no copy of", () => {
+    // Gemini's root: gsd-core's agents, no skill copies (Codex put them in ~/.agents/skills); bosun's pack with its own copy.
+    const own = manifest({ "gsd-core": ["agents/gsd-planner.md"], bosun: ["skills/bosun-orchestrator/SKILL.md"] });
+    const shared = manifest({ "gsd-core": ["skills/gsd-help/SKILL.md", "skills/gsd-help/references/x.md", "skills/gsd-ship/SKILL.md"], bosun: ["skills/bosun-orchestrator/SKILL.md"], other: ["skills/not-ours/SKILL.md"] });
+    expect(sharedSkills(own, shared, "skills")).toEqual([
+      { kind: "skill", name: "gsd-help", pack: "gsd-core", file: "skills/gsd-help/SKILL.md" },
+      { kind: "skill", name: "gsd-ship", pack: "gsd-core", file: "skills/gsd-ship/SKILL.md" },
+    ]);
+    // A pack uninstalled from the root (its skills only held there for another runtime) has none.
+    expect(sharedSkills(manifest({ "gsd-core": [] }, ["gsd-core"]), shared, "skills")).toEqual([]);
   });
 });

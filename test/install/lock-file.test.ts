@@ -8,7 +8,7 @@ import { LockFileError } from "../../src/install/lock/lock-errors.js";
 import { parseLock, serializeLock, type Lock, type LockedPack } from "../../src/install/lock/lock-file.js";
 import { lockAfterInstall, lockAfterUninstall } from "../../src/install/lock/lock-update.js";
 import { DigestCache, DIGEST_CACHE_FILE } from "../../src/install/lock/digest-cache.js";
-import { changedParts, packDigest } from "../../src/install/lock/pack-digest.js";
+import { byBytes, changedParts, packDigest } from "../../src/install/lock/pack-digest.js";
 import { readManifest } from "../../src/install/manifest.js";
 import { install, packDir } from "../fixtures/install.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
@@ -219,5 +219,15 @@ describe("the digest cache", () => {
       writeFileSync(join(cacheDir, DIGEST_CACHE_FILE), text);
       expect(digestWith(pack, cacheDir, { write: false })).toEqual(packDigest(pack));
     }
+  });
+});
+
+describe("byte order", () => {
+  it("sorts as the UTF-8 bytes do, characters beyond U+FFFF (surrogates in JavaScript) after U+E000–U+FFFF too", () => {
+    const parts = ["a", "b", "Z", "é", "\u{e000}", "\u{ffff}", "\u{10000}", "\u{1f600}", "/", "-", ".", "0", ""];
+    const words: string[] = [];
+    for (const x of parts) for (const y of parts) for (const z of ["", "a", "\u{1f600}"]) words.push(`${x}${y}${z}`);
+    const sign = (n: number) => Math.sign(n);
+    for (const a of words) for (const b of words) expect(sign(byBytes(a, b))).toBe(Buffer.compare(Buffer.from(a), Buffer.from(b)));
   });
 });

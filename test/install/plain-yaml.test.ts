@@ -59,7 +59,42 @@ describe("plain frontmatter", () => {
     expect(answered).toBeGreaterThan(800);
   });
 
-  it("reads generated lists, comment lines, colons and escapes exactly as the yaml package does, or leaves them to it", () => {
+  it("reads generated lists (`key:` then `- value` lines) exactly as the yaml package does, or leaves them to it", () => {
+    const random = seededRandom(20261202);
+    let answered = 0;
+    let lists = 0;
+    for (let run = 0; run < 4000; run++) {
+      const keys = ["name", "allowed-tools", "tools", "x_1", "true", "Name"];
+      const lines: string[] = [];
+      const count = 1 + pick(random, 4);
+      for (let i = 0; i < count; i++) {
+        const key = keys[pick(random, keys.length)];
+        if (pick(random, 2) === 0) {
+          lines.push(`${key}:${pick(random, 5) === 0 ? " " : ""}`);
+          const indent = " ".repeat(pick(random, 4));
+          const items = pick(random, 5);
+          for (let j = 0; j < items; j++) {
+            if (pick(random, 8) === 0) lines.push("");
+            const odd = pick(random, 12) === 0 ? " ".repeat(pick(random, 4)) : indent;
+            lines.push(`${odd}-${pick(random, 12) === 0 ? "" : " "}${pick(random, 5) === 0 ? " " : ""}${quoted(random, pick(random, 2) === 0 ? "Read" : value(random))}`);
+          }
+          if (pick(random, 10) === 0) lines.push(`${indent}  continued`);
+        } else lines.push(`${key}: ${quoted(random, value(random))}`);
+      }
+      const eol = pick(random, 3) === 0 ? "\r\n" : "\n";
+      const text = lines.join(eol) + eol;
+      const ours = parsePlainMapping(text);
+      if (ours === null) continue;
+      answered++;
+      if (Object.values(ours).some(Array.isArray)) lists++;
+      expect(ours, JSON.stringify(text)).toEqual(parse(text, { uniqueKeys: true }));
+    }
+    // Both paths must be taken often, or this test proves little.
+    expect(answered).toBeGreaterThan(500);
+    expect(lists).toBeGreaterThan(150);
+  });
+
+  it("reads generated comment lines, colons inside words and escaped quotes, with lists, exactly as the yaml package does, or leaves them to it", () => {
     const random = seededRandom(20261202);
     let answered = 0;
     let lists = 0;
@@ -111,6 +146,7 @@ describe("plain frontmatter", () => {
     for (let run = 0; run < 4000; run++) {
       const data: Record<string, unknown> = { name: value(random), description: value(random) };
       if (pick(random, 3) === 0) data.tools = pick(random, 2) === 0 ? ["Read"] : value(random);
+      if (pick(random, 3) === 0) data["allowed-tools"] = Array.from({ length: pick(random, 4) }, () => (pick(random, 2) === 0 ? "Grep" : value(random)));
       const ours = renderPlainMapping(data, "\n");
       if (ours === null) continue;
       answered++;
@@ -121,17 +157,21 @@ describe("plain frontmatter", () => {
   });
 
   it("leaves to the yaml package what only it can read", () => {
-    for (const text of ["count: 3\n", "on: true\n", "name: null\n", "name: a: b\n", "name: x # note\n", "name:\n  nested: x\n", "tools:\n", "tools:\nname: x\n", "tools: Read\n  - Write\n", "tools:\n  - Read\n    - Write\n", "tools:\n  - a: b\n", "tools:\n  -\n", "name: 'it''s'\n", 'name: "a\\tb"\n', "name: x\nname: y\n", "  name: x\n", "# only a comment\n", "name: x \n"]) {
+    for (const text of ["count: 3\n", "on: true\n", "name: null\n", "name: a: b\n", "name: x # note\n", "name:\n  nested: x\n", "tools:\n- Read\n", "tools:\n", "tools:\n  -\n", "tools:\n  - a: b\n", "tools:\n  - Read\n   - Write\n", "tools:\n  - Read\n  more\n", "tools:\n  - Read\n  - [x]\n", "name: 'it''s'\n", 'name: "a\\tb"\n', "name: x\nname: y\n", "  name: x\n", "# only a comment\n", "name: x \n"]) {
       expect(parsePlainMapping(text), JSON.stringify(text)).toBeNull();
     }
     expect(renderPlainMapping({ count: 3 }, "\n")).toBeNull();
     expect(renderPlainMapping({ name: "true" }, "\n")).toBeNull();
     expect(renderPlainMapping({ name: "a: b" }, "\n")).toBeNull();
+    expect(renderPlainMapping({ tools: [] }, "\n")).toBeNull();
+    expect(renderPlainMapping({ tools: ["Read", 3] }, "\n")).toBeNull();
+    expect(renderPlainMapping({ tools: ["Read", "a: b"] }, "\n")).toBeNull();
   });
 
   it("gives the same frontmatter either way, with the body and its first line", () => {
     const text = "---\r\nname: demo\r\ndescription: 'Reviews: code'\r\n---\r\n\r\nBody text\r\n";
     expect(parseFrontmatter(text, "demo.md")).toEqual({ data: { name: "demo", description: "Reviews: code" }, body: "\r\nBody text\r\n", bodyLine: 5 });
+    expect(parseFrontmatter("---\nname: demo\nallowed-tools:\n  - Read\n  - \"Bash(git *)\"\n---\nBody\n", "demo.md")).toEqual({ data: { name: "demo", "allowed-tools": ["Read", "Bash(git *)"] }, body: "Body\n", bodyLine: 7 });
     expect(parseFrontmatter("---\nname: demo\ncount: 3\n---\nBody\n", "demo.md")).toEqual({ data: { name: "demo", count: 3 }, body: "Body\n", bodyLine: 5 });
     expect(renderFrontmatter({ name: "demo", description: "Plain words", model: undefined }, "\r\n")).toBe("---\r\nname: demo\r\ndescription: Plain words\r\n---\r\n");
     expect(renderFrontmatter({ name: "demo", description: "a: b" })).toBe(`---\n${stringify({ name: "demo", description: "a: b" }, { lineWidth: 0 })}---\n`);

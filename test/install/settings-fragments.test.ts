@@ -70,6 +70,17 @@ describe("settings fragments in Claude Code", () => {
     expect(readFileSync(settingsOf(t), "utf8")).toBe(mine);
   });
 
+  it("an uninstall removes the list and the object bosun created for several entries, whichever entry made them", async () => {
+    const t = makeTempHome();
+    const mine = '{\n  "model": "opus"\n}\n';
+    t.write(settingsOf(t), mine);
+    const pack = writePack(t, "1.0.0", { permissions: { allow: ["Bash(git status:*)", "Bash(git diff:*)", "Read(./docs/**)"] } });
+    await install(t, { pack });
+    expect(read(settingsOf(t)).permissions).toEqual({ allow: ["Bash(git status:*)", "Bash(git diff:*)", "Read(./docs/**)"] });
+    await uninstall(t, { pack });
+    expect(readFileSync(settingsOf(t), "utf8")).toBe(mine);
+  });
+
   it("in a project they go to .claude/settings.local.json (machine paths stay out of the shared settings.json)", async () => {
     const t = makeTempHome();
     const project = join(t.home, "project");

@@ -68,8 +68,14 @@ describe("bosun doctor with the real CLIs", () => {
       "command bosun-status (global)": "loaded",
       "skill bosun-orchestrator (global)": "loaded",
     });
-    // Gemini 0.61 lists only skills offline; bosun's global skill is Codex's copy in ~/.agents/skills.
-    expect(new Set(Object.values(states(report, "gemini")))).toEqual(new Set(["unchecked"]));
+    // Gemini 0.61 lists only skills offline; it reads bosun's global skill from Codex's copy in ~/.agents/skills.
+    expect(states(report, "gemini")).toEqual({
+      "agent bosun-reviewer (global)": "unchecked",
+      "command bosun-delegate (global)": "unchecked",
+      "command bosun-status (global)": "unchecked",
+      "hook bosun-session-start (global)": "unchecked",
+      "skill bosun-orchestrator (global)": "loaded",
+    });
   }, TEST_TIMEOUT_MS);
 
   it("catches an edited file and a removed skill (claude)", async () => {

@@ -3,7 +3,8 @@ import { isObject, jsonLines, strings, type CliListing, type ListedHook } from "
 /**
  * `claude -p --output-format stream-json --verbose x`: the stream's `system/init` event lists the
  * skills, slash commands (skills too) and agents Claude loaded, global and project; the hook
- * events before it say how each SessionStart hook ran. Null when there is no init event.
+ * events before it say how each SessionStart hook ran (no other event's hooks run before the
+ * model is asked, and Claude lists none). Null when there is no init event.
  */
 export function parseClaudeStream(stdout: string): CliListing | null {
   const events = jsonLines(stdout);
@@ -21,6 +22,8 @@ export function parseClaudeStream(stdout: string): CliListing | null {
     commands: strings(init.slash_commands).map((name) => ({ name })),
     agents: strings(init.agents).map((name) => ({ name })),
     hooks,
+    // It lists no hooks: only the SessionStart ones it ran before the init event show.
+    hookEvents: ["SessionStart"],
     errors: [],
   };
 }

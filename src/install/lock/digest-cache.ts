@@ -23,6 +23,11 @@ const SETTLE_MS = 2_000;
 export class DigestCache {
   private packs: Map<string, Record<string, string>>;
   private changed = false;
+  /**
+   * The stat each file was asked about with in this run (the pack load's), and the hash known for
+   * it: the digest takes both rather than another lstat and lookup.
+   */
+  private readonly looked = new Map<string, { info: Stats; hash: string | undefined }>();
 
   private constructor(
     private readonly file: string | null,
@@ -46,13 +51,27 @@ export class DigestCache {
 
   /** The hash recorded for the file at `rel` of pack folder `dir`, when its stat is unchanged. */
   get(dir: string, rel: string, info: Stats): string | undefined {
+    const id = `${dir}\0${rel}`;
+    const seen = this.looked.get(id);
+    if (seen?.info === info) return seen.hash;
     const entry = this.packs.get(dir)?.[rel];
     const key = statKey(info);
-    return entry?.startsWith(`${key} `) ? entry.slice(key.length + 1) : undefined;
+    const hash = entry?.startsWith(`${key} `) ? entry.slice(key.length + 1) : undefined;
+    this.looked.set(id, { info, hash });
+    return hash;
   }
 
-  /** Records a file's hash (unless it changed too recently to trust its stat). */
+  /** The stat of a pack file this run already took (for a file the pack load looked at), else undefined. */
+  statOf(dir: string, rel: string): Stats | undefined {
+    return this.looked.get(`${dir}\0${rel}`)?.info;
+  }
+
+  /**
+   * Records a file's hash: for this run by that very stat, and in the cache unless it changed too
+   * recently to trust its stat.
+   */
   set(dir: string, rel: string, info: Stats, hash: string): void {
+    this.looked.set(`${dir}\0${rel}`, { info, hash });
     if (this.now() - Math.max(info.mtimeMs, info.ctimeMs) < SETTLE_MS) return;
     let entries = this.packs.get(dir);
     if (!entries) this.packs.set(dir, (entries = {}));
@@ -83,7 +102,7 @@ export class DigestCache {
       nodeFs.writeFileSync(temp, `${JSON.stringify({ format: FORMAT, packs: kept })}\n`, { mode: 0o600 });
       nodeFs.renameSync(temp, this.file);
     } catch {
-      nodeFs.rmSync(temp, { force: true });
+      removeQuietly(temp);
     }
   }
 }
@@ -108,4 +127,13 @@ function readPacks(file: string): Map<string, Record<string, string>> {
     // no cache, or a damaged one: hash everything
   }
   return packs;
+}
+
+/** Removes a temp file left by a failed write; a cache folder that is not one (a file in its place) has none. */
+export function removeQuietly(path: string): void {
+  try {
+    nodeFs.rmSync(path, { force: true });
+  } catch {
+    // nothing was written there
+  }
 }

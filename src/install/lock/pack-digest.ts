@@ -27,7 +27,8 @@ export const PACK_ENTRIES = ["pack.json", "agents", "commands", "files", "hooks"
  * order of their relative POSIX paths; each adds its path, its kind and the SHA-256 of its bytes
  * (a symlink: of its target text, never followed). Modes and times are not part of it: the same
  * files in another checkout give the same digest. A file whose stat `cache` knows is not read
- * again; saving the cache is the caller's (once its run has succeeded).
+ * again, nor looked at again when the pack load just did; saving the cache is the caller's (once
+ * its run has succeeded).
  */
 export function packDigest(dir: string, cache: DigestCache = DigestCache.open(null)): PackDigest {
   const present = new Set(readNames(dir, ""));
@@ -64,7 +65,8 @@ function readNames(dir: string, rel: string): string[] {
 /** One path of the pack with everything under it, in byte order of the full paths (a file's hash from the cache when its stat is unchanged). */
 function entry(dir: string, rel: string, cache: DigestCache): { rel: string; line: string }[] {
   const path = join(dir, rel);
-  const info = lstatSync(path);
+  // A file the pack load looked at: its stat then (the digest is of the bytes that were loaded).
+  const info = cache.statOf(dir, rel) ?? lstatSync(path);
   if (info.isSymbolicLink()) return [{ rel, line: `${rel}\0link\0${sha256(readlinkSync(path))}\n` }];
   if (info.isFile()) {
     let hash = cache.get(dir, rel, info);
@@ -82,5 +84,16 @@ function sha256(data: string | Uint8Array): string {
 
 /** Byte order of the UTF-8 strings (the same on every machine and locale). */
 export function byBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+  // UTF-16 order is UTF-8 order up to the first difference unless it is at a surrogate (a character
+  // beyond U+FFFF sorts after U+E000–U+FFFF in UTF-8): only then are the bytes compared. Sorting a
+  // thousand paths compares them ten thousand times.
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if ((x & 0xf800) === 0xd800 || (y & 0xf800) === 0xd800) return Buffer.compare(Buffer.from(a), Buffer.from(b));
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
 }

@@ -3,8 +3,10 @@ import { removeHookEntries, type HookEntry } from "../config/json-hooks.js";
 import type { HookEntryRecord } from "../manifest.js";
 import type { MigrationAction, MigrationContext, MigrationRecord } from "../migration-record.js";
 import type { PackMigration } from "../pack/load-pack.js";
+import { PackError } from "../pack/pack-error.js";
 import type { PackMigrationStep } from "../pack/pack-schema.js";
 import { normalizeRelPath } from "../safe-path.js";
+import { succeedPackActions } from "./succeed-pack.js";
 import { surfaceDir } from "./surfaces.js";
 
 /**
@@ -13,6 +15,9 @@ import { surfaceDir } from "./surfaces.js";
  * runtime's layout turns them into paths.
  */
 export function packMigrationRecords(packName: string, migrations: readonly PackMigration[]): MigrationRecord[] {
+  for (const { file, record } of migrations) {
+    if (record.steps.some((step) => step.type === "succeed-pack" && step.from === packName)) throw new PackError(file, `a pack cannot succeed itself: name the pack ${packName} takes the place of`, null, "steps");
+  }
   return migrations.map(({ record }) => ({
     id: record.id,
     title: record.title,
@@ -82,6 +87,8 @@ function expandStep(step: PackMigrationStep, ctx: MigrationContext, id: string):
     }
     case "retire-hook":
       return retireHook(ctx, step.name, evidence, id);
+    case "succeed-pack":
+      return succeedPackActions(ctx, step.from);
     case "remove-empty-dir": {
       const base = surfaceDir(layout, ctx.rootKey, pack, step.surface);
       if (!base) return [];

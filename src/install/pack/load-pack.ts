@@ -1,4 +1,4 @@
-import { lstatSync, statSync, type Stats } from "node:fs";
+import { lstatSync, readFileSync, statSync, type Stats } from "node:fs";
 import { join, resolve } from "node:path";
 import { ConfigError } from "../../boot/config-error.js";
 import { describeSchemaIssue, type SchemaIssue } from "../../boot/config.js";
@@ -11,6 +11,7 @@ import { scanText, type PathVarUse } from "../path-vars.js";
 import { isKnownTemplateName } from "../template-vars.js";
 import { lineOfKey, parseFrontmatter } from "./frontmatter.js";
 import { checkExtraKeys, isSchemaKey, type FrontmatterKind } from "./frontmatter-keys.js";
+import type { LoadCache } from "./load-cache.js";
 import { PackError } from "./pack-error.js";
 import {
   agentFrontmatterSchema,
@@ -22,7 +23,7 @@ import {
   type PackMigrationJson,
 } from "./pack-schema.js";
 import { checkPackSettings, type PackSettings } from "./settings-schema.js";
-import { checkSize, DEFAULT_MAX_PACK_FILE_BYTES, entryNames, listFiles, notePathVars, readText, type LoadContext, type PackFile } from "./pack-walk.js";
+import { checkSize, decodeText, DEFAULT_MAX_PACK_FILE_BYTES, entryNames, listFiles, notePathVars, readText, type LoadContext, type PackFile } from "./pack-walk.js";
 import { compileTemplate, type Template } from "./template.js";
 
 export type { PackFile } from "./pack-walk.js";
@@ -101,6 +102,8 @@ const DEFAULT_HOOK_TIMEOUT = 10;
 export interface LoadPackOptions {
   /** The largest pack file accepted (`bosun.json` `install.max_pack_file_bytes`; default 64 MiB). */
   maxFileBytes?: number;
+  /** What earlier loads parsed: files whose bytes are unchanged are not parsed again (load-cache.ts). */
+  cache?: LoadCache;
 }
 
 /**
@@ -118,7 +121,7 @@ export function loadPack(dir: string, options: LoadPackOptions = {}): LoadedPack
   if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
   const json = parsed.data;
   const isTemplate = templateMatcher(json.templates ?? []);
-  const ctx: LoadContext = { root, isTemplate, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_PACK_FILE_BYTES, count: { files: 0 }, watch: new Map([["pack.json", doc.key]]), packDirUser: null };
+  const ctx: LoadContext = { root, isTemplate, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_PACK_FILE_BYTES, count: { files: 0 }, watch: new Map([["pack.json", doc.key]]), packDirUser: null, cache: options.cache ?? null };
   const warnings: string[] = [];
 
   for (const [kind, names] of Object.entries(json.artifacts)) {
@@ -164,6 +167,26 @@ function splitFrontmatter(kind: FrontmatterKind, data: Record<string, unknown>, 
   return { base, extras };
 }
 
+/** What SKILL.md's bytes parse to (kept in the load cache). */
+interface ParsedSkill {
+  description: string;
+  keys: string[];
+  warnings: string[];
+}
+
+/** What a command's or agent's bytes parse to (kept in the load cache); its text is read every time (it is installed from it). */
+interface ParsedMarkdown {
+  template: boolean;
+  frontmatter: Record<string, unknown>;
+  /** Where the body starts in the text. */
+  bodyStart: number;
+  bodyTemplate: Template | null;
+  extras: Record<string, unknown>;
+  keys: string[];
+  pathVars: PathVarUse | null;
+  warnings: string[];
+}
+
 function loadSkill(ctx: LoadContext, name: string, warnings: string[]): SkillArtifact {
   const folder = join(ctx.root, "skills", name);
   const info = look(ctx, `skills/${name}`);
@@ -171,20 +194,49 @@ function loadSkill(ctx: LoadContext, name: string, warnings: string[]): SkillArt
   const files = listFiles(ctx, `skills/${name}`);
   const skillFile = files.find((file) => file.rel === "SKILL.md");
   if (!skillFile) throw new PackError(join(folder, "SKILL.md"), "is missing: every skill needs a SKILL.md");
-  const text = readText(skillFile.path);
-  const { data } = parseFrontmatter(text, skillFile.path);
-  const { base } = splitFrontmatter("skill", data, skillFile.path, text, warnings);
+  const rel = `skills/${name}/SKILL.md`;
+  const usable = (value: ParsedSkill | undefined): value is ParsedSkill => typeof value?.description === "string" && Array.isArray(value.keys) && Array.isArray(value.warnings);
+  // The stat the walk just took of it (the same bytes as its file entry).
+  const fileInfo = ctx.cache ? (ctx.cache.digests.statOf(ctx.root, rel) ?? lstatSync(skillFile.path)) : null;
+  let parsed = fileInfo ? ctx.cache?.byStat<ParsedSkill>(ctx.root, "skill", rel, fileInfo) : undefined;
+  if (!usable(parsed)) {
+    const bytes = readFileSync(skillFile.path);
+    const cached = fileInfo ? ctx.cache?.byBytes<ParsedSkill>(ctx.root, "skill", rel, fileInfo, bytes) : undefined;
+    parsed = usable(cached?.value) ? cached.value : parseSkill(name, skillFile.path, decodeText(skillFile.path, bytes));
+    if (cached && cached.value !== parsed) ctx.cache?.put(ctx.root, "skill", rel, cached.hash, parsed);
+  }
+  warnings.push(...parsed.warnings);
+  return { name, description: parsed.description, files, keys: parsed.keys };
+}
+
+function parseSkill(name: string, file: string, text: string): ParsedSkill {
+  const warnings: string[] = [];
+  const { data } = parseFrontmatter(text, file);
+  const { base } = splitFrontmatter("skill", data, file, text, warnings);
   const checked = skillFrontmatterSchema.safeParse(base);
-  if (!checked.success) throw frontmatterError(skillFile.path, text, checked.error.issues[0]);
-  if (checked.data.name !== name) throw new PackError(skillFile.path, `must equal the folder name "${name}"`, lineOfKey(text, "name"), "name");
-  return { name, description: checked.data.description, files, keys: Object.keys(data) };
+  if (!checked.success) throw frontmatterError(file, text, checked.error.issues[0]);
+  if (checked.data.name !== name) throw new PackError(file, `must equal the folder name "${name}"`, lineOfKey(text, "name"), "name");
+  return { description: checked.data.description, keys: Object.keys(data), warnings };
 }
 
 function loadMarkdown(ctx: LoadContext, kind: "commands" | "agents", name: string, warnings: string[]): MarkdownArtifact {
   const rel = `${kind}/${name}.md`;
   const file = join(ctx.root, rel);
   const info = regularFile(ctx, rel, `listed in pack.json artifacts.${kind}`);
-  const text = readText(file);
+  const bytes = readFileSync(file);
+  const text = decodeText(file, bytes);
+  const template = ctx.isTemplate(rel);
+  const cached = ctx.cache?.byBytes<ParsedMarkdown>(ctx.root, "markdown", rel, info, bytes);
+  const usable = (value: ParsedMarkdown | undefined): value is ParsedMarkdown => value?.template === template && typeof value.bodyStart === "number" && Array.isArray(value.warnings) && Array.isArray(value.keys);
+  const parsed = usable(cached?.value) ? cached.value : parseMarkdown(kind, name, file, text, template);
+  if (cached && cached.value !== parsed) ctx.cache?.put(ctx.root, "markdown", rel, cached.hash, parsed);
+  warnings.push(...parsed.warnings);
+  const pathVars = notePathVars(ctx, file, parsed.pathVars);
+  return { name, file, frontmatter: parsed.frontmatter, body: text.slice(parsed.bodyStart), bodyTemplate: parsed.bodyTemplate, statKey: packStatKey(info), source: text, extras: parsed.extras, keys: parsed.keys, pathVars };
+}
+
+function parseMarkdown(kind: "commands" | "agents", name: string, file: string, text: string, template: boolean): ParsedMarkdown {
+  const warnings: string[] = [];
   const { data, body, bodyLine } = parseFrontmatter(text, file);
   const schema = kind === "commands" ? commandFrontmatterSchema : agentFrontmatterSchema;
   const { base, extras } = splitFrontmatter(kind === "commands" ? "command" : "agent", data, file, text, warnings);
@@ -196,9 +248,8 @@ function loadMarkdown(ctx: LoadContext, kind: "commands" | "agents", name: strin
     throw new PackError(file, `must equal the file name "${name}"${variantOf ? ` (or "${variantOf}", for a variant of that agent)` : ""}`, lineOfKey(text, "name"), "name");
   }
   if (body.trim() === "") throw new PackError(file, `the ${kind === "commands" ? "command's prompt" : "agent's instructions"} (after the frontmatter) is empty`);
-  const bodyTemplate = ctx.isTemplate(rel) ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
-  const pathVars = notePathVars(ctx, file, scanText(text, file));
-  return { name, file, frontmatter: checked.data, body, bodyTemplate, statKey: packStatKey(info), source: text, extras, keys: Object.keys(data), pathVars };
+  const bodyTemplate = template ? compileTemplate(body, file, isKnownTemplateName, bodyLine) : null;
+  return { template, frontmatter: checked.data, bodyStart: text.length - body.length, bodyTemplate, extras, keys: Object.keys(data), pathVars: scanText(text, file), warnings };
 }
 
 function loadHook(ctx: LoadContext, name: string, hasSupportFiles: boolean): HookArtifact {

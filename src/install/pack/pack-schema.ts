@@ -85,6 +85,8 @@ const migrationSteps = z.discriminatedUnion("type", [
       sha256: z.array(z.string().regex(/^[0-9a-f]{64}$/)).min(1),
     })
     .strict(),
+  /** The pack takes the place of pack `from` in every folder that has it (migrations/succeed-pack.ts). */
+  z.object({ type: z.literal("succeed-pack"), from: z.string().regex(PACK_NAME, "name a pack: lower-case letters, digits, '.', '_' or '-'") }).strict(),
 ]);
 export type PackMigrationStep = z.infer<typeof migrationSteps>;
 
@@ -100,5 +102,7 @@ export const packMigrationSchema = z
     destructive: z.boolean(),
     steps: z.array(migrationSteps).min(1),
   })
-  .strict();
+  .strict()
+  // The succeeded pack's files are moved and retired: the record must say so.
+  .refine((record) => record.destructive || !record.steps.some((step) => step.type === "succeed-pack"), { path: ["destructive"], message: "its succeed-pack step moves and removes the old pack's files, so it must say destructive: true" });
 export type PackMigrationJson = z.infer<typeof packMigrationSchema>;

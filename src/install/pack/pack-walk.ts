@@ -3,6 +3,7 @@ import { join, sep } from "node:path";
 import { installedStatKey, packStatKey } from "../classify.js";
 import { scanPathVars, scanText, type PathVarUse } from "../path-vars.js";
 import { isKnownTemplateName } from "../template-vars.js";
+import type { LoadCache } from "./load-cache.js";
 import { PackError } from "./pack-error.js";
 import { compileTemplate, type Template } from "./template.js";
 
@@ -34,6 +35,15 @@ export interface LoadContext {
   watch: Map<string, string | null>;
   /** The first pack file whose text uses `{pack-dir}` (the pack must then have `files/`). */
   packDirUser: { file: string; line: number } | null;
+  /** What earlier loads parsed (load-cache.ts); null: parse everything. */
+  cache: LoadCache | null;
+}
+
+/** What a copied file's bytes parse to; `template` says whether it was read as one (pack.json `templates` may change). */
+interface ParsedFile {
+  template: boolean;
+  compiled: Template | null;
+  pathVars: PathVarUse | null;
 }
 
 /** Notes the first user of `{pack-dir}`. */
@@ -68,7 +78,7 @@ export function checkSize(ctx: Pick<LoadContext, "maxFileBytes">, path: string, 
  * files are refused. Each file's text is checked for path variables (binary files are copied as they are).
  */
 export function listFiles(ctx: LoadContext, base: string, dotFiles = false): PackFile[] {
-  const { root, isTemplate, count } = ctx;
+  const { root, count } = ctx;
   const out: PackFile[] = [];
   // A path under the walked folder; names from a directory listing need no normalizing.
   const baseDir = join(root, base);
@@ -85,16 +95,9 @@ export function listFiles(ctx: LoadContext, base: string, dotFiles = false): Pac
       else if (info.isFile()) {
         if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
         checkSize(ctx, path, info);
-        const packRel = `${base}/${rel}`;
-        let template: Template | null = null;
-        let pathVars: PathVarUse | null;
-        if (isTemplate(packRel)) {
-          const text = readText(path);
-          template = compileTemplate(text, path, isKnownTemplateName);
-          pathVars = scanText(text, path);
-        } else pathVars = scanPathVars(readFileSync(path), path);
+        const { compiled, pathVars } = parseFile(ctx, `${base}/${rel}`, path, info);
         notePathVars(ctx, path, pathVars);
-        out.push({ rel, path, size: info.size, mode: info.mode & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template, pathVars });
+        out.push({ rel, path, size: info.size, mode: info.mode & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template: compiled, pathVars });
       } else throw new PackError(path, info.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is not a regular file");
     }
   };
@@ -102,9 +105,31 @@ export function listFiles(ctx: LoadContext, base: string, dotFiles = false): Pac
   return out;
 }
 
+/** A copied file's template (when it is one) and path variables: from the cache when its bytes were parsed before. */
+function parseFile(ctx: LoadContext, packRel: string, path: string, info: Stats): ParsedFile {
+  const template = ctx.isTemplate(packRel);
+  const usable = (value: ParsedFile | undefined): value is ParsedFile => value?.template === template && "compiled" in value && "pathVars" in value;
+  const known = ctx.cache?.byStat<ParsedFile>(ctx.root, "file", packRel, info);
+  if (usable(known)) return known;
+  const bytes = readFileSync(path);
+  const cached = ctx.cache?.byBytes<ParsedFile>(ctx.root, "file", packRel, info, bytes);
+  if (usable(cached?.value)) return cached.value;
+  let parsed: ParsedFile;
+  if (template) {
+    const text = decodeText(path, bytes);
+    parsed = { template, compiled: compileTemplate(text, path, isKnownTemplateName), pathVars: scanText(text, path) };
+  } else parsed = { template, compiled: null, pathVars: scanPathVars(bytes, path) };
+  if (cached) ctx.cache?.put(ctx.root, "file", packRel, cached.hash, parsed);
+  return parsed;
+}
+
 /** A pack file's text; bytes that are not UTF-8 are a `PackError`. */
 export function readText(file: string): string {
-  const bytes = readFileSync(file);
+  return decodeText(file, readFileSync(file));
+}
+
+/** Bytes read from a pack file as its text; bytes that are not UTF-8 are a `PackError`. */
+export function decodeText(file: string, bytes: Buffer): string {
   const text = bytes.toString("utf8");
   if (!Buffer.from(text, "utf8").equals(bytes)) throw new PackError(file, "is not valid UTF-8 text");
   return text;

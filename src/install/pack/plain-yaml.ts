@@ -1,16 +1,16 @@
 /**
- * The common case of frontmatter without the YAML library: a flat mapping of keys to strings or to
- * block lists of strings, one `key: value`, `key:` or `- item` per line, and whole-line comments.
- * Only text whose meaning in YAML is beyond doubt is read or written here; anything else (numbers,
- * booleans, null, nesting, flow lists, trailing comments, escapes, a colon or `#` in a plain value,
- * odd characters) answers null, and the caller hands it to the `yaml` package. A test checks both
- * directions against that package on generated input.
+ * The common case of frontmatter without the YAML library: a flat mapping of keys to strings,
+ * one `key: value` per line, or to lists of strings (`key:`, then one indented `- value` a line),
+ * with whole-line comments. Only text whose meaning in YAML is beyond doubt is read or written
+ * here; anything else (numbers, booleans, null, nesting, trailing comments, escapes other than
+ * `\\` and `\"`, a `: ` or `#` in a plain value, odd characters) answers null, and the caller hands
+ * it to the `yaml` package. A test checks both directions against that package on generated input.
  */
 
 const KEY = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 // What a value may hold: printable ASCII and the BMP outside the surrogates, without the
-// characters YAML gives a meaning (`: ` and `#` end or comment a plain scalar, brackets and braces
+// characters YAML gives a meaning (`:` and `#` end or comment a plain scalar, brackets and braces
 // are flow syntax), the byte-order mark and the Unicode line separators. Never a control
 // character, tab or line break.
 const NON_ASCII = "\\u00a0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd";
@@ -38,22 +38,20 @@ function isPlainKey(key: string): boolean {
 
 /** A line YAML reads as a comment: `#` first, after nothing but spaces. */
 const COMMENT = /^ *#/;
-/** An item of a block list: its indent (spaces only), then `- ` and the item. */
-const ITEM = /^( *)- (.*)$/;
 
 /**
- * Reads YAML that is a flat mapping of keys to strings or to lists of strings, one thing per line:
- * `key: value`, `key: "value"`, `key: 'value'`, or `key:` followed by its items (`  - value`, all at
- * one indent, the key's own included); whole-line comments, empty lines, LF or CRLF. Null when the
- * text is anything else (or a key repeats, or a `key:` has no items): then only the YAML library
- * can say what it means.
+ * Reads YAML that is a flat mapping of keys to strings, each on its own line (`key: value`,
+ * `key: "value"`, `key: 'value'`; LF or CRLF; empty lines), or to lists of them (`key:` alone,
+ * then at least one `- value` line, all indented by the same spaces). Null when the text is
+ * anything else (or a key repeats): then only the YAML library can say what it means.
  */
 export function parsePlainMapping(yamlText: string): Record<string, string | string[]> | null {
   if (yamlText === "") return null;
   const data: Record<string, string | string[]> = {};
   const seen = new Set<string>();
-  // The list being read: its items, and their indent once the first is read.
-  let list: { items: string[]; indent: number | null } | null = null;
+  // The list being read (its key's entry) and its items' indentation, once known.
+  let list: string[] | null = null;
+  let indent = "";
   let start = 0;
   while (start < yamlText.length) {
     let end = yamlText.indexOf("\n", start);
@@ -62,25 +60,23 @@ export function parsePlainMapping(yamlText: string): Record<string, string | str
     start = end + 1;
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (line === "" || COMMENT.test(line)) continue;
-    const item = list ? ITEM.exec(line) : null;
-    if (list && item) {
-      const indent = (item[1] as string).length;
-      if (list.indent !== null && indent !== list.indent) return null;
-      const value = scalar(item[2] as string);
-      if (value === null) return null;
-      list.indent = indent;
-      list.items.push(value);
-      continue;
+    if (list) {
+      const item = listItem(line, indent);
+      if (item !== undefined) {
+        if (item === null) return null;
+        if (list.length === 0) indent = line.slice(0, line.indexOf("-"));
+        list.push(item);
+        continue;
+      }
+      if (list.length === 0) return null;
+      list = null;
     }
-    // Anything else starts a key, so the list before it must have had an item.
-    if (list?.indent === null) return null;
-    list = null;
-    if (line.endsWith(":")) {
+    if (line.endsWith(":") && isPlainKey(line.slice(0, -1))) {
       const key = line.slice(0, -1);
-      if (!isPlainKey(key) || seen.has(key)) return null;
+      if (seen.has(key)) return null;
       seen.add(key);
-      list = { items: [], indent: null };
-      data[key] = list.items;
+      data[key] = list = [];
+      indent = "";
       continue;
     }
     const colon = line.indexOf(": ");
@@ -94,8 +90,23 @@ export function parsePlainMapping(yamlText: string): Record<string, string | str
     seen.add(key);
     data[key] = value;
   }
-  if (list?.indent === null) return null;
+  if (list && list.length === 0) return null;
   return seen.size === 0 ? null : data;
+}
+
+/**
+ * A `- value` line of a list: its value; null when it is one but not plain (the YAML library
+ * must read it); undefined when it is not a list line (the list ended). The first item sets the
+ * indentation (one space or more); the others must have exactly it.
+ */
+function listItem(line: string, indent: string): string | null | undefined {
+  let spaces = 0;
+  while (line.charCodeAt(spaces) === 0x20) spaces++;
+  if (spaces === 0 || line.charCodeAt(spaces) !== 0x2d) return undefined;
+  if ((indent !== "" && spaces !== indent.length) || line.charCodeAt(spaces + 1) !== 0x20) return null;
+  let rest = spaces + 2;
+  while (line.charCodeAt(rest) === 0x20) rest++;
+  return scalar(line.slice(rest));
 }
 
 function scalar(text: string): string | null {
@@ -107,14 +118,21 @@ function scalar(text: string): string | null {
 }
 
 /**
- * `key: value` lines for a mapping whose keys and values are all plain strings (exactly what the
- * YAML library writes for them); null for anything else.
+ * `key: value` lines for a mapping whose keys and values are all plain strings, or non-empty
+ * lists of them (`key:`, then `  - value` lines), exactly what the YAML library writes for
+ * them; null for anything else.
  */
 export function renderPlainMapping(data: Record<string, unknown>, eol: string): string | null {
   let out = "";
   for (const [key, value] of Object.entries(data)) {
     if (value === undefined) continue;
-    if (typeof value !== "string" || !isPlainKey(key) || !isPlainString(value)) return null;
+    if (!isPlainKey(key)) return null;
+    if (Array.isArray(value)) {
+      if (value.length === 0 || !value.every((item) => typeof item === "string" && isPlainString(item))) return null;
+      out += `${key}:${eol}${value.map((item) => `  - ${item}${eol}`).join("")}`;
+      continue;
+    }
+    if (typeof value !== "string" || !isPlainString(value)) return null;
     out += `${key}: ${value}${eol}`;
   }
   return out === "" ? null : out;
