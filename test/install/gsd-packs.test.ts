@@ -1,10 +1,11 @@
 // The anchors as bosun packs made by the real `bosun pack import` (scripts/anchor-packs.mjs, the
 // built CLI) from each anchor installer's own Claude tree, installed into temp homes. For Claude
 // Code the tree is the anchor's byte for byte, except the differences each anchor's KNOWN lists.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ANCHOR_PACKS, buildAnchorBosunPack, findAnchorPack, type AnchorPackPin } from "../../scripts/anchor-packs.mjs";
+import { filePaths as files } from "../fixtures/fs-snapshot.js";
 import { install } from "../fixtures/install.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
@@ -47,10 +48,6 @@ const KNOWN: Record<AnchorPackPin["id"], Known> = {
     textNamesMovedFolder: ["hooks/gsd-check-update-worker.js"],
   },
 };
-
-function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name))).sort();
-}
 
 function anchorPack(pin: AnchorPackPin): { pack: string; claudeDir: string } {
   const found = findAnchorPack(pin.id);

@@ -3,15 +3,15 @@
 // gsd-core's carries the `succeed-pack` migration the script writes. Real files, temp homes.
 import { createHash } from "node:crypto";
 import * as nodeFs from "node:fs";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANCHOR_PACKS, buildAnchorBosunPack, findAnchorPack, type AnchorPackPin } from "../../scripts/anchor-packs.mjs";
 import { PackSucceededError } from "../../src/install/install-errors.js";
 import { readManifest } from "../../src/install/manifest.js";
 import { buildInstallReport } from "../../src/install/report.js";
-import { snapshotTree } from "../fixtures/fs-snapshot.js";
+import { filePaths as files, snapshotTree } from "../fixtures/fs-snapshot.js";
 import { install, uninstall, watchedFs } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
@@ -32,14 +32,6 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => rmSync(built, { recursive: true, force: true }));
-
-function files(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => !entry.isDirectory())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .sort();
-}
 
 /** Each file under a runtime's folder with the hash of its text as it would be in any home (`~` for the home's path). */
 function contents(root: string, home: string, skip: (rel: string) => boolean): Record<string, string> {

@@ -3,8 +3,8 @@
 // files, Claude Code global; the real gsd packs are in gsd-upgrade.test.ts.
 import { spawnSync } from "node:child_process";
 import * as nodeFs from "node:fs";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { InstallFailedError, PackSucceededError } from "../../src/install/install-errors.js";
@@ -14,7 +14,7 @@ import { auditOfPlan } from "../../src/install/pack-audit-inputs.js";
 import { buildInstallReport } from "../../src/install/report.js";
 import { succeedPack } from "../../src/install/succession.js";
 import { runCli } from "../fixtures/cli.js";
-import { snapshotTree } from "../fixtures/fs-snapshot.js";
+import { filePaths as files, snapshotTree } from "../fixtures/fs-snapshot.js";
 import { seededRandom } from "../fixtures/random.js";
 import { failingFs, install, treeState, uninstall, watchedFs } from "../fixtures/install.js";
 import { SUCCESSION_ID, successionPacks } from "../fixtures/succession-packs.js";
@@ -23,14 +23,6 @@ import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 const rootOf = (t: TempHome) => join(t.home, ".claude");
 const manifestOf = (t: TempHome) => readManifest(nodeFs, join(rootOf(t), "bosun-manifest.json")).manifest;
 const settingsOf = (t: TempHome) => JSON.parse(readFileSync(join(rootOf(t), "settings.json"), "utf8"));
-
-function files(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => !entry.isDirectory())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .sort();
-}
 
 /** oldkit installed, with a value and a hook of yours in settings.json. */
 async function oldInstalled(options: Parameters<typeof install>[1] = {}): Promise<{ t: TempHome; packs: ReturnType<typeof successionPacks> }> {
