@@ -135,7 +135,15 @@ describe("the pack digest", () => {
 
     mkdirSync(join(b, "files"));
     writeFileSync(join(b, "files", "support.txt"), "support\n");
-    expect(changedParts(first.parts, packDigest(b).parts)).toEqual(["files", "skills"]);
+    const withSupport = packDigest(b);
+    expect(changedParts(first.parts, withSupport.parts)).toEqual(["files", "skills"]);
+    // Under files/ a dot-file is installed (files/.env.example, files/.config/…), so it counts.
+    mkdirSync(join(b, "files", ".config"));
+    writeFileSync(join(b, "files", ".config", "tool.json"), "{}\n");
+    const withDot = packDigest(b);
+    expect(changedParts(withSupport.parts, withDot.parts)).toEqual(["files"]);
+    writeFileSync(join(b, "files", ".config", "tool.json"), '{"edited":true}\n');
+    expect(changedParts(withDot.parts, packDigest(b).parts)).toEqual(["files"]);
   });
 
   it("a renamed file changes it (paths are part of it); a symlink counts by its target text", () => {

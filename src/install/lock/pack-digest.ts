@@ -23,7 +23,8 @@ export const PACK_ENTRIES = ["pack.json", "agents", "commands", "files", "hooks"
 
 /**
  * The content digest of a pack folder: `pack.json` and every file under the pack's folders
- * (`PACK_ENTRIES`; dot-files and dot-folders skipped, as the pack loader skips them), in byte
+ * (`PACK_ENTRIES`; dot-files and dot-folders skipped where the pack loader skips them, that is
+ * everywhere but under `files/`, whose dot-files are installed), in byte
  * order of their relative POSIX paths; each adds its path, its kind and the SHA-256 of its bytes
  * (a symlink: of its target text, never followed). Modes and times are not part of it: the same
  * files in another checkout give the same digest. A file whose stat `cache` knows is not read
@@ -56,7 +57,8 @@ export function changedParts(locked: Record<string, string>, now: Record<string,
 
 function readNames(dir: string, rel: string): string[] {
   try {
-    return readdirSync(join(dir, rel)).filter((name) => !name.startsWith("."));
+    const names = readdirSync(join(dir, rel));
+    return rel === "files" || rel.startsWith("files/") ? names : names.filter((name) => !name.startsWith("."));
   } catch (error) {
     throw new PackError(join(dir, rel), `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
