@@ -61,8 +61,7 @@ describe("plain frontmatter", () => {
 
   it("reads generated lists (`key:` then `- value` lines) exactly as the yaml package does, or leaves them to it", () => {
     const random = seededRandom(20261202);
-    let answered = 0;
-    let lists = 0;
+    const tally = { answered: 0, lists: 0 };
     for (let run = 0; run < 4000; run++) {
       const keys = ["name", "allowed-tools", "tools", "x_1", "true", "Name"];
       const lines: string[] = [];
@@ -81,23 +80,16 @@ describe("plain frontmatter", () => {
           if (pick(random, 10) === 0) lines.push(`${indent}  continued`);
         } else lines.push(`${key}: ${quoted(random, value(random))}`);
       }
-      const eol = pick(random, 3) === 0 ? "\r\n" : "\n";
-      const text = lines.join(eol) + eol;
-      const ours = parsePlainMapping(text);
-      if (ours === null) continue;
-      answered++;
-      if (Object.values(ours).some(Array.isArray)) lists++;
-      expect(ours, JSON.stringify(text)).toEqual(parse(text, { uniqueKeys: true }));
+      compareWithYaml(joinLines(random, lines), tally);
     }
     // Both paths must be taken often, or this test proves little.
-    expect(answered).toBeGreaterThan(500);
-    expect(lists).toBeGreaterThan(150);
+    expect(tally.answered).toBeGreaterThan(500);
+    expect(tally.lists).toBeGreaterThan(150);
   });
 
   it("reads generated comment lines, colons inside words and escaped quotes, with lists, exactly as the yaml package does, or leaves them to it", () => {
     const random = seededRandom(20261202);
-    let answered = 0;
-    let lists = 0;
+    const tally = { answered: 0, lists: 0 };
     for (let run = 0; run < 4000; run++) {
       const keys = ["name", "description", "allowed-tools", "tools", "x_1", "null", "Name"];
       const lines: string[] = [];
@@ -119,16 +111,10 @@ describe("plain frontmatter", () => {
           lines.push(`${indent}${shift}-${pick(random, 12) === 0 ? "  " : " "}${quoted(random, colons(random, value(random)))}`);
         }
       }
-      const eol = pick(random, 3) === 0 ? "\r\n" : "\n";
-      const text = lines.join(eol) + eol;
-      const ours = parsePlainMapping(text);
-      if (ours === null) continue;
-      answered++;
-      if (Object.values(ours).some(Array.isArray)) lists++;
-      expect(ours, JSON.stringify(text)).toEqual(parse(text, { uniqueKeys: true }));
+      compareWithYaml(joinLines(random, lines), tally);
     }
-    expect(answered).toBeGreaterThan(400);
-    expect(lists).toBeGreaterThan(200);
+    expect(tally.answered).toBeGreaterThan(400);
+    expect(tally.lists).toBeGreaterThan(200);
   });
 
   it("reads escaped quotes and backslashes in double quotes, and nothing else escaped", () => {
@@ -177,3 +163,18 @@ describe("plain frontmatter", () => {
     expect(renderFrontmatter({ name: "demo", description: "a: b" })).toBe(`---\n${stringify({ name: "demo", description: "a: b" }, { lineWidth: 0 })}---\n`);
   });
 });
+
+/** Generated lines as one text, with LF or (now and then) CRLF line ends. */
+function joinLines(random: () => number, lines: readonly string[]): string {
+  const eol = pick(random, 3) === 0 ? "\r\n" : "\n";
+  return lines.join(eol) + eol;
+}
+
+/** The plain reader's answer, where it gives one, equals the yaml package's; the tally counts how often it answered, and with a list. */
+function compareWithYaml(text: string, tally: { answered: number; lists: number }): void {
+  const ours = parsePlainMapping(text);
+  if (ours === null) return;
+  tally.answered++;
+  if (Object.values(ours).some(Array.isArray)) tally.lists++;
+  expect(ours, JSON.stringify(text)).toEqual(parse(text, { uniqueKeys: true }));
+}
