@@ -80,10 +80,10 @@ try {
   // Private, as bosun makes its folders (a 0755 one would be repaired by 40_private_folders).
   mkdirSync(join(dataDir, "bin"), { recursive: true, mode: 0o700 });
   copyFileSync(join(root, "assets/bin/bosun-hook.mjs"), join(dataDir, "bin/bosun-hook.mjs"));
-  const { resolvePaths } = await import(join(root, "dist/boot/paths.js"));
+  const { resolvePaths } = await import(join(root, "dist/kernel/paths.js"));
   const { ExtensionHost } = await import(join(root, "dist/extensions/host.js"));
   const { extensionRoots } = await import(join(root, "dist/extensions/roots.js"));
-  const { runStartupMigrations } = await import(join(root, "dist/migrations/startup-pass.js"));
+  const { runStartupMigrations } = await import(join(root, "dist/startup/startup-pass.js"));
   const paths = resolvePaths(env, home);
   const ctx = { paths, project: null, env, fs: nodeFs, packageRoot: root, spawnDetached: () => "" };
   const pass = async () => {

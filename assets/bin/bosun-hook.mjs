@@ -14,7 +14,7 @@
 // plain stdout to the user only). An unknown format prints the bare line.
 //
 // bosun replaces an installed copy with a newer packaged one only when the packaged one still has
-// the functions marked "safety marker" below (see src/migrations/30_runtime_helper_sync.ts).
+// the functions marked "safety marker" below (see src/startup/30_runtime_helper_sync.ts).
 
 import { execFile, spawn } from "node:child_process";
 import { closeSync, openSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";

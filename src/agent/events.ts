@@ -1,4 +1,4 @@
-import type { SubagentStatus, TokenUsage, ToolStatus } from "./session-format.js";
+import type { SubagentStatus, TokenUsage, ToolStatus } from "./session/format.js";
 import type { ToolAccess, ToolUi } from "./tools/tool.js";
 
 /** What the loop reports while it runs; the CLI turns these into stdout text and stderr progress. */

@@ -1,8 +1,8 @@
 import type { ModelMessage } from "ai";
 import type { ExtensionHost } from "../extensions/host.js";
-import type { StepToolCall } from "./model-step.js";
-import type { SubagentStatus, TokenUsage } from "./session-format.js";
-import type { ToolRegistry } from "./tool-registry.js";
+import type { StepToolCall } from "./model/step.js";
+import type { SubagentStatus, TokenUsage } from "./session/format.js";
+import type { ToolRegistry } from "./tools/tool-registry.js";
 
 /** What every agent extension point gets as `agent`: who is running, where, with what. */
 export interface AgentInfo {

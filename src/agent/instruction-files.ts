@@ -1,10 +1,10 @@
 import { realpathSync, type Stats } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { findProject } from "../boot/project.js";
-import { currentFileUser, untrustedBecause, type FileUser } from "../fs/file-trust.js";
-import { isInside } from "../fs/path-inside.js";
-import { describeNonRegular, readFileStart, UnusableFileError } from "../fs/regular-file.js";
-import { lstatOrUndefined, realPathOrSelf, statOrUndefined } from "../fs/stat.js";
+import { findProject } from "../kernel/project.js";
+import { currentFileUser, untrustedBecause, type FileUser } from "../kernel/fs/file-trust.js";
+import { isInside } from "../kernel/fs/path-inside.js";
+import { describeNonRegular, readFileStart, UnusableFileError } from "../kernel/fs/regular-file.js";
+import { lstatOrUndefined, realPathOrSelf, statOrUndefined } from "../kernel/fs/stat.js";
 import { assembleInstructions, type InstructionLimits, type InstructionScope, type InstructionSource, type ProjectInstructions } from "./instructions.js";
 
 /** The names looked for in each folder, in order: the first that can be read is the folder's file. */

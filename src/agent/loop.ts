@@ -1,25 +1,25 @@
 import type { ModelMessage, ToolModelMessage } from "ai";
-import type { Env } from "../boot/paths.js";
-import { describeError } from "../errors.js";
+import type { Env } from "../kernel/paths.js";
+import { describeError } from "../kernel/errors.js";
 import type { ExtensionHost } from "../extensions/host.js";
 import type { AgentLanguageModel } from "../llm/language-model.js";
-import type { ApprovalGate } from "./approval.js";
-import { estimateTextTokens } from "./compaction.js";
-import { Compactor } from "./compactor.js";
+import type { ApprovalGate } from "./approval/approval.js";
+import { estimateTextTokens } from "./session/compaction.js";
+import { Compactor } from "./session/compactor.js";
 import { interceptEvents, type AgentEvent, type AgentUi } from "./events.js";
 import { AgentHooks, type AgentInfo } from "./hooks.js";
-import { AgentAbortedError, ModelCallError } from "./model-errors.js";
-import { RetryBudget } from "./model-retry.js";
-import { ModelStepError, streamModelStep, type StepResult } from "./model-step.js";
+import { AgentAbortedError, ModelCallError } from "./model/errors.js";
+import { RetryBudget } from "./model/retry.js";
+import { ModelStepError, streamModelStep, type StepResult } from "./model/step.js";
 import type { Sandbox } from "./sandbox/sandbox.js";
-import type { Redactor } from "./secrets.js";
+import type { Redactor } from "../kernel/redact/secrets.js";
 import type { BackgroundJobs } from "./tools/background-jobs.js";
-import type { RunEndReason } from "./session-format.js";
-import type { Session } from "./session-store.js";
+import type { RunEndReason } from "./session/format.js";
+import type { Session } from "./session/store.js";
 import type { InstructionRecord, ProjectInstructions } from "./instructions.js";
 import { defaultSystemPrompt, withProjectInstructions } from "./system-prompt.js";
-import { toolJsonSchema, type ToolRegistry } from "./tool-registry.js";
-import { runToolCall } from "./tool-runner.js";
+import { toolJsonSchema, type ToolRegistry } from "./tools/tool-registry.js";
+import { runToolCall } from "./tools/tool-runner.js";
 
 export const DEFAULT_MAX_TURNS = 50;
 

@@ -1,5 +1,5 @@
 import { interceptEvents, type AgentEvent, type AgentUi } from "./events.js";
-import { AgentAbortedError } from "./model-errors.js";
+import { AgentAbortedError } from "./model/errors.js";
 
 interface Waiter {
   start(): void;

@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
-import { UserError } from "../errors.js";
-import { writeFileAtomically } from "../fs/atomic-write.js";
-import { ensurePrivateDir } from "../fs/private-dir.js";
-import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
-import { isMissingPathError } from "../fs/stat.js";
+import { UserError } from "../kernel/errors.js";
+import { writeFileAtomically } from "../kernel/fs/atomic-write.js";
+import { ensurePrivateDir } from "../kernel/fs/private-dir.js";
+import { readRegularFile, UnusableFileError } from "../kernel/fs/regular-file.js";
+import { isMissingPathError } from "../kernel/fs/stat.js";
 
 /** A stored key. The type leaves room for other kinds of credentials later. */
 export interface StoredCredential {

@@ -1,7 +1,7 @@
 /** Where the catalog's inputs live: the models.dev source and cache, the built-in list, the key store. */
 import { join } from "node:path";
-import type { Env } from "../boot/paths.js";
-import { requireLazily } from "../fs/require.js";
+import type { Env } from "../kernel/paths.js";
+import { requireLazily } from "../kernel/fs/require.js";
 
 export const DEFAULT_MODELS_SOURCE = "https://models.dev";
 

@@ -1,5 +1,5 @@
-import { State, type Registration, type Transform, type TransformOptions } from "../state/state.js";
-import type { Scope } from "../state/scope.js";
+import { State, type Registration, type Transform, type TransformOptions } from "../kernel/state/state.js";
+import type { Scope } from "../kernel/state/scope.js";
 import { diffCatalogs, type CatalogDiff } from "./diff.js";
 import { catalogEditor, type CatalogEditor } from "./editor.js";
 import { Policy } from "./policy.js";

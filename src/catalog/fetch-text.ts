@@ -1,5 +1,5 @@
-import { describeError, UserError } from "../errors.js";
-import { classifyNetworkFailure, isRetryableStatus } from "../net/network-failure.js";
+import { describeError, UserError } from "../kernel/errors.js";
+import { classifyNetworkFailure, isRetryableStatus } from "../kernel/net/network-failure.js";
 
 export interface FetchTextOptions {
   /** Per attempt, covering the response body too (default 10 s). */

@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 
 /** A model as models.dev's `api.json` describes it (the fields bosun reads). */
 export interface ModelsDevModel {

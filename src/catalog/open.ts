@@ -1,7 +1,7 @@
-import type { LoadedConfig } from "../boot/config.js";
-import type { Log } from "../boot/log.js";
-import { packageVersion } from "../boot/package-info.js";
-import type { Boot } from "../boot/start.js";
+import type { LoadedConfig } from "../kernel/config/config.js";
+import type { Log } from "../kernel/log.js";
+import { packageVersion } from "../kernel/package-info.js";
+import type { Boot } from "../app/start.js";
 import { openLocation, type Location } from "./location.js";
 import { ModelsDevClient } from "./models-dev-client.js";
 

@@ -1,4 +1,4 @@
-import type { ConfigLayer } from "../boot/config.js";
+import type { ConfigLayer } from "../kernel/config/config.js";
 import { wildcardMatch, wildcardMatcher } from "./wildcard.js";
 
 export type PolicyEffect = "allow" | "deny";

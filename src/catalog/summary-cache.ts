@@ -1,8 +1,8 @@
 import { renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Env } from "../boot/paths.js";
-import { ensurePrivateDirs } from "../fs/private-dir.js";
-import { readRegularFile } from "../fs/regular-file.js";
+import type { Env } from "../kernel/paths.js";
+import { ensurePrivateDirs } from "../kernel/fs/private-dir.js";
+import { readRegularFile } from "../kernel/fs/regular-file.js";
 
 /**
  * A catalog summary kept between runs, valid while the inputs it was computed from are

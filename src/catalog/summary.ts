@@ -1,6 +1,6 @@
-import type { Log } from "../boot/log.js";
-import type { Boot } from "../boot/start.js";
-import type { PluginReport } from "../plugins/host.js";
+import type { Log } from "../kernel/log.js";
+import type { Boot } from "../app/start.js";
+import type { PluginReport } from "./plugins/host.js";
 import type { ModelsSource } from "./models-dev-client.js";
 import { modelsDevClientFor, openBootLocation } from "./open.js";
 import type { ModelRef } from "./records.js";

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { packageVersion } from "../boot/package-info.js";
-import { displayPath } from "../boot/paths.js";
-import type { Boot } from "../boot/start.js";
-import { isUserError, UserError } from "../errors.js";
-import type { Runtime } from "../runtimes/types.js";
+import { packageVersion } from "../kernel/package-info.js";
+import { displayPath } from "../kernel/paths.js";
+import type { Boot } from "../app/start.js";
+import { isUserError, UserError } from "../kernel/errors.js";
+import type { Runtime } from "../runtimes/kit/types.js";
 import type { Spinner } from "./spinner.js";
 import { bootForCommand } from "./boot.js";
 import { saveAgentsPartInHookSnapshot } from "./hook-snapshot.js";
@@ -34,7 +34,7 @@ export function registerAgents(program: Command, output: Output): void {
 async function detection(boot: Boot) {
   const [collect, context, registry] = await Promise.all([
     import("../runtimes/collect-status.js"),
-    import("../runtimes/machine.js"),
+    import("../runtimes/kit/machine.js"),
     import("../runtimes/registry.js"),
   ]);
   const ctx = context.machineDetectionContext(boot.agentEnv, boot.paths);
@@ -47,7 +47,7 @@ export async function listAgents(options: { json?: boolean }, output: Output): P
   const boot = await bootForCommand(output);
   const [{ agentsHeadline, agentsSummaryPart, AGENTS_SUMMARY_PART, collectAgentReports, unverifiedNote, ctx, agentsConfig }, view] = await Promise.all([
     detection(boot),
-    options.json ? import("../runtimes/headless-defaults.js") : import("./render-agents.js"),
+    options.json ? import("../runtimes/kit/headless-defaults.js") : import("./render-agents.js"),
   ]);
   const reports = await collectAgentReports(ctx, agentsConfig);
   saveAgentsPartInHookSnapshot(boot, packageVersion(), agentsSummaryPart(reports), AGENTS_SUMMARY_PART);
@@ -115,7 +115,7 @@ async function disconnectAgent(id: string, options: { yes?: boolean; json?: bool
   const boot = await bootForCommand(output);
   const { getRuntime, ctx, configOf } = await detection(boot);
   const runtime = getRuntime(id);
-  const { carryOutDisconnect, describeDisconnectPlan, planRuntimeDisconnect } = await import("../runtimes/disconnect.js");
+  const { carryOutDisconnect, describeDisconnectPlan, planRuntimeDisconnect } = await import("../runtimes/kit/disconnect.js");
   const plan = await planRuntimeDisconnect(runtime, configOf(runtime), ctx);
   const what = describeDisconnectPlan(plan, boot.paths.home);
   if (!options.yes) {

@@ -1,9 +1,9 @@
-import { describeWarning } from "../boot/config-warning.js";
-import { createFileLog, type Log, type LogEcho } from "../boot/log.js";
-import { displayPath, resolvePaths } from "../boot/paths.js";
-import { startBosun, type Boot, type BootOptions } from "../boot/start.js";
-import { describeError } from "../errors.js";
-import type { MigrationListener } from "../migrations/runner.js";
+import { describeWarning } from "../kernel/config/config-warning.js";
+import { createFileLog, type Log, type LogEcho } from "../kernel/log.js";
+import { displayPath, resolvePaths } from "../kernel/paths.js";
+import { startBosun, type Boot, type BootOptions } from "../app/start.js";
+import { describeError } from "../kernel/errors.js";
+import type { MigrationListener } from "../startup/runner.js";
 import { detail, notify, writeLine, type Output } from "./output.js";
 
 export interface BootReporting {

@@ -1,5 +1,5 @@
-import type { Log } from "../boot/log.js";
-import type { Boot } from "../boot/start.js";
+import type { Log } from "../kernel/log.js";
+import type { Boot } from "../app/start.js";
 import type { Location } from "../catalog/location.js";
 import type { ModelsDevClient, RefreshOutcome } from "../catalog/models-dev-client.js";
 import { bootForCommand } from "./boot.js";

@@ -1,4 +1,4 @@
-import { packageVersion } from "../boot/package-info.js";
+import { packageVersion } from "../kernel/package-info.js";
 import type { CompletionArgument, CompletionCommand, CompletionOption, Shell, Values } from "./completion.js";
 
 /**

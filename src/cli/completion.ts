@@ -1,6 +1,6 @@
 import { Argument, type Command, type Option } from "commander";
-import { packageRoot } from "../boot/package-info.js";
-import type { Choice } from "../install/migration-record.js";
+import { packageRoot } from "../kernel/package-info.js";
+import type { Choice } from "../install/records/migration-record.js";
 import type { Output } from "./output.js";
 
 /** What completes a value: fixed words (`commaList`: a list of them, `claude,codex`), folders, or both. */
@@ -47,9 +47,9 @@ export type Shell = (typeof SHELLS)[number];
  */
 export const VALUE_SOURCES: Record<string, () => Promise<Values>> = {
   "--runtime": async () => ({ words: (await import("../runtimes/install-registry.js")).listInstallRuntimes().map((runtime) => runtime.id), commaList: true }),
-  "--scope": async () => ({ words: (await import("../runtimes/install-types.js")).INSTALL_SCOPES }),
+  "--scope": async () => ({ words: (await import("../runtimes/kit/install-types.js")).INSTALL_SCOPES }),
   "--resolve": async () => ({ words: RESOLVE_CHOICES }),
-  "--mode": async () => ({ words: (await import("../agent/approval-policy.js")).APPROVAL_MODES }),
+  "--mode": async () => ({ words: (await import("../agent/approval/approval-policy.js")).APPROVAL_MODES }),
   "--provider": async () => ({ words: Object.keys(await embeddedProviders()) }),
   "--model": async () => ({ words: modelIds(await embeddedProviders()) }),
   "--config-dir": async () => ({ directories: true }),

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { describeWarning } from "../boot/config-warning.js";
-import { displayPath } from "../boot/paths.js";
-import { UserError } from "../errors.js";
+import { describeWarning } from "../kernel/config/config-warning.js";
+import { displayPath } from "../kernel/paths.js";
+import { UserError } from "../kernel/errors.js";
 import { bootForCommand } from "./boot.js";
 import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
 
@@ -32,7 +32,7 @@ export function registerConfig(program: Command, output: Output): void {
 
 async function showConfig(options: { json?: boolean }, output: Output): Promise<void> {
   const boot = await bootForCommand(output, {}, { printWarnings: false });
-  const [{ configEntries }, { redactConfig, REDACTED }] = await Promise.all([import("../boot/config-origins.js"), import("../boot/config-redact.js")]);
+  const [{ configEntries }, { redactConfig, REDACTED }] = await Promise.all([import("../kernel/config/config-origins.js"), import("../kernel/config/config-redact.js")]);
   // Secrets are redacted before anything is listed, so no output can show one.
   const config = boot.config && { ...boot.config, value: redactConfig(boot.config.value) as typeof boot.config.value };
   const entries = config ? configEntries(config) : [];
@@ -60,7 +60,7 @@ async function showConfig(options: { json?: boolean }, output: Output): Promise<
  */
 async function checkConfig(options: { json?: boolean }, output: Output): Promise<void> {
   const boot = await bootForCommand(output, { skipConfig: true }, { printWarnings: false });
-  const { checkConfigFiles } = await import("../boot/config.js");
+  const { checkConfigFiles } = await import("../kernel/config/config.js");
   const result = await checkConfigFiles(boot.configSources);
   const warnings = [...boot.warnings, ...result.warnings];
   const files = boot.configSources.filter((source) => source.exists).map((source) => source.file);

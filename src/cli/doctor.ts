@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 import { bootForCommand } from "./boot.js";
 import { collect } from "./collect-flag.js";
 import { styler, writeJson, writeLine, type Output } from "./output.js";

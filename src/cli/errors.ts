@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { resolvePaths, variablesMoving } from "../boot/paths.js";
-import { isUserError } from "../errors.js";
-import { FolderError } from "../fs/folder-error.js";
+import { resolvePaths, variablesMoving } from "../kernel/paths.js";
+import { isUserError } from "../kernel/errors.js";
+import { FolderError } from "../kernel/fs/folder-error.js";
 import { writeLine, type Output } from "./output.js";
 
 /**

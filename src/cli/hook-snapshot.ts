@@ -1,10 +1,10 @@
 import { existsSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Boot } from "../boot/start.js";
-import { describeError } from "../errors.js";
-import { readRegularFile } from "../fs/regular-file.js";
+import type { Boot } from "../app/start.js";
+import { describeError } from "../kernel/errors.js";
+import { readRegularFile } from "../kernel/fs/regular-file.js";
 import type { InstallOutcome } from "../install/install-pack.js";
-import { HELPER_RELATIVE_PATH } from "../migrations/30_runtime_helper_sync.js";
+import { HELPER_RELATIVE_PATH } from "../startup/30_runtime_helper_sync.js";
 import type { Output } from "./output.js";
 
 /**

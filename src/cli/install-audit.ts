@@ -1,8 +1,8 @@
 import * as nodeFs from "node:fs";
-import type { Boot } from "../boot/start.js";
+import type { Boot } from "../app/start.js";
 import type { InstallOutcome, InstallPackOptions } from "../install/install-pack.js";
-import type { PackAudit } from "../install/pack-audit.js";
-import { auditOfPlan, auditOfPlans } from "../install/pack-audit-inputs.js";
+import type { PackAudit } from "../install/audit/pack-audit.js";
+import { auditOfPlan, auditOfPlans } from "../install/audit/pack-audit-inputs.js";
 import { styler, writeLine, type Output } from "./output.js";
 
 /**

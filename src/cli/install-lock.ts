@@ -1,8 +1,8 @@
 import { join, resolve } from "node:path";
-import type { Boot } from "../boot/start.js";
-import { displayPath } from "../boot/paths.js";
-import { UserError } from "../errors.js";
-import type { InstallScope } from "../runtimes/install-types.js";
+import type { Boot } from "../app/start.js";
+import { displayPath } from "../kernel/paths.js";
+import { UserError } from "../kernel/errors.js";
+import type { InstallScope } from "../runtimes/kit/install-types.js";
 import type { InstallOutcome } from "../install/install-pack.js";
 import type { FrozenGroup } from "../install/lock/frozen.js";
 import type { LockCheck } from "../install/lock/lock-check.js";

@@ -1,7 +1,7 @@
-import { displayPath } from "../boot/paths.js";
-import { UserError } from "../errors.js";
-import type { PlannedAction } from "../install/plan-types.js";
-import type { InstallRoot } from "../install/root.js";
+import { displayPath } from "../kernel/paths.js";
+import { UserError } from "../kernel/errors.js";
+import type { PlannedAction } from "../install/plan/plan-types.js";
+import type { InstallRoot } from "../install/records/root.js";
 import type { Output } from "./output.js";
 
 /** What answering "remove" does, in words, for each kind of question. */

@@ -1,12 +1,12 @@
 import type { Command } from "commander";
-import { displayPath } from "../boot/paths.js";
-import { packageVersion } from "../boot/package-info.js";
-import type { Boot } from "../boot/start.js";
-import { UserError } from "../errors.js";
+import { displayPath } from "../kernel/paths.js";
+import { packageVersion } from "../kernel/package-info.js";
+import type { Boot } from "../app/start.js";
+import { UserError } from "../kernel/errors.js";
 import type { InstallOutcome, InstallPackOptions } from "../install/install-pack.js";
 import type { LockReport } from "../install/lock/lock-record.js";
-import type { PackAudit } from "../install/pack-audit.js";
-import type { InstallScope } from "../runtimes/install-types.js";
+import type { PackAudit } from "../install/audit/pack-audit.js";
+import type { InstallScope } from "../runtimes/kit/install-types.js";
 import { bootForCommand } from "./boot.js";
 import { collect } from "./collect-flag.js";
 import type { LockFlags } from "./install-lock.js";
@@ -160,7 +160,7 @@ async function checkCommand(pack: string | undefined, flags: InstallFlags, outpu
  */
 async function checkBeforeApplying(preview: InstallOutcome, audit: PackAudit | null, context: { interactive: boolean; resolve: string | undefined; yes: boolean }, boot: Boot, output: Output): Promise<void> {
   const { InstallBlockedError, NeedsChoiceError } = await import("../install/install-errors.js");
-  const { isBlocked, needsChoice } = await import("../install/plan-types.js");
+  const { isBlocked, needsChoice } = await import("../install/plan/plan-types.js");
   const all = preview.result.targets.flatMap(({ roots }) => roots.flatMap((root) => root.plan.actions.map((action) => ({ root: root.root.dir, action, interrupted: root.interrupted }))));
   const interrupted = all.some((entry) => entry.interrupted);
   const blocked = all.filter(({ action }) => isBlocked(action));
@@ -240,7 +240,7 @@ async function installStatus(flags: InstallFlags, output: Output): Promise<void>
   const scopes: InstallScope[] | undefined = flags.scope === undefined ? undefined : [parseScope(flags.scope, "install")];
   const boot = await bootForCommand(output);
   const [{ collectInstallStatus }, registry, nodeFs, { installStatusLines }] = await Promise.all([
-    import("../install/install-status.js"),
+    import("../install/records/install-status.js"),
     import("../runtimes/install-registry.js"),
     import("node:fs"),
     import("./render-install.js"),

@@ -1,4 +1,4 @@
-import { packageVersion } from "../boot/package-info.js";
+import { packageVersion } from "../kernel/package-info.js";
 import { guideUsageErrors, reportError } from "./errors.js";
 import { fastPath, STATUS_FLAGS } from "./fast-path.js";
 import { installArgv } from "./install-argv.js";

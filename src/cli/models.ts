@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { displayPath } from "../boot/paths.js";
+import { displayPath } from "../kernel/paths.js";
 import type { ListedProvider, ModelsListing } from "../catalog/listing.js";
 import type { CatalogReader } from "../catalog/reader.js";
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 import { formatTokens } from "../llm/token-count.js";
 import type { CatalogForCommand } from "./catalog-command.js";
 import { describeSource, timeAgo } from "./catalog-words.js";

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { displayPath } from "../boot/paths.js";
-import { UserError } from "../errors.js";
+import { displayPath } from "../kernel/paths.js";
+import { UserError } from "../kernel/errors.js";
 import { bootForCommand } from "./boot.js";
 import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
 

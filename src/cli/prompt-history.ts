@@ -1,8 +1,8 @@
 import { closeSync, fchmodSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { writeFileAtomically } from "../fs/atomic-write.js";
-import { ensurePrivateDir } from "../fs/private-dir.js";
-import { openRegularFileForWriting, readRegularFile } from "../fs/regular-file.js";
+import { writeFileAtomically } from "../kernel/fs/atomic-write.js";
+import { ensurePrivateDir } from "../kernel/fs/private-dir.js";
+import { openRegularFileForWriting, readRegularFile } from "../kernel/fs/regular-file.js";
 
 /** How many distinct prompts the history keeps. */
 export const HISTORY_SIZE = 1000;

@@ -1,4 +1,4 @@
-import { displayPath, displayPathsIn } from "../boot/paths.js";
+import { displayPath, displayPathsIn } from "../kernel/paths.js";
 import { signInLabel, type AgentReport } from "../runtimes/collect-status.js";
 import { getRuntime } from "../runtimes/registry.js";
 import { columns, styler, type Output } from "./output.js";

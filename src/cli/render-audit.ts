@@ -1,6 +1,6 @@
 import { relative } from "node:path";
-import { displayPath } from "../boot/paths.js";
-import { auditHasEntries, type AuditExecutable, type AuditHook, type AuditSetting, type PackAudit, type RemovedHook, type RemovedSetting } from "../install/pack-audit.js";
+import { displayPath } from "../kernel/paths.js";
+import { auditHasEntries, type AuditExecutable, type AuditHook, type AuditSetting, type PackAudit, type RemovedHook, type RemovedSetting } from "../install/audit/pack-audit.js";
 
 type Style = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text: string) => string;
 

@@ -1,4 +1,4 @@
-import { displayPath, displayPathsIn } from "../boot/paths.js";
+import { displayPath, displayPathsIn } from "../kernel/paths.js";
 import type { ClosingCheck } from "../doctor/closing-check.js";
 import type { ArtifactDoctor, DoctorReport, RuntimeDoctor } from "../doctor/doctor.js";
 import { lockCheckLines } from "./render-lock.js";

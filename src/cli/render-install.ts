@@ -1,5 +1,5 @@
-import { displayPath } from "../boot/paths.js";
-import type { RootStatus } from "../install/install-status.js";
+import { displayPath } from "../kernel/paths.js";
+import type { RootStatus } from "../install/records/install-status.js";
 import { GROUP_LABELS, REPORT_GROUPS, type InstallReport, type ReportGroup, type RootReport } from "../install/report.js";
 import { columns } from "./output.js";
 import { auditLines, type AuditForm } from "./render-audit.js";

@@ -1,4 +1,4 @@
-import { displayPath, displayPathsIn } from "../boot/paths.js";
+import { displayPath, displayPathsIn } from "../kernel/paths.js";
 import type { LockCheck } from "../install/lock/lock-check.js";
 import type { LockReport } from "../install/lock/lock-record.js";
 

@@ -1,4 +1,4 @@
-import type { MigrationReport, StepReport } from "../migrations/runner.js";
+import type { MigrationReport, StepReport } from "../startup/runner.js";
 import { columns } from "./output.js";
 
 type Style = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text: string) => string;

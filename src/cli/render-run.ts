@@ -1,6 +1,6 @@
 import type { AgentEvent, AgentUi, SubagentRef } from "../agent/events.js";
-import type { SubagentStatus, ToolStatus } from "../agent/session-format.js";
-import { oneLine } from "../agent/session-list.js";
+import type { SubagentStatus, ToolStatus } from "../agent/session/format.js";
+import { oneLine } from "../agent/session/list.js";
 import type { PlanItem } from "../agent/tools/tool.js";
 import type { ModelPrice } from "../llm/model-target.js";
 import { formatTokens } from "../llm/token-count.js";

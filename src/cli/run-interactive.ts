@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { ApprovalMode } from "../agent/approval-policy.js";
-import type { Boot } from "../boot/start.js";
-import { describeError } from "../errors.js";
+import type { ApprovalMode } from "../agent/approval/approval-policy.js";
+import type { Boot } from "../app/start.js";
+import { describeError } from "../kernel/errors.js";
 import type { ModelTarget } from "../llm/model-target.js";
 import { reportError } from "./errors.js";
 import { columns, notify, styler, writeLine, type InputStream, type Output } from "./output.js";
@@ -55,10 +55,10 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
   const style = styler(output, "stderr");
   const say = (line: string) => writeLine(output.stderr, line);
   const [{ FileSessionStore }, { projectSessions, sessionsDir, summarizeSessionFile }, { continuedModel }, { projectScope }, { openPromptHistory }, { createPromptInput }] = await Promise.all([
-    import("../agent/session-store.js"),
-    import("../agent/session-list.js"),
+    import("../agent/session/store.js"),
+    import("../agent/session/list.js"),
     import("../agent/agent-run.js"),
-    import("../boot/project-root.js"),
+    import("../kernel/project-root.js"),
     import("./prompt-history.js"),
     import("./prompt-input.js"),
   ]);

@@ -1,4 +1,4 @@
-import type { ApprovalMode } from "../agent/approval-policy.js";
+import type { ApprovalMode } from "../agent/approval/approval-policy.js";
 import type { ToolAccess } from "../agent/tools/tool.js";
 
 /** A tool call refused because it needed approval and bosun had no terminal to ask on. */

@@ -1,4 +1,4 @@
-import type { TokenUsage } from "../agent/session-format.js";
+import type { TokenUsage } from "../agent/session/format.js";
 import type { ModelPrice } from "../llm/model-target.js";
 import { formatTokens } from "../llm/token-count.js";
 

@@ -1,7 +1,7 @@
 import type { AgentRunOutcome, RunStartInfo } from "../agent/agent-run.js";
-import type { ApprovalMode } from "../agent/approval-policy.js";
-import type { Redactor } from "../agent/secrets.js";
-import type { Boot } from "../boot/start.js";
+import type { ApprovalMode } from "../agent/approval/approval-policy.js";
+import type { Redactor } from "../kernel/redact/secrets.js";
+import type { Boot } from "../app/start.js";
 import type { ModelSource } from "../llm/resolve-model.js";
 import type { InputStream, Output } from "./output.js";
 import type { RunRenderer } from "./render-run.js";

@@ -1,9 +1,9 @@
 import { fstatSync } from "node:fs";
 import type { Command } from "commander";
-import type { ApprovalMode } from "../agent/approval-policy.js";
-import type { ProjectScope } from "../boot/project-root.js";
-import type { Boot } from "../boot/start.js";
-import { UserError } from "../errors.js";
+import type { ApprovalMode } from "../agent/approval/approval-policy.js";
+import type { ProjectScope } from "../kernel/project-root.js";
+import type { Boot } from "../app/start.js";
+import { UserError } from "../kernel/errors.js";
 import { bootForCommand } from "./boot.js";
 import { styler, notify, writeJson, type InputStream, type Output } from "./output.js";
 import type { TurnRunner } from "./run-turn.js";
@@ -56,7 +56,7 @@ export function registerRun(program: Command, output: Output): void {
     .option("--max-turns <n>", "stop after this many model calls (default 50)")
     .option("--json", "print the result as one JSON object on stdout instead of streaming the text")
     .action(async (words: string[], flags: RunFlags) => {
-      const { APPROVAL_MODES } = await import("../agent/approval-policy.js");
+      const { APPROVAL_MODES } = await import("../agent/approval/approval-policy.js");
       const modeFlag = parseMode(flags, APPROVAL_MODES);
       const maxTurns = parseMaxTurns(flags.maxTurns);
       if (flags.continue && flags.session !== undefined) throw new UserError("--continue and --session both choose the session to continue; give one of them");
@@ -177,7 +177,7 @@ async function readAll(stdin: InputStream, onSilence: () => void): Promise<strin
 
 /** `--continue`: the session of this project (see `projectScope`) that was active last. */
 async function latestSessionOfProject(boot: Boot): Promise<string> {
-  const [{ projectSessions, sessionsDir }, { projectScope }] = await Promise.all([import("../agent/session-list.js"), import("../boot/project-root.js")]);
+  const [{ projectSessions, sessionsDir }, { projectScope }] = await Promise.all([import("../agent/session/list.js"), import("../kernel/project-root.js")]);
   const scope = projectScope(process.cwd(), boot.paths.home);
   const latest = projectSessions(sessionsDir(boot.paths), scope, 1)[0];
   if (!latest) throw new NoSessionToContinueError(scope);

@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 import type { InputStream, Output } from "./output.js";
 
 const MAX_SECRET_BYTES = 64 * 1024;

@@ -10,9 +10,9 @@ export function registerSessions(program: Command, output: Output): void {
     .action(async (options: { json?: boolean }) => {
       const boot = await bootForCommand(output, { skipConfig: true });
       const [{ FileSessionStore }, { sessionsDir }, { shortTime }] = await Promise.all([
-        import("../agent/session-store.js"),
-        import("../agent/session-list.js"),
-        import("../agent/transcript.js"),
+        import("../agent/session/store.js"),
+        import("../agent/session/list.js"),
+        import("../agent/session/transcript.js"),
       ]);
       const list = new FileSessionStore(sessionsDir(boot.paths)).list();
       if (options.json) return writeJson(output, { sessions: list });
@@ -31,9 +31,9 @@ export function registerSessions(program: Command, output: Output): void {
     .action(async (id: string, options: { json?: boolean }) => {
       const boot = await bootForCommand(output, { skipConfig: true });
       const [{ FileSessionStore }, { sessionsDir }, { transcriptLines }] = await Promise.all([
-        import("../agent/session-store.js"),
-        import("../agent/session-list.js"),
-        import("../agent/transcript.js"),
+        import("../agent/session/store.js"),
+        import("../agent/session/list.js"),
+        import("../agent/session/transcript.js"),
       ]);
       const session = new FileSessionStore(sessionsDir(boot.paths)).read(id);
       if (options.json) return writeJson(output, { file: session.file, header: session.header, events: session.events, tornTail: session.tornTail });

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Boot } from "../boot/start.js";
+import type { Boot } from "../app/start.js";
 import type { SubsystemStatus } from "./status-report.js";
 
 /**
@@ -47,7 +47,7 @@ async function sessionsStatus(boot: Boot): Promise<SubsystemStatus> {
     next: 'try bosun\'s own agent: bosun run "explain what this repository does"',
   } as const;
   if (!existsSync(join(boot.paths.data, "sessions"))) return { ...empty, data: { ...empty.data } };
-  const { listSessionIds, sessionFile, sessionsDir, summarizeSessionFile } = await import("../agent/session-list.js");
+  const { listSessionIds, sessionFile, sessionsDir, summarizeSessionFile } = await import("../agent/session/list.js");
   const dir = sessionsDir(boot.paths);
   const ids = listSessionIds(dir).sort();
   const latest = ids.length > 0 ? summarizeSessionFile(sessionFile(dir, ids[ids.length - 1]!)) : null;

@@ -1,4 +1,4 @@
-import { displayPathsIn } from "../boot/paths.js";
+import { displayPathsIn } from "../kernel/paths.js";
 import { columns, styler } from "./output.js";
 import type { SubsystemStatusSource } from "./status-report.js";
 
@@ -10,7 +10,7 @@ import type { SubsystemStatusSource } from "./status-report.js";
 export const agentsStatus: SubsystemStatusSource = async (boot, output) => {
   const [{ agentCounts, agentsHeadline, agentsSummaryPart, collectAgentReports, signInLabel }, { machineDetectionContext }] = await Promise.all([
     import("../runtimes/collect-status.js"),
-    import("../runtimes/machine.js"),
+    import("../runtimes/kit/machine.js"),
   ]);
   const reports = await collectAgentReports(machineDetectionContext(boot.agentEnv, boot.paths), boot.config?.value.agents);
   const style = styler(output);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { packageVersion } from "../boot/package-info.js";
-import type { Boot } from "../boot/start.js";
+import { packageVersion } from "../kernel/package-info.js";
+import type { Boot } from "../app/start.js";
 import { authStoreFile, embeddedProvidersFile, modelsCacheFile, modelsSourceUrl } from "../catalog/catalog-files.js";
 import { SummaryCache } from "../catalog/summary-cache.js";
 import type { CatalogSummary } from "../catalog/summary.js";

@@ -1,6 +1,6 @@
-import { displayPathsIn, FOLDER_VARIABLES, variablesMoving, type FolderName } from "../boot/paths.js";
-import type { Boot } from "../boot/start.js";
-import { inspectFolder } from "../fs/folder-error.js";
+import { displayPathsIn, FOLDER_VARIABLES, variablesMoving, type FolderName } from "../kernel/paths.js";
+import type { Boot } from "../app/start.js";
+import { inspectFolder } from "../kernel/fs/folder-error.js";
 import { columns } from "./output.js";
 import type { SubsystemStatus } from "./status-report.js";
 

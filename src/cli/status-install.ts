@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { displayPath } from "../boot/paths.js";
+import { displayPath } from "../kernel/paths.js";
 import { columns, styler } from "./output.js";
 import type { SubsystemStatusSource } from "./status-report.js";
 
@@ -11,7 +11,7 @@ import type { SubsystemStatusSource } from "./status-report.js";
  * for edits).
  */
 export const installStatus: SubsystemStatusSource = async (boot, output) => {
-  const [{ listInstallRuntimes }, { resolveGlobalRoot, resolveLocalRoot, MANIFEST_FILE }] = await Promise.all([import("../runtimes/install-registry.js"), import("../runtimes/install-roots.js")]);
+  const [{ listInstallRuntimes }, { resolveGlobalRoot, resolveLocalRoot, MANIFEST_FILE }] = await Promise.all([import("../runtimes/install-registry.js"), import("../runtimes/kit/install-roots.js")]);
   const ctx = { env: boot.agentEnv, home: boot.paths.home, cwd: process.cwd() };
   const found: { runtime: string; scope: "global" | "local"; dir: string; manifest: string | null }[] = [];
   for (const runtime of listInstallRuntimes()) {
@@ -59,7 +59,7 @@ export const installStatus: SubsystemStatusSource = async (boot, output) => {
 };
 
 async function readInstalls(entries: { runtime: string; scope: "global" | "local"; dir: string; manifest: string | null }[]) {
-  const [nodeFs, { readManifest }] = await Promise.all([import("node:fs"), import("../install/manifest.js")]);
+  const [nodeFs, { readManifest }] = await Promise.all([import("node:fs"), import("../install/records/manifest.js")]);
   return entries.map((entry) => {
     const { manifest } = readManifest(nodeFs, entry.manifest as string);
     return {

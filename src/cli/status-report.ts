@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import type { ConfigWarning } from "../boot/config-warning.js";
-import { packageVersion } from "../boot/package-info.js";
-import type { Boot } from "../boot/start.js";
-import type { MigrationReport } from "../migrations/runner.js";
+import type { ConfigWarning } from "../kernel/config/config-warning.js";
+import { packageVersion } from "../kernel/package-info.js";
+import type { Boot } from "../app/start.js";
+import type { MigrationReport } from "../startup/runner.js";
 import type { Output } from "./output.js";
 import { agentsStatus } from "./status-agents.js";
 import { agentStatus } from "./status-agent.js";

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { describeWarning } from "../boot/config-warning.js";
-import { displayPath } from "../boot/paths.js";
+import { describeWarning } from "../kernel/config/config-warning.js";
+import { displayPath } from "../kernel/paths.js";
 import { bootForCommand } from "./boot.js";
 import { saveHookSnapshot } from "./hook-snapshot.js";
 import { columns, styler, writeJson, writeLine, type Output } from "./output.js";

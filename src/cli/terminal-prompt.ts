@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "../agent/approval.js";
+import type { ApprovalAnswer, ApprovalRequest, Approver } from "../agent/approval/approval.js";
 import { QuestionTurns } from "../agent/question-turns.js";
 
 export interface TerminalPrompter {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 import type { Output, Verbosity } from "./output.js";
 
 const QUIET = "-q, --quiet";

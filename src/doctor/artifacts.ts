@@ -1,6 +1,6 @@
-import type { HookEntryRecord, Manifest } from "../install/manifest.js";
-import type { InstallLayout, InstallRuntime, InstallScope } from "../runtimes/install-types.js";
-import { isSkip } from "../runtimes/install-types.js";
+import type { HookEntryRecord, Manifest } from "../install/records/manifest.js";
+import type { InstallLayout, InstallRuntime, InstallScope } from "../runtimes/kit/install-types.js";
+import { isSkip } from "../runtimes/kit/install-types.js";
 
 /** A kind of thing a pack puts into a runtime, as the runtime itself would list it. */
 export type ArtifactKind = "skill" | "command" | "agent" | "hook";

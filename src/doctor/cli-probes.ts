@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:net";
-import type { Env } from "../boot/paths.js";
+import type { Env } from "../kernel/paths.js";
 import type { CliListing } from "./listing.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, runFailure, runProbe, type ProbeRun } from "./probe-process.js";
 import { claudeInitSeen, parseClaudeStream } from "./probes/claude.js";

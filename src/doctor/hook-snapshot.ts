@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
-import { isMissingPathError } from "../fs/stat.js";
+import { readRegularFile, UnusableFileError } from "../kernel/fs/regular-file.js";
+import { isMissingPathError } from "../kernel/fs/stat.js";
 
 export const HOOK_SNAPSHOT_FILE = "hook-status.json";
 const MAX_SNAPSHOT_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { RootStatus } from "../install/install-status.js";
-import type { InstallFs } from "../install/install-fs.js";
+import type { RootStatus } from "../install/records/install-status.js";
+import type { InstallFs } from "../install/apply/install-fs.js";
 
 /** How a file bosun installed differs from what it wrote. */
 export type FileChange = "edited" | "missing" | "replaced by a link" | "replaced by a folder" | "replaced by something that is not a file";

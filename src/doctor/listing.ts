@@ -1,4 +1,4 @@
-import { oneLine } from "../runtimes/probe-error.js";
+import { oneLine } from "../runtimes/kit/probe-error.js";
 
 /** One artifact as an agent's CLI lists it. `path` only where the CLI says where it loaded it from. */
 export interface ListedItem {

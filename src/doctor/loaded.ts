@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { InstallScope } from "../runtimes/install-types.js";
+import type { InstallScope } from "../runtimes/kit/install-types.js";
 import type { InstalledArtifact } from "./artifacts.js";
 import type { CliListing, ListedHook, ListedItem } from "./listing.js";
 

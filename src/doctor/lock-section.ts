@@ -1,6 +1,6 @@
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
-import type { Env } from "../boot/paths.js";
+import type { Env } from "../kernel/paths.js";
 import { bundledPackDir } from "../install/install-pack.js";
 import { checkLock, type LockCheck } from "../install/lock/lock-check.js";
 import { LOCK_FILE_NAME } from "../install/lock/lock-file.js";

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import type { Env } from "../boot/paths.js";
+import type { Env } from "../kernel/paths.js";
 
 /** How one run of an agent's CLI ended; the output is kept only for the probe's parser. */
 export interface ProbeRun {

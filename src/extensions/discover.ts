@@ -1,6 +1,6 @@
 import { readdirSync, type Dirent } from "node:fs";
 import { extname, join } from "node:path";
-import { isMissingPathError, statOrUndefined } from "../fs/stat.js";
+import { isMissingPathError, statOrUndefined } from "../kernel/fs/stat.js";
 import { ExtensionError } from "./extension-error.js";
 import { assertPointName } from "./points.js";
 import { pointDir, type ExtensionRoot } from "./roots.js";

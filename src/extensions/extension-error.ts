@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 
 /** An extension file that could not be loaded, broke a rule, or threw: names the file. */
 export class ExtensionError extends UserError {

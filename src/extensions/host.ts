@@ -1,4 +1,4 @@
-import { describeError } from "../errors.js";
+import { describeError } from "../kernel/errors.js";
 import { discoverExtensionFiles, type ExtensionFile } from "./discover.js";
 import { ExtensionError } from "./extension-error.js";
 import { importExtensionModule, loadExtension, type LoadedExtension, type ModuleImporter } from "./load.js";

@@ -1,6 +1,6 @@
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describeError } from "../errors.js";
+import { describeError } from "../kernel/errors.js";
 import type { ExtensionFile } from "./discover.js";
 import { ExtensionError } from "./extension-error.js";
 

@@ -1,9 +1,9 @@
 import * as nodeFs from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { Env } from "../boot/paths.js";
-import { parseVersion, type CliVersionReading } from "../runtimes/cli-version.js";
-import { locateBinary } from "../runtimes/detect/binary.js";
-import { nodeFileReader } from "../runtimes/detect/node-file-reader.js";
+import type { Env } from "../kernel/paths.js";
+import { parseVersion, type CliVersionReading } from "../runtimes/kit/cli-version.js";
+import { locateBinary } from "../runtimes/kit/detect/binary.js";
+import { nodeFileReader } from "../runtimes/kit/detect/node-file-reader.js";
 
 /** How long a CLI's `--version` may take; past that bosun goes on without it. */
 export const VERSION_TIMEOUT_MS = 300;

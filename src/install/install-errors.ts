@@ -1,6 +1,6 @@
-import { UserError } from "../errors.js";
-import type { RestoreFailure } from "./journal.js";
-import type { PlannedAction } from "./plan-types.js";
+import { UserError } from "../kernel/errors.js";
+import type { RestoreFailure } from "./apply/journal.js";
+import type { PlannedAction } from "./plan/plan-types.js";
 
 const SAMPLE = 3;
 

@@ -1,30 +1,30 @@
 import * as nodeFs from "node:fs";
 import { join, resolve } from "node:path";
-import type { Env } from "../boot/paths.js";
-import { HELPER_RELATIVE_PATH, packagedHelperPath } from "../migrations/30_runtime_helper_sync.js";
-import { collectHeadlessDefaults } from "../runtimes/headless-defaults.js";
+import type { Env } from "../kernel/paths.js";
+import { HELPER_RELATIVE_PATH, packagedHelperPath } from "../startup/30_runtime_helper_sync.js";
+import { collectHeadlessDefaults } from "../runtimes/kit/headless-defaults.js";
 import { runtimeConfig, type AgentsConfig } from "../runtimes/collect-status.js";
 import { collectContractRows, getInstallRuntime, listInstallRuntimes } from "../runtimes/install-registry.js";
-import { helperCommandFor } from "../runtimes/install-surfaces.js";
+import { helperCommandFor } from "../runtimes/kit/install-surfaces.js";
 import { readCliVersions } from "./cli-version-read.js";
-import { chooseEdition, editionSpan } from "../runtimes/cli-version.js";
-import { configuredBinary } from "../runtimes/detect/binary.js";
-import { isSkip, type CliContract, type InstallRuntime, type InstallScope, type RootContext } from "../runtimes/install-types.js";
-import { exists, type InstallFs } from "./install-fs.js";
-import { migrationChecksum, type Choice } from "./migration-record.js";
+import { chooseEdition, editionSpan } from "../runtimes/kit/cli-version.js";
+import { configuredBinary } from "../runtimes/kit/detect/binary.js";
+import { isSkip, type CliContract, type InstallRuntime, type InstallScope, type RootContext } from "../runtimes/kit/install-types.js";
+import { exists, type InstallFs } from "./apply/install-fs.js";
+import { migrationChecksum, type Choice } from "./records/migration-record.js";
 import { ENGINE_MIGRATIONS } from "./migrations/index.js";
 import type { LoadedPack } from "./pack/load-pack.js";
-import type { PackReuse } from "./pack-reuse.js";
-import { detectedRuntimes, placementPeers, placementsFor, type Placement } from "./placements.js";
-import type { PlannedAction } from "./plan-types.js";
-import { InstallOptionError, type InstallRoot } from "./root.js";
-import { rootResult } from "./root-result.js";
+import type { PackReuse } from "./pack/pack-reuse.js";
+import { detectedRuntimes, placementPeers, placementsFor, type Placement } from "./plan/placements.js";
+import type { PlannedAction } from "./plan/plan-types.js";
+import { InstallOptionError, type InstallRoot } from "./records/root.js";
+import { rootResult } from "./records/root-result.js";
 import type { CliTarget, InstallRequest, InstallResult, RootResult } from "./run-install.js";
-import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./settled.js";
-import type { DesiredInstall } from "./desired.js";
+import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./plan/settled.js";
+import type { DesiredInstall } from "./plan/desired.js";
 import { shellQuote } from "./shell-quote.js";
 
-export { PackReuse } from "./pack-reuse.js";
+export { PackReuse } from "./pack/pack-reuse.js";
 
 export interface InstallPackOptions {
   /** A pack folder; bosun's own pack when absent. Uninstall also takes a pack name. */
@@ -133,8 +133,8 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
     import("./pack/load-cache.js"),
     import("./lock/digest-cache.js"),
     import("./lock/pack-digest.js"),
-    import("./targets.js"),
-    import("./template-vars.js"),
+    import("./plan/targets.js"),
+    import("./plan/template-vars.js"),
     import("./run-install.js"),
     import("./migrations/pack-records.js"),
   ]);
@@ -278,7 +278,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);
   const fs = options.fs ?? nodeFs;
-  const [{ buildUninstallTargets }, { runInstall }, { withSharedHolds }] = await Promise.all([import("./targets.js"), import("./run-install.js"), import("./shared-holds.js")]);
+  const [{ buildUninstallTargets }, { runInstall }, { withSharedHolds }] = await Promise.all([import("./plan/targets.js"), import("./run-install.js"), import("./plan/shared-holds.js")]);
   const targets = withSharedHolds(buildUninstallTargets(runtimes, options.scope, ctx, options.configDir), { pack: name, ctx, fs, allRuntimes: listInstallRuntimes() });
   const result = await runInstall({ ...runOptions(options), pack: { name, version: loaded?.version ?? "", artifacts: new Set() }, records: [], targets, helper: null });
   return { mode: "uninstall", pack: { name, version: loaded?.version ?? null, dir: loaded?.dir ?? null }, result, notes: [], settled: false };

@@ -1,7 +1,7 @@
 import type { InstallOutcome } from "./install-pack.js";
-import { effectiveType } from "./next-state.js";
-import type { PackAudit } from "./pack-audit.js";
-import { isBlocked, needsChoice, type PlannedAction } from "./plan-types.js";
+import { effectiveType } from "./plan/next-state.js";
+import type { PackAudit } from "./audit/pack-audit.js";
+import { isBlocked, needsChoice, type PlannedAction } from "./plan/plan-types.js";
 import type { CliTarget, RootResult } from "./run-install.js";
 
 /**

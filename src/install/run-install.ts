@@ -1,26 +1,26 @@
 import { randomBytes } from "node:crypto";
 import { dirname, join, sep } from "node:path";
-import { acquireLock, type HeldLock } from "../fs/file-lock.js";
-import { UnusableFileError } from "../fs/regular-file.js";
-import type { CliVersionReading, EditionChoice } from "../runtimes/cli-version.js";
-import type { InstallRuntime, InstallScope } from "../runtimes/install-types.js";
-import { supportDirFor } from "../runtimes/support-dir.js";
-import type { DesiredInstall } from "./desired.js";
-import { RootExecutor } from "./executor.js";
-import { errorCode, exists, isNonFolder, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./install-fs.js";
+import { acquireLock, type HeldLock } from "../kernel/fs/file-lock.js";
+import { UnusableFileError } from "../kernel/fs/regular-file.js";
+import type { CliVersionReading, EditionChoice } from "../runtimes/kit/cli-version.js";
+import type { InstallRuntime, InstallScope } from "../runtimes/kit/install-types.js";
+import { supportDirFor } from "../runtimes/kit/support-dir.js";
+import type { DesiredInstall } from "./plan/desired.js";
+import { RootExecutor } from "./apply/executor.js";
+import { errorCode, exists, isNonFolder, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./apply/install-fs.js";
 import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError, PackNotInstalledError, type RolledBack } from "./install-errors.js";
-import { readInstallState, serializeInstallState, type InstallState } from "./install-state.js";
-import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, type RestoreFailure } from "./journal.js";
-import { undoJournal } from "./journal-undo.js";
-import { journalState, recoverInterrupted } from "./recovery.js";
-import { readManifest, serializeManifest, type Manifest } from "./manifest.js";
-import type { Choice, MigrationRecord } from "./migration-record.js";
-import { effectiveType, nextManifest, nextState, sameManifestMeaning } from "./next-state.js";
-import { isBlocked, MUTATING_ACTIONS, needsChoice, type PlannedAction, type RootPlan } from "./plan-types.js";
-import { planRoot } from "./planner.js";
-import { isSettled, settledRecord, type SettleContext, type SettledRecord } from "./settled.js";
-import { LOCK_FILE, MANIFEST_FILE, STATE_FILE, statePath, stateRel, type InstallRoot } from "./root.js";
-import { rootResult } from "./root-result.js";
+import { readInstallState, serializeInstallState, type InstallState } from "./records/install-state.js";
+import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, type RestoreFailure } from "./apply/journal.js";
+import { undoJournal } from "./apply/journal-undo.js";
+import { journalState, recoverInterrupted } from "./apply/recovery.js";
+import { readManifest, serializeManifest, type Manifest } from "./records/manifest.js";
+import type { Choice, MigrationRecord } from "./records/migration-record.js";
+import { effectiveType, nextManifest, nextState, sameManifestMeaning } from "./plan/next-state.js";
+import { isBlocked, MUTATING_ACTIONS, needsChoice, type PlannedAction, type RootPlan } from "./plan/plan-types.js";
+import { planRoot } from "./plan/planner.js";
+import { isSettled, settledRecord, type SettleContext, type SettledRecord } from "./plan/settled.js";
+import { LOCK_FILE, MANIFEST_FILE, STATE_FILE, statePath, stateRel, type InstallRoot } from "./records/root.js";
+import { rootResult } from "./records/root-result.js";
 
 /** One runtime and scope to install into (or remove from): its roots and the pack's desired state there. */
 export interface InstallTarget {

@@ -1,7 +1,7 @@
-import type { ConfigLayer } from "../boot/config.js";
-import { lineOfPath } from "../boot/jsonc.js";
+import type { ConfigLayer } from "../kernel/config/config.js";
+import { lineOfPath } from "../kernel/jsonc.js";
 import type { ModelsSnapshot } from "../catalog/models-dev-client.js";
-import { usualLocalServer } from "../plugins/builtin/local-servers.js";
+import { usualLocalServer } from "../catalog/plugins/builtin/local-servers.js";
 
 export interface BaseURLSources {
   /** The config files read, in merge order. */

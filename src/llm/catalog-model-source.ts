@@ -1,8 +1,8 @@
-import type { Boot } from "../boot/start.js";
+import type { Boot } from "../app/start.js";
 import type { CatalogModel } from "../catalog/projection.js";
 import type { CatalogReader } from "../catalog/reader.js";
 import type { AuthStore } from "../catalog/auth-store.js";
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 import { baseURLOrigin } from "./base-url-origin.js";
 import { PROVIDER_PACKAGES, parseModelSpec, type ModelTarget, type ProviderPackage } from "./model-target.js";
 import { NoModelError, type ModelSource } from "./resolve-model.js";

@@ -1,5 +1,5 @@
 import type { LanguageModel } from "ai";
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 import { withEndpoint } from "./model-endpoint.js";
 import type { ModelTarget } from "./model-target.js";
 

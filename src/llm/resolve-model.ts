@@ -1,6 +1,6 @@
-import type { Boot } from "../boot/start.js";
-import { UserError } from "../errors.js";
-import type { Secret } from "../agent/redact.js";
+import type { Boot } from "../app/start.js";
+import { UserError } from "../kernel/errors.js";
+import type { Secret } from "../kernel/redact/redact.js";
 import { parseModelSpec, PROVIDER_PACKAGES, type ModelResolver, type ModelTarget, type ProviderPackage } from "./model-target.js";
 
 /** Where `bosun run` gets its model and knows its credentials from. */

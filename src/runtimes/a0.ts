@@ -1,9 +1,9 @@
-import { defineStatusAdapter, notSignedIn, signedIn } from "./adapter.js";
-import { configuredBinary, locateBinary } from "./detect/binary.js";
-import { isRegularFile } from "./detect/file-reader.js";
-import type { Env } from "../boot/paths.js";
-import { ProbeError } from "./probe-error.js";
-import type { Runtime, RuntimeConfig } from "./types.js";
+import { defineStatusAdapter, notSignedIn, signedIn } from "./kit/adapter.js";
+import { configuredBinary, locateBinary } from "./kit/detect/binary.js";
+import { isRegularFile } from "./kit/detect/file-reader.js";
+import type { Env } from "../kernel/paths.js";
+import { ProbeError } from "./kit/probe-error.js";
+import type { Runtime, RuntimeConfig } from "./kit/types.js";
 
 export const DEFAULT_A0_HOST = "http://localhost:80";
 /** Where Agent Zero's Docker image keeps `a0` when it is not on PATH. */

@@ -1,6 +1,6 @@
-import { unlessUnreadable } from "./adapter.js";
+import { unlessUnreadable } from "./kit/adapter.js";
 import { claudeSignInSources, readJsonObject, type ClaudeSource } from "./claude-signin.js";
-import type { CredentialEdit, DetectionContext, DisconnectPlan } from "./types.js";
+import type { CredentialEdit, DetectionContext, DisconnectPlan } from "./kit/types.js";
 
 /**
  * Signing Claude Code out, by hand rather than with `claude auth logout`: that command deletes the

@@ -1,9 +1,9 @@
 import { join, resolve } from "node:path";
-import type { Env } from "../boot/paths.js";
-import { envIsSet } from "./detect/env.js";
-import { atDefaultPlaces, unlessUnreadable } from "./adapter.js";
-import { MAX_CREDENTIAL_BYTES, type FileReader } from "./detect/file-reader.js";
-import type { CredentialLocations, DetectionContext } from "./types.js";
+import type { Env } from "../kernel/paths.js";
+import { envIsSet } from "./kit/detect/env.js";
+import { atDefaultPlaces, unlessUnreadable } from "./kit/adapter.js";
+import { MAX_CREDENTIAL_BYTES, type FileReader } from "./kit/detect/file-reader.js";
+import type { CredentialLocations, DetectionContext } from "./kit/types.js";
 
 /**
  * Which credential Claude Code (2.1.197) would use, worked out the way `claude auth status` does.

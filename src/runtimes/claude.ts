@@ -1,11 +1,11 @@
-import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./adapter.js";
+import { defineStatusAdapter, notSignedIn, signedIn, unlessUnreadable } from "./kit/adapter.js";
 import { claudeCredentialLocations, claudeSignInSources, type ClaudeSource } from "./claude-signin.js";
 import { claudeDisconnectPlan } from "./claude-disconnect.js";
-import { CLAUDE_HOOK_EVENTS_SOURCE } from "./hook-events.js";
-import { claudeSettings, SETTINGS_OWNER, WHEN_SETTINGS } from "./settings-places.js";
-import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
-import type { HookPlacement, InstallScope, InstallSurface } from "./install-types.js";
-import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
+import { CLAUDE_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
+import { claudeSettings, SETTINGS_OWNER, WHEN_SETTINGS } from "./kit/settings-places.js";
+import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./kit/install-surfaces.js";
+import type { HookPlacement, InstallScope, InstallSurface } from "./kit/install-types.js";
+import type { AuthStatus, DetectionContext, Runtime } from "./kit/types.js";
 
 export { CLAUDE_SECRET_ENV_KEYS, claudeCredentialsPath } from "./claude-signin.js";
 

@@ -1,13 +1,13 @@
 import { dirname, relative } from "node:path";
-import type { Env } from "../boot/paths.js";
-import { UserError } from "../errors.js";
-import { redactSecrets, type Secret } from "../agent/redact.js";
-import { writeFileAtomically } from "../fs/atomic-write.js";
-import { inspectFolder } from "../fs/folder-error.js";
-import { ensurePrivateDirs } from "../fs/private-dir.js";
+import type { Env } from "../kernel/paths.js";
+import { UserError } from "../kernel/errors.js";
+import { redactSecrets, type Secret } from "../kernel/redact/redact.js";
+import { writeFileAtomically } from "../kernel/fs/atomic-write.js";
+import { inspectFolder } from "../kernel/fs/folder-error.js";
+import { ensurePrivateDirs } from "../kernel/fs/private-dir.js";
 import { codexPluginAuthPath } from "./codex.js";
-import { oneLine } from "./probe-error.js";
-import type { DetectionContext } from "./types.js";
+import { oneLine } from "./kit/probe-error.js";
+import type { DetectionContext } from "./kit/types.js";
 
 /** The public OAuth client of the Codex CLI; tokens it gets are the ones Codex itself uses. */
 export const CODEX_CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";

@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from "node:path";
-import type { Env } from "../boot/paths.js";
-import { CredentialReadError, MAX_CREDENTIAL_BYTES, type FileReader } from "./detect/file-reader.js";
+import type { Env } from "../kernel/paths.js";
+import { CredentialReadError, MAX_CREDENTIAL_BYTES, type FileReader } from "./kit/detect/file-reader.js";
 
 /**
  * The parts of Codex's setup that decide where, and whether, it finds a login: its home folder

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { atDefaultPlaces, runtimeDataDir } from "./adapter.js";
+import { atDefaultPlaces, runtimeDataDir } from "./kit/adapter.js";
 import { judgeCodexAuthFile, type CodexLoginMethod } from "./codex-auth-file.js";
 import { checkCodexHome, codexHome, readCodexSignInSettings, setupProblem, type CodexSignInSettings } from "./codex-signin-config.js";
-import { MAX_CREDENTIAL_BYTES } from "./detect/file-reader.js";
-import type { CredentialLocations, DetectionContext } from "./types.js";
+import { MAX_CREDENTIAL_BYTES } from "./kit/detect/file-reader.js";
+import type { CredentialLocations, DetectionContext } from "./kit/types.js";
 
 /**
  * Which login Codex 0.171 would run with, decided from the same files and variables it reads, in

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { defineStatusAdapter, notSignedIn, signedIn } from "./adapter.js";
+import { defineStatusAdapter, notSignedIn, signedIn } from "./kit/adapter.js";
 import { CODEX_ENV_KEY, codexCredentialLocations, codexSignIn } from "./codex-signin.js";
-import { CODEX_HOOK_EVENTS, CODEX_HOOK_EVENTS_SOURCE, CODEX_TIMEOUT_CAPS } from "./hook-events.js";
-import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
-import type { ContractEdition, InstallSurface, RetiredTomlBlock, TomlBlock } from "./install-types.js";
-import type { AuthStatus, DetectionContext, Runtime } from "./types.js";
+import { CODEX_HOOK_EVENTS, CODEX_HOOK_EVENTS_SOURCE, CODEX_TIMEOUT_CAPS } from "./kit/hook-events.js";
+import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./kit/install-surfaces.js";
+import type { ContractEdition, InstallSurface, RetiredTomlBlock, TomlBlock } from "./kit/install-types.js";
+import type { AuthStatus, DetectionContext, Runtime } from "./kit/types.js";
 
 export { CODEX_AUTH_FILE, codexExternalAuthPath, codexPluginAuthPath } from "./codex-signin.js";
 

@@ -1,6 +1,6 @@
-import { displaySafeError, oneLine } from "./probe-error.js";
+import { displaySafeError, oneLine } from "./kit/probe-error.js";
 import { getRuntime, listRuntimes } from "./registry.js";
-import type { AuthStatus, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./types.js";
+import type { AuthStatus, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./kit/types.js";
 
 /** One agent as `bosun agents --json` shows it. */
 export interface AgentReport {

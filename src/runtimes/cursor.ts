@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import { CURSOR_HOOK_EVENTS, CURSOR_HOOK_EVENTS_SOURCE } from "./hook-events.js";
-import { atDefaultPlaces, defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
-import { presentText } from "./detect/file-reader.js";
-import { envPath, firstSetEnvVar } from "./detect/env.js";
-import { jsonOrTextHoldsSecret } from "./detect/secret-rules.js";
-import { contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./install-surfaces.js";
-import type { InstallSurface } from "./install-types.js";
-import type { CredentialLocations, DetectionContext, Runtime } from "./types.js";
+import { CURSOR_HOOK_EVENTS, CURSOR_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
+import { atDefaultPlaces, defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./kit/adapter.js";
+import { presentText } from "./kit/detect/file-reader.js";
+import { envPath, firstSetEnvVar } from "./kit/detect/env.js";
+import { jsonOrTextHoldsSecret } from "./kit/detect/secret-rules.js";
+import { contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./kit/install-surfaces.js";
+import type { InstallSurface } from "./kit/install-types.js";
+import type { CredentialLocations, DetectionContext, Runtime } from "./kit/types.js";
 
 /** In this order; `API_KEY_CURSOR` is Agent Zero's name for the same key. */
 export const CURSOR_ENV_KEYS = ["CURSOR_API_KEY", "API_KEY_CURSOR"] as const;

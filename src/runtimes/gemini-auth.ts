@@ -1,10 +1,10 @@
 import { dirname, join, resolve } from "node:path";
-import { notSignedIn, signedIn, unlessUnreadable } from "./adapter.js";
-import { presentText } from "./detect/file-reader.js";
-import { jsonHoldsSecret, parseJson } from "./detect/secret-rules.js";
+import { notSignedIn, signedIn, unlessUnreadable } from "./kit/adapter.js";
+import { presentText } from "./kit/detect/file-reader.js";
+import { jsonHoldsSecret, parseJson } from "./kit/detect/secret-rules.js";
 import { parseDotenv } from "./gemini-dotenv.js";
 import { geminiDir, geminiHomeRoot, GeminiSettingsError, readGeminiSettings, type GeminiSettings } from "./gemini-settings.js";
-import type { AuthStatus, DetectionContext } from "./types.js";
+import type { AuthStatus, DetectionContext } from "./kit/types.js";
 
 /**
  * Gemini CLI's own sign-in check, run the way `gemini -p` runs it before it sends anything: the

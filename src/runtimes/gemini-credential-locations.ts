@@ -1,9 +1,9 @@
 import { join, resolve } from "node:path";
-import type { Env } from "../boot/paths.js";
-import { atDefaultPlaces } from "./adapter.js";
+import type { Env } from "../kernel/paths.js";
+import { atDefaultPlaces } from "./kit/adapter.js";
 import { GEMINI_ENCRYPTED_STORE_FILE, GEMINI_ENV_KEYS, GEMINI_OAUTH_FILE, geminiDotenvCandidates } from "./gemini-auth.js";
 import { geminiDir } from "./gemini-settings.js";
-import type { CredentialLocations, DetectionContext } from "./types.js";
+import type { CredentialLocations, DetectionContext } from "./kit/types.js";
 
 /**
  * Where Gemini CLI 0.61 finds credentials. Its own files and `.env` candidates come from the

@@ -1,8 +1,8 @@
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { requireLazily } from "../fs/require.js";
-import { CredentialReadError, MAX_CREDENTIAL_BYTES, type FileInfo } from "./detect/file-reader.js";
-import { envPath } from "./detect/env.js";
-import type { DetectionContext } from "./types.js";
+import { requireLazily } from "../kernel/fs/require.js";
+import { CredentialReadError, MAX_CREDENTIAL_BYTES, type FileInfo } from "./kit/detect/file-reader.js";
+import { envPath } from "./kit/detect/env.js";
+import type { DetectionContext } from "./kit/types.js";
 
 /**
  * Gemini CLI's settings, as far as its sign-in depends on them: which files it reads, how it

@@ -1,13 +1,13 @@
 import { basename, join } from "node:path";
-import { GEMINI_HOOK_EVENTS, GEMINI_HOOK_EVENTS_SOURCE } from "./hook-events.js";
-import { defineStatusAdapter } from "./adapter.js";
-import { envPath } from "./detect/env.js";
+import { GEMINI_HOOK_EVENTS, GEMINI_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
+import { defineStatusAdapter } from "./kit/adapter.js";
+import { envPath } from "./kit/detect/env.js";
 import { GEMINI_OAUTH_FILE, geminiAuthStatus } from "./gemini-auth.js";
 import { geminiCredentialLocations } from "./gemini-credential-locations.js";
 import { geminiDir } from "./gemini-settings.js";
-import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./install-surfaces.js";
-import type { InstallSurface } from "./install-types.js";
-import type { DetectionContext, DisconnectPlan, Runtime, RuntimeConfig } from "./types.js";
+import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./kit/install-surfaces.js";
+import type { InstallSurface } from "./kit/install-types.js";
+import type { DetectionContext, DisconnectPlan, Runtime, RuntimeConfig } from "./kit/types.js";
 
 /** The variables Gemini's sign-in reads a key from (GOOGLE_API_KEY only for Vertex AI). */
 export { GEMINI_ENV_KEYS } from "./gemini-auth.js";

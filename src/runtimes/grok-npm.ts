@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { notSignedIn, signedIn } from "./adapter.js";
-import { presentText } from "./detect/file-reader.js";
-import { envIsSet } from "./detect/env.js";
-import { parseJson } from "./detect/secret-rules.js";
-import type { AuthStatus, CredentialLocations, DetectionContext, DisconnectPlan } from "./types.js";
+import { notSignedIn, signedIn } from "./kit/adapter.js";
+import { presentText } from "./kit/detect/file-reader.js";
+import { envIsSet } from "./kit/detect/env.js";
+import { parseJson } from "./kit/detect/secret-rules.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, DisconnectPlan } from "./kit/types.js";
 
 /** The one variable the npm grok reads its key from (not `XAI_API_KEY`). */
 export const NPM_GROK_ENV_KEY = "GROK_API_KEY";

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
-import { CredentialReadError, type FileReader } from "./detect/file-reader.js";
-import { parseJson } from "./detect/secret-rules.js";
+import { CredentialReadError, type FileReader } from "./kit/detect/file-reader.js";
+import { parseJson } from "./kit/detect/secret-rules.js";
 
 /** The npm package of the community `grok` CLI (not xAI's Grok Build, which has the same binary name). */
 export const NPM_GROK_PACKAGE = "@vibe-kit/grok-cli";

@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import { atDefaultPlaces, defineStatusAdapter, mergeCredentialLocations, noPlanOnReadError, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
-import { presentText } from "./detect/file-reader.js";
-import { envPath, firstSetEnvVar } from "./detect/env.js";
-import { grokTomlHoldsSecret, jsonOrTextHoldsSecret } from "./detect/secret-rules.js";
-import { locateBinary } from "./detect/binary.js";
+import { atDefaultPlaces, defineStatusAdapter, mergeCredentialLocations, noPlanOnReadError, notSignedIn, signedIn, stopOnReadError } from "./kit/adapter.js";
+import { presentText } from "./kit/detect/file-reader.js";
+import { envPath, firstSetEnvVar } from "./kit/detect/env.js";
+import { grokTomlHoldsSecret, jsonOrTextHoldsSecret } from "./kit/detect/secret-rules.js";
+import { locateBinary } from "./kit/detect/binary.js";
 import { findNpmGrokAuth, npmGrokCredentialLocations, planNpmGrokDisconnect } from "./grok-npm.js";
 import { isNpmGrok, NPM_GROK_PACKAGE } from "./grok-variant.js";
-import type { AuthStatus, CredentialLocations, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./kit/types.js";
 
 /** Grok Build's variables, in this order; `API_KEY_XAI` is Agent Zero's name for the same key. */
 export const GROK_ENV_KEYS = ["XAI_API_KEY", "API_KEY_XAI"] as const;

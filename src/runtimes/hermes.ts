@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { atDefaultPlaces, defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./adapter.js";
-import { presentText } from "./detect/file-reader.js";
-import { codePointSorted, envPath, firstSetEnvVar } from "./detect/env.js";
-import { atLeastFourChars, dotenvHoldsKey, jsonHoldsSecret, parseJson } from "./detect/secret-rules.js";
-import { ANCHOR_LAYOUT, contractRows } from "./install-surfaces.js";
-import type { InstallSurface } from "./install-types.js";
-import type { AuthStatus, CredentialLocations, DetectionContext, Runtime } from "./types.js";
+import { atDefaultPlaces, defineStatusAdapter, notSignedIn, signedIn, stopOnReadError } from "./kit/adapter.js";
+import { presentText } from "./kit/detect/file-reader.js";
+import { codePointSorted, envPath, firstSetEnvVar } from "./kit/detect/env.js";
+import { atLeastFourChars, dotenvHoldsKey, jsonHoldsSecret, parseJson } from "./kit/detect/secret-rules.js";
+import { ANCHOR_LAYOUT, contractRows } from "./kit/install-surfaces.js";
+import type { InstallSurface } from "./kit/install-types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, Runtime } from "./kit/types.js";
 
 /** The provider keys Hermes reads, from the environment or its `.env` (checked in code-point order). */
 export const HERMES_ENV_KEYS: ReadonlySet<string> = new Set([

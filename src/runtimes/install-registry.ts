@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 import { antigravity } from "./antigravity.js";
 import { augment } from "./augment.js";
 import { claude } from "./claude.js";
@@ -15,10 +15,10 @@ import { pi } from "./pi.js";
 import { qwen } from "./qwen.js";
 import { trae } from "./trae.js";
 import { windsurf } from "./windsurf.js";
-import type { ContractRow, InstallRuntime } from "./install-types.js";
+import type { ContractRow, InstallRuntime } from "./kit/install-types.js";
 import { findById } from "./registry.js";
-import { supportRow } from "./support-dir.js";
-import type { Runtime } from "./types.js";
+import { supportRow } from "./kit/support-dir.js";
+import type { Runtime } from "./kit/types.js";
 
 /**
  * Every runtime `bosun install` can put a pack into, in install order. The status registry

@@ -1,10 +1,10 @@
 import { join, resolve } from "node:path";
-import { atDefaultPlaces, notSignedIn, signedIn } from "./adapter.js";
-import { presentText } from "./detect/file-reader.js";
-import { firstSetEnvVar } from "./detect/env.js";
-import { parseJson } from "./detect/secret-rules.js";
+import { atDefaultPlaces, notSignedIn, signedIn } from "./kit/adapter.js";
+import { presentText } from "./kit/detect/file-reader.js";
+import { firstSetEnvVar } from "./kit/detect/env.js";
+import { parseJson } from "./kit/detect/secret-rules.js";
 import { OPENCODE_ENV_KEYS } from "./opencode-env-keys.js";
-import type { AuthStatus, CredentialLocations, DetectionContext, DisconnectPlan } from "./types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, DisconnectPlan } from "./kit/types.js";
 
 /** OpenCode takes this variable, when it parses as JSON, instead of its `auth.json`. */
 export const OPENCODE_AUTH_CONTENT = "OPENCODE_AUTH_CONTENT";

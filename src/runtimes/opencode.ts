@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { defineStatusAdapter, noPlanOnReadError, stopOnReadError } from "./adapter.js";
-import { contractRows } from "./install-surfaces.js";
-import type { InstallSurface } from "./install-types.js";
+import { defineStatusAdapter, noPlanOnReadError, stopOnReadError } from "./kit/adapter.js";
+import { contractRows } from "./kit/install-surfaces.js";
+import type { InstallSurface } from "./kit/install-types.js";
 import { findOpencodeAuth, opencodeCredentialLocations, planOpencodeDisconnect } from "./opencode-credentials.js";
-import type { Runtime } from "./types.js";
+import type { Runtime } from "./kit/types.js";
 
 export { OPENCODE_ENV_KEYS } from "./opencode-env-keys.js";
 export { opencodeAuthPath } from "./opencode-credentials.js";

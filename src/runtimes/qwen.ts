@@ -1,7 +1,7 @@
-import { ANCHOR_LAYOUT, claudeLikeRows, settingsHooks } from "./install-surfaces.js";
-import { QWEN_HOOK_EVENTS, QWEN_HOOK_EVENTS_SOURCE } from "./hook-events.js";
-import type { InstallRuntime } from "./install-types.js";
-import { settingsRow } from "./settings-places.js";
+import { ANCHOR_LAYOUT, claudeLikeRows, settingsHooks } from "./kit/install-surfaces.js";
+import { QWEN_HOOK_EVENTS, QWEN_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
+import type { InstallRuntime } from "./kit/install-types.js";
+import { settingsRow } from "./kit/settings-places.js";
 
 /** Qwen Code (a Gemini CLI fork): install only. */
 export const qwen: InstallRuntime = {

@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { UserError } from "../kernel/errors.js";
 import { a0 } from "./a0.js";
 import { claude } from "./claude.js";
 import { codex } from "./codex.js";
@@ -7,7 +7,7 @@ import { gemini } from "./gemini.js";
 import { grok } from "./grok.js";
 import { hermes } from "./hermes.js";
 import { opencode } from "./opencode.js";
-import type { Runtime } from "./types.js";
+import type { Runtime } from "./kit/types.js";
 
 /** Every runtime bosun knows, in display order. `a0` stays first: it is the setup exception. */
 const RUNTIMES: readonly Runtime[] = [a0, codex, claude, cursor, gemini, grok, hermes, opencode];

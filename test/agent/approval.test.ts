@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ApprovalGate, type ApprovalAnswer, type ApprovalRequest } from "../../src/agent/approval.js";
-import { AgentAbortedError } from "../../src/agent/model-errors.js";
-import { decideApproval, type ApprovalMode, type ApprovalQuestion, type PermissionRules } from "../../src/agent/approval-policy.js";
+import { ApprovalGate, type ApprovalAnswer, type ApprovalRequest } from "../../src/agent/approval/approval.js";
+import { AgentAbortedError } from "../../src/agent/model/errors.js";
+import { decideApproval, type ApprovalMode, type ApprovalQuestion, type PermissionRules } from "../../src/agent/approval/approval-policy.js";
 import type { ToolAccess } from "../../src/agent/tools/tool.js";
 
 const q = (tool: string, access: ToolAccess, danger: string | null = null): ApprovalQuestion => ({ tool, access, danger, description: `${tool} call` });

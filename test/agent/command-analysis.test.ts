@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeCommand, type CommandAnalysis } from "../../src/agent/dangerous-command.js";
+import { analyzeCommand, type CommandAnalysis } from "../../src/agent/shell/dangerous-command.js";
 
 // A real tree, so that symlinks are followed for real:
 //   <root>/proj             the working folder, with sub/ and out-link -> <root>/outside

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectDangerousCommand } from "../../src/agent/dangerous-command.js";
+import { detectDangerousCommand } from "../../src/agent/shell/dangerous-command.js";
 
 const workdir = "/srv/project";
 const home = "/home/dev";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeInstructionText, findInstructionFiles, loadInstructions } from "../../src/agent/instruction-files.js";
-import { currentFileUser } from "../../src/fs/file-trust.js";
+import { currentFileUser } from "../../src/kernel/fs/file-trust.js";
 import { makeFifo } from "../fixtures/temp-home.js";
 
 const made: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { literalPattern } from "../../src/agent/literal-pattern.js";
+import { literalPattern } from "../../src/kernel/redact/literal-pattern.js";
 
 const matches = (text: string, words: string[]) => [...text.matchAll(literalPattern(words))].map((match) => [match.index, match[0]]);
 

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { estimateMessagesTokens, estimateTextTokens } from "../../src/agent/compaction.js";
-import { ModelCallError } from "../../src/agent/model-errors.js";
-import { replaySession, type SessionEvent } from "../../src/agent/session-format.js";
+import { estimateMessagesTokens, estimateTextTokens } from "../../src/agent/session/compaction.js";
+import { ModelCallError } from "../../src/agent/model/errors.js";
+import { replaySession, type SessionEvent } from "../../src/agent/session/format.js";
 import type { ProviderPackage } from "../../src/llm/model-target.js";
 import { languageModelFor, makeWorkspace, recordingUi, runScripted, scriptedTarget, type RecordingUi } from "../fixtures/agent-harness.js";
 import type { RecordedRequest } from "../fixtures/llm-server.js";
@@ -281,7 +281,7 @@ describe("compaction", () => {
     const target = scriptedTarget(llm, "@ai-sdk/openai-compatible", { limits });
     const model = await languageModelFor(target);
     const first = await runScripted("write essay 0", { model, target, workdir: ws.workdir, sessions: ws.sessions });
-    const { FileSessionStore } = await import("../../src/agent/session-store.js");
+    const { FileSessionStore } = await import("../../src/agent/session/store.js");
     const store = new FileSessionStore(ws.sessions);
     for (const prompt of ["write essay 1", "write essay 2", "and now something short"]) {
       await runScripted(prompt, { model, target, workdir: ws.workdir, sessions: ws.sessions, session: store.open(first.session.id) });

@@ -1,9 +1,9 @@
 import { APICallError, RetryError } from "ai";
 import { describe, expect, it } from "vitest";
-import { classifyModelError } from "../../src/agent/model-errors.js";
+import { classifyModelError } from "../../src/agent/model/errors.js";
 import { ModelEndpointError } from "../../src/llm/model-endpoint.js";
-import { classifyNetworkFailure, isRetryableStatus } from "../../src/net/network-failure.js";
-import { shownUrl } from "../../src/net/shown-url.js";
+import { classifyNetworkFailure, isRetryableStatus } from "../../src/kernel/net/network-failure.js";
+import { shownUrl } from "../../src/kernel/net/shown-url.js";
 
 /** A system error as Node reports it (what undici puts under its `TypeError: fetch failed`). */
 function systemError(code: string, message: string, extra: Record<string, unknown> = {}): Error {

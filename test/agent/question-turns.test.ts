@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { QuestionTurns } from "../../src/agent/question-turns.js";
-import { logFilePath } from "../../src/boot/log.js";
+import { logFilePath } from "../../src/kernel/log.js";
 import { main } from "../../src/cli/main.js";
 import { createTerminalPrompter } from "../../src/cli/terminal-prompt.js";
 import { Capture } from "../fixtures/cli.js";

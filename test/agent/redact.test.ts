@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { maskedForms, MIN_SECRET_LENGTH, redactSecrets } from "../../src/agent/redact.js";
-import { relayAgentMessage } from "../../src/runtimes/agent-message.js";
-import { knownSecrets } from "../../src/runtimes/known-secrets.js";
+import { maskedForms, MIN_SECRET_LENGTH, redactSecrets } from "../../src/kernel/redact/redact.js";
+import { relayAgentMessage } from "../../src/runtimes/kit/agent-message.js";
+import { knownSecrets } from "../../src/runtimes/kit/known-secrets.js";
 import { makeDetection } from "../fixtures/detection.js";
 
 describe("redactSecrets", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { MIN_SECRET_LENGTH, redactSecrets, secretForms, type Secret } from "../../src/agent/redact.js";
-import { collectSecrets, createStreamRedactor, Redactor } from "../../src/agent/secrets.js";
-import { plainView } from "../../src/agent/terminal-text.js";
-import { urlPassword } from "../../src/agent/url-password.js";
+import { MIN_SECRET_LENGTH, redactSecrets, secretForms, type Secret } from "../../src/kernel/redact/redact.js";
+import { collectSecrets, createStreamRedactor, Redactor } from "../../src/kernel/redact/secrets.js";
+import { plainView } from "../../src/kernel/terminal-text.js";
+import { urlPassword } from "../../src/kernel/redact/url-password.js";
 
 /** `text` pushed through a stream redactor in the given chunks. */
 function streamed(secrets: readonly Secret[], chunks: string[]): string {

@@ -1,9 +1,9 @@
 import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Redactor } from "../../src/agent/secrets.js";
-import { parseSessionFile, replaySession } from "../../src/agent/session-format.js";
-import { FileSessionStore, MemorySessionStore } from "../../src/agent/session-store.js";
+import { Redactor } from "../../src/kernel/redact/secrets.js";
+import { parseSessionFile, replaySession } from "../../src/agent/session/format.js";
+import { FileSessionStore, MemorySessionStore } from "../../src/agent/session/store.js";
 import { makeWorkspace } from "../fixtures/agent-harness.js";
 
 const model = { providerID: "p", modelID: "m", name: "M" };

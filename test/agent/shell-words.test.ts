@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseScript, type Stage } from "../../src/agent/shell-syntax.js";
-import { tokenize, type Token } from "../../src/agent/shell-words.js";
+import { parseScript, type Stage } from "../../src/agent/shell/shell-syntax.js";
+import { tokenize, type Token } from "../../src/agent/shell/shell-words.js";
 
 /** The tokens without their positions, for comparing. */
 const brief = (command: string) =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { MemorySessionStore } from "../../src/agent/session-store.js";
-import { subagentReport, type SubagentOutcome } from "../../src/agent/subagent-report.js";
-import { SubagentSessionBusyError, SubagentSessionCache, UnknownSubagentSessionError, type SubagentModel } from "../../src/agent/subagent-sessions.js";
-import { TreeSlots } from "../../src/agent/subagent-slots.js";
+import { MemorySessionStore } from "../../src/agent/session/store.js";
+import { subagentReport, type SubagentOutcome } from "../../src/agent/subagents/report.js";
+import { SubagentSessionBusyError, SubagentSessionCache, UnknownSubagentSessionError, type SubagentModel } from "../../src/agent/subagents/sessions.js";
+import { TreeSlots } from "../../src/agent/subagents/slots.js";
 import { planAgentCall } from "../../src/agent/tools/agent.js";
 import { ToolError } from "../../src/agent/tools/tool.js";
 

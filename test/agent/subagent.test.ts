@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
-import type { SessionEvent, SubagentEndEvent, SubagentStartEvent } from "../../src/agent/session-format.js";
-import { SubagentSessionCache } from "../../src/agent/subagent-sessions.js";
-import type { SubagentSettings } from "../../src/agent/subagent-settings.js";
-import { transcriptLines } from "../../src/agent/transcript.js";
+import type { SessionEvent, SubagentEndEvent, SubagentStartEvent } from "../../src/agent/session/format.js";
+import { SubagentSessionCache } from "../../src/agent/subagents/sessions.js";
+import type { SubagentSettings } from "../../src/agent/subagents/settings.js";
+import { transcriptLines } from "../../src/agent/session/transcript.js";
 import { ExtensionHost } from "../../src/extensions/host.js";
 import {
   languageModelFor,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolEnv } from "../../src/agent/tool-env.js";
+import { toolEnv } from "../../src/agent/tools/tool-env.js";
 
 const noRules = { secretNames: [], allow: [] };
 

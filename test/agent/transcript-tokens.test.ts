@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SubagentSessionCache } from "../../src/agent/subagent-sessions.js";
-import { transcriptLines } from "../../src/agent/transcript.js";
+import { SubagentSessionCache } from "../../src/agent/subagents/sessions.js";
+import { transcriptLines } from "../../src/agent/session/transcript.js";
 import { languageModelFor, makeWorkspace, runScripted, scriptedTarget } from "../fixtures/agent-harness.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 

@@ -3,7 +3,7 @@ import { Catalog, type CatalogUpdated } from "../../src/catalog/catalog.js";
 import { catalogEditor, type CatalogEditor } from "../../src/catalog/editor.js";
 import { Policy } from "../../src/catalog/policy.js";
 import { emptyCatalog, type CatalogValue } from "../../src/catalog/records.js";
-import { Scope } from "../../src/state/scope.js";
+import { Scope } from "../../src/kernel/state/scope.js";
 import { pick, seededRandom } from "../fixtures/random.js";
 
 const DAY = 24 * 60 * 60 * 1000;

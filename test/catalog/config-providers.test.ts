@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Location } from "../../src/catalog/location.js";
-import { ANTHROPIC_BETAS } from "../../src/plugins/builtin/anthropic.js";
+import { ANTHROPIC_BETAS } from "../../src/catalog/plugins/builtin/anthropic.js";
 import { openTestLocation } from "../fixtures/location.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configSources, loadConfig } from "../../src/boot/config.js";
-import { ConfigError } from "../../src/boot/config-error.js";
+import { configSources, loadConfig } from "../../src/kernel/config/config.js";
+import { ConfigError } from "../../src/kernel/config/config-error.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 async function problem(text: string): Promise<string> {

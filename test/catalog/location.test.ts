@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startBosun } from "../../src/boot/start.js";
+import { startBosun } from "../../src/app/start.js";
 import type { CatalogUpdated } from "../../src/catalog/catalog.js";
 import { modelsDevClientFor, openBootLocation } from "../../src/catalog/open.js";
 import { openTestLocation } from "../fixtures/location.js";

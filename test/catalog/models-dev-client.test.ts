@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdir
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MODELS_REFRESH_EVERY_MS, ModelsDevClient } from "../../src/catalog/models-dev-client.js";
-import { packageRoot } from "../../src/boot/package-info.js";
-import type { Env } from "../../src/boot/paths.js";
+import { packageRoot } from "../../src/kernel/package-info.js";
+import type { Env } from "../../src/kernel/paths.js";
 import { closedPortUrl, startModelsServer } from "../fixtures/models-server.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 

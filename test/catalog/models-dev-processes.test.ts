@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/boot/paths.js";
+import type { Env } from "../../src/kernel/paths.js";
 import { BOSUN_BIN } from "../fixtures/cli.js";
 import { loadModelsDevFixture, scaleModelsDevData } from "../fixtures/models-dev-data.js";
 import { startModelsServer } from "../fixtures/models-server.js";

@@ -4,7 +4,7 @@ import { catalogEditor } from "../../src/catalog/editor.js";
 import type { ModelsDevData } from "../../src/catalog/models-dev-data.js";
 import { applyModelsDev } from "../../src/catalog/models-dev-records.js";
 import { emptyCatalog, type ModelRecord } from "../../src/catalog/records.js";
-import { Scope } from "../../src/state/scope.js";
+import { Scope } from "../../src/kernel/state/scope.js";
 import { loadModelsDevFixture } from "../fixtures/models-dev-data.js";
 
 const data: ModelsDevData = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startBosun } from "../../src/boot/start.js";
+import { startBosun } from "../../src/app/start.js";
 import { reportRuntime, unverifiedNote } from "../../src/runtimes/collect-status.js";
 import { getRuntime, listRuntimes } from "../../src/runtimes/registry.js";
 import { runCli } from "../fixtures/cli.js";

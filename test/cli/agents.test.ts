@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Env } from "../../src/boot/paths.js";
+import type { Env } from "../../src/kernel/paths.js";
 import { main } from "../../src/cli/main.js";
 import { BOSUN_BIN, Capture, runCli, runCliAnswering } from "../fixtures/cli.js";
 import { KEYS, spawnInTerminal } from "../fixtures/pty.js";

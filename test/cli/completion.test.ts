@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { APPROVAL_MODES } from "../../src/agent/approval-policy.js";
+import { APPROVAL_MODES } from "../../src/agent/approval/approval-policy.js";
 import { listInstallRuntimes } from "../../src/runtimes/install-registry.js";
 import { listRuntimes } from "../../src/runtimes/registry.js";
 import { registerCompletion, VALUE_SOURCES } from "../../src/cli/completion.js";

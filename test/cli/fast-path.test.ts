@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UserError } from "../../src/errors.js";
+import { UserError } from "../../src/kernel/errors.js";
 import { fastPath } from "../../src/cli/fast-path.js";
 import { runStatus } from "../../src/cli/status.js";
 import { listAgents } from "../../src/cli/agents.js";

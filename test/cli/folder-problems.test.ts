@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { packageRoot } from "../../src/boot/package-info.js";
+import { packageRoot } from "../../src/kernel/package-info.js";
 import { runBinAsync, runCli, type CliResult } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { startModelsServer } from "../fixtures/models-server.js";

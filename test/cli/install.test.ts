@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/boot/paths.js";
+import type { Env } from "../../src/kernel/paths.js";
 import { main } from "../../src/cli/main.js";
 import { Capture, runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";

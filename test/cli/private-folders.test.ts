@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packageRoot } from "../../src/boot/package-info.js";
+import { packageRoot } from "../../src/kernel/package-info.js";
 import { runBinAsync } from "../fixtures/cli.js";
 import { startModelsServer } from "../fixtures/models-server.js";
 import { APPROVED, DEVICE_AUTH_ID, startOAuthServer, USER_CODE } from "../fixtures/oauth-server.js";

@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Redactor } from "../../src/agent/secrets.js";
-import { projectSessions } from "../../src/agent/session-list.js";
-import { projectScope } from "../../src/boot/project-root.js";
+import { Redactor } from "../../src/kernel/redact/secrets.js";
+import { projectSessions } from "../../src/agent/session/list.js";
+import { projectScope } from "../../src/kernel/project-root.js";
 import { HISTORY_MAX_BYTES, HISTORY_SIZE, openPromptHistory } from "../../src/cli/prompt-history.js";
 import { unapprovedAdvice } from "../../src/cli/run-refusals.js";
 import { parsePromptLine } from "../../src/cli/run-interactive.js";

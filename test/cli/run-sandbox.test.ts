@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolvePaths, type Env } from "../../src/boot/paths.js";
+import { resolvePaths, type Env } from "../../src/kernel/paths.js";
 import { runCli } from "../fixtures/cli.js";
 import { describeSandboxed, sandboxLayout } from "../fixtures/sandbox.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";

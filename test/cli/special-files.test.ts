@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { packageRoot } from "../../src/boot/package-info.js";
+import { packageRoot } from "../../src/kernel/package-info.js";
 import { DEFAULT_MODELS_SOURCE, modelsCacheFile } from "../../src/catalog/catalog-files.js";
 import { runBinAsync, type CliResult } from "../fixtures/cli.js";
 import { startModelsServer } from "../fixtures/models-server.js";

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ApprovalGate } from "../../src/agent/approval.js";
-import { AgentAbortedError } from "../../src/agent/model-errors.js";
+import { ApprovalGate } from "../../src/agent/approval/approval.js";
+import { AgentAbortedError } from "../../src/agent/model/errors.js";
 import { createTerminalPrompter } from "../../src/cli/terminal-prompt.js";
 
 function terminal() {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { sharedSkills, type InstalledArtifact } from "../../src/doctor/artifacts.js";
-import { emptyManifest, type Manifest } from "../../src/install/manifest.js";
+import { emptyManifest, type Manifest } from "../../src/install/records/manifest.js";
 import { loadVerdict } from "../../src/doctor/loaded.js";
 import { parseClaudeStream, claudeInitSeen } from "../../src/doctor/probes/claude.js";
 import { codexAnswered, parseCodexAppServer } from "../../src/doctor/probes/codex.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverExtensionFiles } from "../../src/extensions/discover.js";
 import { extensionRoots } from "../../src/extensions/roots.js";
-import { listInstalledPlugins } from "../../src/plugins/installed.js";
+import { listInstalledPlugins } from "../../src/catalog/plugins/installed.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 const POINT = "agent_init";

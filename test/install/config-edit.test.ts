@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { addHookEntries, hasHookEntry, parseConfig, removeHookEntries } from "../../src/install/config/json-hooks.js";
 import { addTomlBlock, parseToml, removeTomlBlock, TOML_BLOCK_BEGIN } from "../../src/install/config/toml-block.js";
-import type { HookConfigFormat } from "../../src/runtimes/install-types.js";
+import type { HookConfigFormat } from "../../src/runtimes/kit/install-types.js";
 import { runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { install, packDir, uninstall } from "../fixtures/install.js";

@@ -6,11 +6,11 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSy
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LockHeldError } from "../../src/fs/file-lock.js";
+import { LockHeldError } from "../../src/kernel/fs/file-lock.js";
 import { InstallFailedError, NeedsChoiceError } from "../../src/install/install-errors.js";
-import { InstallStateError, readInstallState } from "../../src/install/install-state.js";
-import { readManifest } from "../../src/install/manifest.js";
-import { MigrationAuthoringError, migrationChecksum } from "../../src/install/migration-record.js";
+import { InstallStateError, readInstallState } from "../../src/install/records/install-state.js";
+import { readManifest } from "../../src/install/records/manifest.js";
+import { MigrationAuthoringError, migrationChecksum } from "../../src/install/records/migration-record.js";
 import { firstTimeBaseline } from "../../src/install/migrations/000-first-time-baseline.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { actionLines, record, runEngine, seedRoot, sha } from "../fixtures/engine.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANCHOR_PACKS, buildAnchorBosunPack, findAnchorPack, type AnchorPackPin } from "../../scripts/anchor-packs.mjs";
 import { PackSucceededError } from "../../src/install/install-errors.js";
-import { readManifest } from "../../src/install/manifest.js";
+import { readManifest } from "../../src/install/records/manifest.js";
 import { buildInstallReport } from "../../src/install/report.js";
 import { filePaths as files, snapshotTree } from "../fixtures/fs-snapshot.js";
 import { install, uninstall, watchedFs } from "../fixtures/install.js";

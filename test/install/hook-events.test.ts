@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readManifest } from "../../src/install/manifest.js";
+import { readManifest } from "../../src/install/records/manifest.js";
 import * as nodeFs from "node:fs";
 import { install, uninstall } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";

@@ -9,7 +9,7 @@ import { parseLock, serializeLock, type Lock, type LockedPack } from "../../src/
 import { lockAfterInstall, lockAfterUninstall } from "../../src/install/lock/lock-update.js";
 import { DigestCache, DIGEST_CACHE_FILE } from "../../src/install/lock/digest-cache.js";
 import { byBytes, changedParts, packDigest } from "../../src/install/lock/pack-digest.js";
-import { readManifest } from "../../src/install/manifest.js";
+import { readManifest } from "../../src/install/records/manifest.js";
 import { install, packDir } from "../fixtures/install.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 

@@ -2,8 +2,8 @@
 // bosun's version and the stat cache do not count; files, packs, config and created files do,
 // whatever their order.
 import { describe, expect, it } from "vitest";
-import { emptyManifest, type Manifest } from "../../src/install/manifest.js";
-import { sameManifestMeaning } from "../../src/install/next-state.js";
+import { emptyManifest, type Manifest } from "../../src/install/records/manifest.js";
+import { sameManifestMeaning } from "../../src/install/plan/next-state.js";
 
 const HASH_A = "a".repeat(64);
 const HASH_B = "b".repeat(64);

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { bundledPackDir } from "../../src/install/install-pack.js";
-import { migrationChecksum } from "../../src/install/migration-record.js";
+import { migrationChecksum } from "../../src/install/records/migration-record.js";
 import { ENGINE_MIGRATIONS } from "../../src/install/migrations/index.js";
 import { packMigrationRecords } from "../../src/install/migrations/pack-records.js";
 import { loadPack } from "../../src/install/pack/load-pack.js";

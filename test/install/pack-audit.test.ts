@@ -3,8 +3,8 @@
 // from entries constructed in the test, as the settings fragments will hand them in.
 import { describe, expect, it } from "vitest";
 import { auditLines } from "../../src/cli/render-audit.js";
-import { bosunEventOf, buildPackAudit, hookFileEntries, matcherInConfig, type AuditRootInput } from "../../src/install/pack-audit.js";
-import { compareSettings, widening } from "../../src/install/pack-audit-settings.js";
+import { bosunEventOf, buildPackAudit, hookFileEntries, matcherInConfig, type AuditRootInput } from "../../src/install/audit/pack-audit.js";
+import { compareSettings, widening } from "../../src/install/audit/pack-audit-settings.js";
 
 const plain = (_style: string, text: string) => text;
 

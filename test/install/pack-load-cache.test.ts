@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DIGEST_CACHE_FILE, DigestCache } from "../../src/install/lock/digest-cache.js";
 import { packDigest } from "../../src/install/lock/pack-digest.js";
-import { readManifest } from "../../src/install/manifest.js";
+import { readManifest } from "../../src/install/records/manifest.js";
 import { LOAD_CACHE_FILE, LoadCache } from "../../src/install/pack/load-cache.js";
 import { loadPack } from "../../src/install/pack/load-pack.js";
-import { PackChangedError, renderedSource } from "../../src/install/rendered-copy.js";
+import { PackChangedError, renderedSource } from "../../src/install/plan/rendered-copy.js";
 import { install, packDir, treeState } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 

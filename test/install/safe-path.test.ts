@@ -2,7 +2,7 @@
 // checked path to its root gives what path.resolve gives.
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { joinInside, normalizeRelPath } from "../../src/install/safe-path.js";
+import { joinInside, normalizeRelPath } from "../../src/install/plan/safe-path.js";
 import { pick, seededRandom } from "../fixtures/random.js";
 
 /** The rules, written out plainly: the answer normalizeRelPath must give (null: refused). */

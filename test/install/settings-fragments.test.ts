@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/install/config/json-hooks.js";
 import { InstallBlockedError, NeedsChoiceError } from "../../src/install/install-errors.js";
-import { readManifest } from "../../src/install/manifest.js";
+import { readManifest } from "../../src/install/records/manifest.js";
 import { PackError } from "../../src/install/pack/pack-error.js";
 import { buildInstallReport } from "../../src/install/report.js";
 import { runBin } from "../fixtures/cli.js";

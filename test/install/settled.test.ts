@@ -1,12 +1,12 @@
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HELPER_RELATIVE_PATH } from "../../src/migrations/30_runtime_helper_sync.js";
-import { collectHeadlessDefaults } from "../../src/runtimes/headless-defaults.js";
+import { HELPER_RELATIVE_PATH } from "../../src/startup/30_runtime_helper_sync.js";
+import { collectHeadlessDefaults } from "../../src/runtimes/kit/headless-defaults.js";
 import type { InstallOutcome } from "../../src/install/install-pack.js";
-import { journalDir } from "../../src/install/journal.js";
+import { journalDir } from "../../src/install/apply/journal.js";
 import { buildInstallReport } from "../../src/install/report.js";
-import { MANIFEST_FILE, STATE_FILE, statePath, type InstallRoot } from "../../src/install/root.js";
+import { MANIFEST_FILE, STATE_FILE, statePath, type InstallRoot } from "../../src/install/records/root.js";
 import { install, packDir, treeState, watchedFs } from "../fixtures/install.js";
 import { pick as pickIndex, seededRandom } from "../fixtures/random.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";

@@ -5,7 +5,7 @@ import * as nodeFs from "node:fs";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readManifest } from "../../src/install/manifest.js";
+import { readManifest } from "../../src/install/records/manifest.js";
 import { install, packDir, treeState, uninstall } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 

@@ -4,8 +4,8 @@
 import { existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readInstallState } from "../../src/install/install-state.js";
-import { readManifest } from "../../src/install/manifest.js";
+import { readInstallState } from "../../src/install/records/install-state.js";
+import { readManifest } from "../../src/install/records/manifest.js";
 import * as nodeFs from "node:fs";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { install, packDir, treeState, uninstall, watchedFs } from "../fixtures/install.js";

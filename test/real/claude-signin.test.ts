@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/boot/paths.js";
+import type { Env } from "../../src/kernel/paths.js";
 import { claude } from "../../src/runtimes/claude.js";
-import { nodeFileReader } from "../../src/runtimes/detect/node-file-reader.js";
-import { carryOutDisconnect, planRuntimeDisconnect } from "../../src/runtimes/disconnect.js";
-import type { AuthStatus, DetectionContext } from "../../src/runtimes/types.js";
+import { nodeFileReader } from "../../src/runtimes/kit/detect/node-file-reader.js";
+import { carryOutDisconnect, planRuntimeDisconnect } from "../../src/runtimes/kit/disconnect.js";
+import type { AuthStatus, DetectionContext } from "../../src/runtimes/kit/types.js";
 import { claudeStates, plantClaudeState, type ClaudeState } from "../fixtures/claude-signin-states.js";
 import { runBinAsync } from "../fixtures/cli.js";
 import { realCli, runRealCli, type RealCli } from "../fixtures/real-clis.js";

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/boot/paths.js";
+import type { Env } from "../../src/kernel/paths.js";
 import { runBinAsync } from "../fixtures/cli.js";
 import { realCli } from "../fixtures/real-clis.js";
 import { makeTempHome } from "../fixtures/temp-home.js";

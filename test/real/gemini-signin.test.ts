@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gemini } from "../../src/runtimes/gemini.js";
-import type { AuthStatus } from "../../src/runtimes/types.js";
+import type { AuthStatus } from "../../src/runtimes/kit/types.js";
 import { buildGeminiState, generateStates, geminiStateContext, stateName, type State } from "../fixtures/gemini-signin-states.js";
 import { geminiVerdict, type GeminiVerdictRun } from "../fixtures/gemini-verdict.js";
 import { realCli } from "../fixtures/real-clis.js";

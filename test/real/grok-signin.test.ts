@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { reportRuntime, type AgentReport } from "../../src/runtimes/collect-status.js";
 import { grok } from "../../src/runtimes/grok.js";
-import type { AuthStatus } from "../../src/runtimes/types.js";
+import type { AuthStatus } from "../../src/runtimes/kit/types.js";
 import { grokPrompt, type GrokPromptVerdict } from "../fixtures/grok-key-probe.js";
 import { realCli, type RealCli } from "../fixtures/real-clis.js";
 import { grokStates, KEYS, SETTINGS } from "../fixtures/grok-signin-states.js";

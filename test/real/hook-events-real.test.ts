@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLAUDE_HOOK_EVENTS, CODEX_HOOK_EVENTS } from "../../src/runtimes/hook-events.js";
+import { CLAUDE_HOOK_EVENTS, CODEX_HOOK_EVENTS } from "../../src/runtimes/kit/hook-events.js";
 import { install } from "../fixtures/install.js";
 import { codexAppServer, runRealCliWithModelServer } from "../fixtures/real-clis-loopback.js";
 import { realCli, runRealCli } from "../fixtures/real-clis.js";

@@ -3,10 +3,10 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Env } from "../../src/boot/paths.js";
+import type { Env } from "../../src/kernel/paths.js";
 import { opencode, OPENCODE_ENV_KEYS } from "../../src/runtimes/opencode.js";
 import { readOpencodeStore } from "../../src/runtimes/opencode-credentials.js";
-import type { AuthStatus, DetectionContext } from "../../src/runtimes/types.js";
+import type { AuthStatus, DetectionContext } from "../../src/runtimes/kit/types.js";
 import { realCli, runRealCli, type RealCli } from "../fixtures/real-clis.js";
 import { AUTH, FILES, opencodeStates } from "../fixtures/opencode-signin-states.js";
 import { layOut, mapLimited, MATRIX_PARALLEL, stripAnsi, type CredentialState } from "../fixtures/signin-matrix.js";

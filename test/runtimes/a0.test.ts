@@ -2,9 +2,9 @@ import { createConnection, createServer, type Server } from "node:net";
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { A0_PROBE_TIMEOUT_MS, a0, DEFAULT_A0_HOST, DOCKER_A0_BINARY, parseA0Host, resolveA0Host } from "../../src/runtimes/a0.js";
-import { nodeFileReader } from "../../src/runtimes/detect/node-file-reader.js";
-import type { FileReader } from "../../src/runtimes/detect/file-reader.js";
-import { probeTcp } from "../../src/runtimes/machine.js";
+import { nodeFileReader } from "../../src/runtimes/kit/detect/node-file-reader.js";
+import type { FileReader } from "../../src/runtimes/kit/detect/file-reader.js";
+import { probeTcp } from "../../src/runtimes/kit/machine.js";
 import { makeDetection } from "../fixtures/detection.js";
 
 function listen(): Promise<{ server: Server; port: number }> {

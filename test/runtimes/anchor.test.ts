@@ -6,7 +6,7 @@ import { claude } from "../../src/runtimes/claude.js";
 import { cursor } from "../../src/runtimes/cursor.js";
 import { gemini } from "../../src/runtimes/gemini.js";
 import { grok } from "../../src/runtimes/grok.js";
-import { dotenvHoldsKey, grokTomlHoldsSecret } from "../../src/runtimes/detect/secret-rules.js";
+import { dotenvHoldsKey, grokTomlHoldsSecret } from "../../src/runtimes/kit/detect/secret-rules.js";
 import { getRuntime, listRuntimes, UnknownRuntimeError } from "../../src/runtimes/registry.js";
 import { makeDetection } from "../fixtures/detection.js";
 

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { claude, claudeCredentialsPath } from "../../src/runtimes/claude.js";
 import { signInLabel } from "../../src/runtimes/collect-status.js";
-import { carryOutDisconnect, describeDisconnectPlan, planRuntimeDisconnect } from "../../src/runtimes/disconnect.js";
-import { removeJsonMember } from "../../src/runtimes/json-member-removal.js";
-import type { AuthStatus } from "../../src/runtimes/types.js";
+import { carryOutDisconnect, describeDisconnectPlan, planRuntimeDisconnect } from "../../src/runtimes/kit/disconnect.js";
+import { removeJsonMember } from "../../src/runtimes/kit/json-member-removal.js";
+import type { AuthStatus } from "../../src/runtimes/kit/types.js";
 import { makeDetection, readerFailingAt } from "../fixtures/detection.js";
 
 const status = claude.status;

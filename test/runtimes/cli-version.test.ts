@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { chooseEdition, compareVersions, editionSpan, parseVersion } from "../../src/runtimes/cli-version.js";
+import { chooseEdition, compareVersions, editionSpan, parseVersion } from "../../src/runtimes/kit/cli-version.js";
 import { CODEX_EDITIONS } from "../../src/runtimes/codex.js";
-import type { CliContract } from "../../src/runtimes/install-types.js";
+import type { CliContract } from "../../src/runtimes/kit/install-types.js";
 
 const codex: CliContract = { binary: "codex", editions: CODEX_EDITIONS };
 const read = (version: string) => ({ kind: "read" as const, path: "/bin/codex", version, from: "--version" as const });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { codex, codexExternalAuthPath, codexPluginAuthPath } from "../../src/runtimes/codex.js";
 import { judgeCodexAuthFile } from "../../src/runtimes/codex-auth-file.js";
 import { codexSignIn } from "../../src/runtimes/codex-signin.js";
-import { carryOutDisconnect, planRuntimeDisconnect } from "../../src/runtimes/disconnect.js";
+import { carryOutDisconnect, planRuntimeDisconnect } from "../../src/runtimes/kit/disconnect.js";
 import { codexAuthJson } from "../fixtures/codex-auth.js";
 import { makeDetection } from "../fixtures/detection.js";
 

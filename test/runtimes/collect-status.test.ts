@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentCounts, agentsHeadline, collectAgentReports, signInLabel } from "../../src/runtimes/collect-status.js";
-import { nodeFileReader } from "../../src/runtimes/detect/node-file-reader.js";
-import type { FileReader } from "../../src/runtimes/detect/file-reader.js";
+import { nodeFileReader } from "../../src/runtimes/kit/detect/node-file-reader.js";
+import type { FileReader } from "../../src/runtimes/kit/detect/file-reader.js";
 import { makeDetection } from "../fixtures/detection.js";
 
 describe("collecting every agent's status", () => {

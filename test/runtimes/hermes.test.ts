@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { codePointSorted } from "../../src/runtimes/detect/env.js";
+import { codePointSorted } from "../../src/runtimes/kit/detect/env.js";
 import { hermes, HERMES_ENV_KEYS, HERMES_SECRET_KEYS } from "../../src/runtimes/hermes.js";
 import { makeDetection } from "../fixtures/detection.js";
 

@@ -1,4 +1,4 @@
-import { isInside } from "../../fs/path-inside.js";
+import { isInside } from "../../kernel/fs/path-inside.js";
 import type { SandboxNetwork } from "./sandbox-config-schema.js";
 
 /** One command to run inside bubblewrap, with every path already absolute and existing. */

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { release } from "node:os";
 import { join } from "node:path";
-import { ensurePrivateDir } from "../../fs/private-dir.js";
+import { ensurePrivateDir } from "../../kernel/fs/private-dir.js";
 import type { BwrapCheck } from "./bwrap-probe.js";
 
 /** The kernel settings that decide whether unprivileged user namespaces (which bwrap needs) may be made. */

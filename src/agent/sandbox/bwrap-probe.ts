@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import type { Env } from "../../boot/paths.js";
-import { locateBinary } from "../../runtimes/detect/binary.js";
-import { nodeFileReader } from "../../runtimes/detect/node-file-reader.js";
+import type { Env } from "../../kernel/paths.js";
+import { locateBinary } from "../../runtimes/kit/detect/binary.js";
+import { nodeFileReader } from "../../runtimes/kit/detect/node-file-reader.js";
 import { bwrapArgs } from "./bwrap-args.js";
 import { bwrapCheckKey, cachedBwrapCheck, rememberBwrapCheck } from "./bwrap-check-cache.js";
 

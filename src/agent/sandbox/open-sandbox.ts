@@ -1,8 +1,8 @@
-import type { Env } from "../../boot/paths.js";
-import { UserError } from "../../errors.js";
-import { isInside } from "../../fs/path-inside.js";
-import { lstatOrUndefined, realPathOrSelf, statOrUndefined } from "../../fs/stat.js";
-import { toolEnv } from "../tool-env.js";
+import type { Env } from "../../kernel/paths.js";
+import { UserError } from "../../kernel/errors.js";
+import { isInside } from "../../kernel/fs/path-inside.js";
+import { lstatOrUndefined, realPathOrSelf, statOrUndefined } from "../../kernel/fs/stat.js";
+import { toolEnv } from "../tools/tool-env.js";
 import { sandboxReadiness } from "./sandbox-readiness.js";
 import type { Sandbox } from "./sandbox.js";
 import type { SandboxSettings } from "./sandbox-settings.js";

@@ -1,5 +1,5 @@
-import type { Env } from "../../boot/paths.js";
-import { statOrUndefined } from "../../fs/stat.js";
+import type { Env } from "../../kernel/paths.js";
+import { statOrUndefined } from "../../kernel/fs/stat.js";
 import { checkBwrap } from "./bwrap-probe.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 

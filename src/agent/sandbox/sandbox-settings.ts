@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import type { ConfigLayer } from "../../boot/config.js";
-import { expandHome } from "../../boot/paths.js";
-import { isInside } from "../../fs/path-inside.js";
+import type { ConfigLayer } from "../../kernel/config/config.js";
+import { expandHome } from "../../kernel/paths.js";
+import { isInside } from "../../kernel/fs/path-inside.js";
 import type { SandboxMode, SandboxNetwork } from "./sandbox-config-schema.js";
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { lstatSync } from "node:fs";
 import { dirname } from "node:path";
-import { isInside } from "../../fs/path-inside.js";
-import { realPathOrSelf } from "../../fs/stat.js";
+import { isInside } from "../../kernel/fs/path-inside.js";
+import { realPathOrSelf } from "../../kernel/fs/stat.js";
 import { isInsideWorkdir, realLocation } from "../tools/paths.js";
 import type { SandboxMode, SandboxNetwork } from "./sandbox-config-schema.js";
 import type { SandboxLimits } from "./sandbox-settings.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { oneLine } from "../session-list.js";
-import { MAX_SUBAGENT_TASKS } from "../subagent-settings.js";
-import { SUBAGENT_SESSION_KEEP } from "../subagent-sessions.js";
+import { oneLine } from "../session/list.js";
+import { MAX_SUBAGENT_TASKS } from "../subagents/settings.js";
+import { SUBAGENT_SESSION_KEEP } from "../subagents/sessions.js";
 import { ToolError, type AgentTool, type ToolContext, type ToolResult } from "./tool.js";
 
 export const AGENT_TOOL_NAME = "agent";

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
-import { analyzeCommand } from "../dangerous-command.js";
+import { analyzeCommand } from "../shell/dangerous-command.js";
 import { mayWrite, writeGrant, type Sandbox } from "../sandbox/sandbox.js";
 import { sandboxNote } from "../sandbox/sandbox-notes.js";
 import { launchCommand } from "../sandbox/sandboxed-command.js";

@@ -1,6 +1,6 @@
-import { describeError } from "../../errors.js";
+import { describeError } from "../../kernel/errors.js";
 import type { SpillBudget } from "../sandbox/spill-budget.js";
-import { visibleLine } from "../terminal-text.js";
+import { visibleLine } from "../../kernel/terminal-text.js";
 import type { SpillStore } from "./tool.js";
 
 /** Output up to this many characters goes to the model whole; beyond it, head + tail + a file. */

@@ -1,8 +1,8 @@
 import { realpathSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { isInside } from "../../fs/path-inside.js";
-import { realPathOrSelf } from "../../fs/stat.js";
+import { isInside } from "../../kernel/fs/path-inside.js";
+import { realPathOrSelf } from "../../kernel/fs/stat.js";
 
 /** A tool's path argument as an absolute path: `~` is the home folder, relative is under the workdir. */
 export function resolveToolPath(workdir: string, path: string, home: string = homedir()): string {

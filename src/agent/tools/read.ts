@@ -1,6 +1,6 @@
 import { basename, dirname } from "node:path";
 import { z } from "zod";
-import { editDistance } from "../../boot/suggest.js";
+import { editDistance } from "../../kernel/suggest.js";
 import { localFileOperations, looksBinary, type FileOperations } from "./file-operations.js";
 import { resolveToolPath, showPath } from "./paths.js";
 import { appliesRules, isMasked } from "../sandbox/sandbox.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { request, type ClientRequest } from "node:http";
-import type { Env } from "../../boot/paths.js";
+import type { Env } from "../../kernel/paths.js";
 import { cliText, isObject } from "../listing.js";
 
 /**

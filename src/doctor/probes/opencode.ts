@@ -1,4 +1,4 @@
-import { plainView } from "../../agent/terminal-text.js";
+import { plainView } from "../../kernel/terminal-text.js";
 import { isObject, type CliListing, type ListedError, type ListedItem } from "../listing.js";
 
 /**

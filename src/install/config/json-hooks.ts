@@ -1,6 +1,6 @@
 import type { ParseError } from "jsonc-parser";
-import { requireLazily } from "../../fs/require.js";
-import type { HookConfigFormat } from "../../runtimes/install-types.js";
+import { requireLazily } from "../../kernel/fs/require.js";
+import type { HookConfigFormat } from "../../runtimes/kit/install-types.js";
 import { emptyContainerInner, insertJson, removeJsonNode } from "./jsonc-edit.js";
 
 const jsonc = () => requireLazily("jsonc-parser") as typeof import("jsonc-parser");

@@ -1,4 +1,4 @@
-import { requireLazily } from "../../fs/require.js";
+import { requireLazily } from "../../kernel/fs/require.js";
 import { insertJson, removeJsonNode, type JsonPath } from "./jsonc-edit.js";
 import { parseConfig } from "./json-hooks.js";
 

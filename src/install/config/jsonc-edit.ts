@@ -1,5 +1,5 @@
 import type { Node } from "jsonc-parser";
-import { requireLazily } from "../../fs/require.js";
+import { requireLazily } from "../../kernel/fs/require.js";
 
 const jsonc = () => requireLazily("jsonc-parser") as typeof import("jsonc-parser");
 

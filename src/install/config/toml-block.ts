@@ -1,4 +1,4 @@
-import { requireLazily } from "../../fs/require.js";
+import { requireLazily } from "../../kernel/fs/require.js";
 
 /** The markers around bosun's block; everything between them is bosun's, everything else yours. */
 export const TOML_BLOCK_BEGIN = "# >>> bosun: managed block (bosun install writes it, bosun uninstall removes it) >>>";

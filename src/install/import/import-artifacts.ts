@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import type { AgentFormat, CommandFormat } from "../../runtimes/install-types.js";
+import type { AgentFormat, CommandFormat } from "../../runtimes/kit/install-types.js";
 import { parseFrontmatter, renderFrontmatter } from "../pack/frontmatter.js";
 import { ARTIFACT_NAME } from "../pack/pack-names.js";
 import type { Skipped } from "./import-report.js";

@@ -1,4 +1,4 @@
-import type { HookEvent, HookEventNames } from "../../runtimes/hook-events.js";
+import type { HookEvent, HookEventNames } from "../../runtimes/kit/hook-events.js";
 import { ARTIFACT_NAME } from "../pack/pack-names.js";
 import type { ImportedHook, Skipped } from "./import-report.js";
 

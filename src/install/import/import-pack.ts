@@ -1,11 +1,11 @@
 import { chmodSync, existsSync, rmdirSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Env } from "../../boot/paths.js";
+import type { Env } from "../../kernel/paths.js";
 import { getInstallRuntime } from "../../runtimes/install-registry.js";
-import { isSkip, type InstallRuntime, type InstallScope } from "../../runtimes/install-types.js";
+import { isSkip, type InstallRuntime, type InstallScope } from "../../runtimes/kit/install-types.js";
 import { PACK_NAME, SEMVER } from "../pack/pack-names.js";
 import type { PackSettings } from "../pack/settings-schema.js";
-import { rootsFor, STATE_NAMES, type InstallRoot } from "../root.js";
+import { rootsFor, STATE_NAMES, type InstallRoot } from "../records/root.js";
 import { importAgents, importCommands, importSkills } from "./import-artifacts.js";
 import { ImportError } from "./import-errors.js";
 import { importHooks } from "./import-hooks.js";

@@ -1,5 +1,5 @@
-import { isSkip, type SettingsPlacement } from "../../runtimes/install-types.js";
-import type { SettingRecord } from "../manifest.js";
+import { isSkip, type SettingsPlacement } from "../../runtimes/kit/install-types.js";
+import type { SettingRecord } from "../records/manifest.js";
 import { secretProblem, type PackSettings } from "../pack/settings-schema.js";
 import { PERMISSION_LISTS } from "../pack/settings-names.js";
 import type { Skipped } from "./import-report.js";

@@ -1,9 +1,9 @@
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { parseJsonc } from "../../boot/jsonc.js";
-import { displayPath } from "../../boot/paths.js";
-import { parseManifest, type SettingRecord } from "../manifest.js";
-import { MANIFEST_FILE, STATE_NAMES, statePath, type InstallRoot } from "../root.js";
+import { parseJsonc } from "../../kernel/jsonc.js";
+import { displayPath } from "../../kernel/paths.js";
+import { parseManifest, type SettingRecord } from "../records/manifest.js";
+import { MANIFEST_FILE, STATE_NAMES, statePath, type InstallRoot } from "../records/root.js";
 import type { CarriedFolder } from "./import-text.js";
 import { ImportError } from "./import-errors.js";
 

@@ -1,4 +1,4 @@
-import type { InstallScope } from "../../runtimes/install-types.js";
+import type { InstallScope } from "../../runtimes/kit/install-types.js";
 import { FrozenMismatchError } from "./lock-errors.js";
 import type { Lock } from "./lock-file.js";
 import type { PackSource } from "./lock-check.js";

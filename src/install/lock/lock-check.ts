@@ -1,9 +1,9 @@
-import { collectInstallStatus, type RootStatus } from "../install-status.js";
-import type { InstallFs } from "../install-fs.js";
-import { readManifest, type Manifest } from "../manifest.js";
-import { MANIFEST_FILE, rootsFor, statePath } from "../root.js";
+import { collectInstallStatus, type RootStatus } from "../records/install-status.js";
+import type { InstallFs } from "../apply/install-fs.js";
+import { readManifest, type Manifest } from "../records/manifest.js";
+import { MANIFEST_FILE, rootsFor, statePath } from "../records/root.js";
 import { getInstallRuntime, listInstallRuntimes } from "../../runtimes/install-registry.js";
-import type { InstallRuntime, InstallScope, RootContext } from "../../runtimes/install-types.js";
+import type { InstallRuntime, InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
 import { changedParts, type PackDigest } from "./pack-digest.js";
 import type { Lock, LockedInstall, LockedPack } from "./lock-file.js";
 

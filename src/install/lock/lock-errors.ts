@@ -1,4 +1,4 @@
-import { UserError } from "../../errors.js";
+import { UserError } from "../../kernel/errors.js";
 
 /** A `bosun.lock` bosun cannot read: names the file (and line and field when known) and the fix. */
 export class LockFileError extends UserError {

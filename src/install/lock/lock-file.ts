@@ -1,4 +1,4 @@
-import { INSTALL_SCOPES, type InstallScope } from "../../runtimes/install-types.js";
+import { INSTALL_SCOPES, type InstallScope } from "../../runtimes/kit/install-types.js";
 import { PACK_NAME, SEMVER } from "../pack/pack-names.js";
 import { byBytes } from "./pack-digest.js";
 import { LockFileError } from "./lock-errors.js";

@@ -1,6 +1,6 @@
 import * as nodeFs from "node:fs";
 import { join } from "node:path";
-import { findProject } from "../../boot/project.js";
+import { findProject } from "../../kernel/project.js";
 import { LockFileError } from "./lock-errors.js";
 import { LOCK_FILE_NAME, parseLock, serializeLock, type Lock } from "./lock-file.js";
 

@@ -1,4 +1,4 @@
-import type { InstallScope } from "../../runtimes/install-types.js";
+import type { InstallScope } from "../../runtimes/kit/install-types.js";
 import type { Lock, LockedInstall, LockedPack } from "./lock-file.js";
 
 /** Where a run installed (or removed) a pack: each runtime and the scope. */

@@ -1,4 +1,4 @@
-import type { MigrationAction, MigrationContext, MigrationRecord } from "../migration-record.js";
+import type { MigrationAction, MigrationContext, MigrationRecord } from "../records/migration-record.js";
 import { surfaceDirs } from "./surfaces.js";
 
 const ORDER = ["record-baseline", "baseline-preserve-user", "prompt-user"];

@@ -1,6 +1,6 @@
-import { isSkip } from "../../runtimes/install-types.js";
+import { isSkip } from "../../runtimes/kit/install-types.js";
 import { findTomlBlock, withoutTomlBlock } from "../config/toml-block.js";
-import type { MigrationAction, MigrationContext, MigrationRecord } from "../migration-record.js";
+import type { MigrationAction, MigrationContext, MigrationRecord } from "../records/migration-record.js";
 
 const FLAG = "features.codex_hooks";
 

@@ -1,4 +1,4 @@
-import type { MigrationRecord } from "../migration-record.js";
+import type { MigrationRecord } from "../records/migration-record.js";
 import { firstTimeBaseline } from "./000-first-time-baseline.js";
 import { codexHooksFlag } from "./001-codex-hooks-flag.js";
 

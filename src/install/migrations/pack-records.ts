@@ -1,11 +1,11 @@
-import { isSkip, type AgentPlacement, type CommandPlacement, type InstallLayout } from "../../runtimes/install-types.js";
+import { isSkip, type AgentPlacement, type CommandPlacement, type InstallLayout } from "../../runtimes/kit/install-types.js";
 import { removeHookEntries, type HookEntry } from "../config/json-hooks.js";
-import type { HookEntryRecord } from "../manifest.js";
-import type { MigrationAction, MigrationContext, MigrationRecord } from "../migration-record.js";
+import type { HookEntryRecord } from "../records/manifest.js";
+import type { MigrationAction, MigrationContext, MigrationRecord } from "../records/migration-record.js";
 import type { PackMigration } from "../pack/load-pack.js";
 import { PackError } from "../pack/pack-error.js";
 import type { PackMigrationStep } from "../pack/pack-schema.js";
-import { normalizeRelPath } from "../safe-path.js";
+import { normalizeRelPath } from "../plan/safe-path.js";
 import { succeedPackActions } from "./succeed-pack.js";
 import { surfaceDir } from "./surfaces.js";
 

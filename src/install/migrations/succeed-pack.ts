@@ -1,4 +1,4 @@
-import type { MigrationAction, MigrationContext } from "../migration-record.js";
+import type { MigrationAction, MigrationContext } from "../records/migration-record.js";
 
 /** How many of your files a report note names before it counts the rest. */
 const NAMED = 5;

@@ -1,4 +1,4 @@
-import { isSkip, type InstallLayout } from "../../runtimes/install-types.js";
+import { isSkip, type InstallLayout } from "../../runtimes/kit/install-types.js";
 
 /** A folder of the layout that lies in the given root, and what it holds. */
 export interface SurfaceDir {

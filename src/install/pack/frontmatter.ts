@@ -1,4 +1,4 @@
-import { requireLazily } from "../../fs/require.js";
+import { requireLazily } from "../../kernel/fs/require.js";
 import { PackError } from "./pack-error.js";
 import { parsePlainMapping, renderPlainMapping } from "./plain-yaml.js";
 

@@ -1,4 +1,4 @@
-import { UserError } from "../../errors.js";
+import { UserError } from "../../kernel/errors.js";
 
 /** A pack bosun will not install: names the file (and line and field when known) and what is wrong. */
 export class PackError extends UserError {

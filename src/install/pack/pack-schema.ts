@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HOOK_EVENTS } from "../../runtimes/install-types.js";
+import { HOOK_EVENTS } from "../../runtimes/kit/install-types.js";
 import { ARTIFACT_NAME, PACK_NAME, SEMVER } from "./pack-names.js";
 import { packSettingsSchema } from "./settings-schema.js";
 

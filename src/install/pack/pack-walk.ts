@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync, readFileSync, type Stats } from "node:fs";
 import { join, sep } from "node:path";
-import { installedStatKey, packStatKey } from "../classify.js";
-import { scanPathVars, scanText, type PathVarUse } from "../path-vars.js";
-import { isKnownTemplateName } from "../template-vars.js";
+import { installedStatKey, packStatKey } from "../plan/classify.js";
+import { scanPathVars, scanText, type PathVarUse } from "../plan/path-vars.js";
+import { isKnownTemplateName } from "../plan/template-vars.js";
 import type { LoadCache } from "./load-cache.js";
 import { PackError } from "./pack-error.js";
 import { compileTemplate, type Template } from "./template.js";

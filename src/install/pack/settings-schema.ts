@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { SECRET_ENV_NAME } from "../../agent/secrets.js";
-import { OPAQUE_RUN } from "../../runtimes/agent-message.js";
+import { SECRET_ENV_NAME } from "../../kernel/redact/secrets.js";
+import { OPAQUE_RUN } from "../../runtimes/kit/agent-message.js";
 import { PackError } from "./pack-error.js";
 import { ENV_REFERENCE } from "./settings-names.js";
 

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { resolvePaths, type Env } from "../../../src/boot/paths.js";
+import { resolvePaths, type Env } from "../../../src/kernel/paths.js";
 import { runCli, type CliResult } from "../../fixtures/cli.js";
 import { snapshotTree } from "../../fixtures/fs-snapshot.js";
 import { requestToolResults } from "../../fixtures/agent-harness.js";

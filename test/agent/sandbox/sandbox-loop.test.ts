@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import type { ApprovalRequest } from "../../../src/agent/approval.js";
+import type { ApprovalRequest } from "../../../src/agent/approval/approval.js";
 import { languageModelFor, runScripted, scriptedTarget } from "../../fixtures/agent-harness.js";
 import { describeSandboxed, sandboxLayout, testSandbox } from "../../fixtures/sandbox.js";
 import { useLlmServer } from "../../fixtures/use-llm-server.js";

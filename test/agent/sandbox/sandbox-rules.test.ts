@@ -1,8 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ApprovalGate, type ApprovalRequest } from "../../../src/agent/approval.js";
-import { decideApproval, type ApprovalQuestion } from "../../../src/agent/approval-policy.js";
+import { ApprovalGate, type ApprovalRequest } from "../../../src/agent/approval/approval.js";
+import { decideApproval, type ApprovalQuestion } from "../../../src/agent/approval/approval-policy.js";
 import { isMasked, mayWrite, narrowSandbox, writeGrant } from "../../../src/agent/sandbox/sandbox.js";
 import { createBashTool } from "../../../src/agent/tools/bash.js";
 import { createEditTool } from "../../../src/agent/tools/edit.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ConfigLayer } from "../../../src/boot/config.js";
-import type { BosunConfig } from "../../../src/boot/config-schema.js";
+import type { ConfigLayer } from "../../../src/kernel/config/config.js";
+import type { BosunConfig } from "../../../src/app/config-schema.js";
 import { bwrapArgs } from "../../../src/agent/sandbox/bwrap-args.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, sandboxSettings } from "../../../src/agent/sandbox/sandbox-settings.js";
-import { configSchema } from "../../../src/boot/config-schema.js";
+import { configSchema } from "../../../src/app/config-schema.js";
 
 const layer = (scope: "global" | "project", value: BosunConfig): ConfigLayer => ({ scope, file: `/${scope}/bosun.json`, value, document: null as never });
 

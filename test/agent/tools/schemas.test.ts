@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolJsonSchema, ToolRegistry } from "../../../src/agent/tool-registry.js";
+import { toolJsonSchema, ToolRegistry } from "../../../src/agent/tools/tool-registry.js";
 import { createAgentTool } from "../../../src/agent/tools/agent.js";
 import { BUILTIN_TOOL_NAMES, builtinTools } from "../../../src/agent/tools/builtin.js";
 

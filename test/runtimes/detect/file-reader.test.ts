@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { locateBinary } from "../../../src/runtimes/detect/binary.js";
-import { CredentialReadError, MAX_CREDENTIAL_BYTES, presentFile, presentText } from "../../../src/runtimes/detect/file-reader.js";
-import { nodeFileReader as files } from "../../../src/runtimes/detect/node-file-reader.js";
+import { locateBinary } from "../../../src/runtimes/kit/detect/binary.js";
+import { CredentialReadError, MAX_CREDENTIAL_BYTES, presentFile, presentText } from "../../../src/runtimes/kit/detect/file-reader.js";
+import { nodeFileReader as files } from "../../../src/runtimes/kit/detect/node-file-reader.js";
 import { makeDetection } from "../../fixtures/detection.js";
 import { makeFifo } from "../../fixtures/temp-home.js";
 

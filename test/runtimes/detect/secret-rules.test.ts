@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codePointSorted, envIsSet, envPath, firstSetEnvVar } from "../../../src/runtimes/detect/env.js";
+import { codePointSorted, envIsSet, envPath, firstSetEnvVar } from "../../../src/runtimes/kit/detect/env.js";
 import {
   atLeastFourChars,
   dotenvHoldsKey,
@@ -8,7 +8,7 @@ import {
   jsonOrTextHoldsSecret,
   nonBlank,
   textMentionsSecretKey,
-} from "../../../src/runtimes/detect/secret-rules.js";
+} from "../../../src/runtimes/kit/detect/secret-rules.js";
 
 const KEYS = new Set(["access_token", "api_key", "token"]);
 

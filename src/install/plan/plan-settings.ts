@@ -1,0 +1,244 @@
+import { blockedConfigEdit } from "./blocked-config-edit.js";
+import { isSkeleton, parseConfig } from "../config/json-hooks.js";
+import { applySetting, removeSetting, sameSetting, settingAt, settingSlotProblem } from "../config/json-settings.js";
+import { isPlainJson } from "../config/plain-json.js";
+import type { DesiredSetting } from "./desired-settings.js";
+import type { Manifest, SettingRecord } from "../records/manifest.js";
+import type { ActionOrigin, PlannedAction } from "./plan-types.js";
+import type { TreeView } from "./tree-view.js";
+
+export interface SettingsPlanInput {
+  view: TreeView;
+  manifest: Manifest;
+  packName: string;
+  settings: readonly DesiredSetting[];
+  /** The config files bosun created (shared with the hook edits; updated here). */
+  created: Set<string>;
+  origin: ActionOrigin;
+}
+
+export interface SettingsPlan {
+  actions: Omit<PlannedAction, "index">[];
+  notes: string[];
+  /** Every setting record after this run (other packs' untouched); a conflict's record is on its action. */
+  records: SettingRecord[];
+}
+
+const EVIDENCE = "settings bosun recorded in bosun-manifest.json, matched by their exact value";
+
+/**
+ * The settings edits of one pack in one root. A list entry is added when it is not there and
+ * recorded (one you already had stays yours, unrecorded); a value is set when the key is absent.
+ * A key holding a value of yours that differs is a question, as for a file of yours: keep yours,
+ * or back the file up and set the pack's. An entry or value bosun recorded that the pack no longer
+ * has is removed, only while it is still exactly what bosun wrote; one you removed stays removed.
+ */
+export function planSettings(input: SettingsPlanInput): SettingsPlan {
+  const { view, packName, origin, created } = input;
+  const actions: Omit<PlannedAction, "index">[] = [];
+  const notes: string[] = [];
+  const settingRecords = input.manifest.config.filter((record): record is SettingRecord => record.kind === "setting");
+  const others = settingRecords.filter((record) => record.pack !== packName);
+  const ours = settingRecords.filter((record) => record.pack === packName);
+  const records: SettingRecord[] = [...others];
+  const dropped: SettingRecord[] = [];
+
+  const files = [...new Set([...input.settings.map((setting) => setting.file), ...ours.map((record) => record.file)])].sort();
+  for (const file of files) {
+    const desired = input.settings.filter((setting) => setting.file === file);
+    const recorded = ours.filter((record) => record.file === file);
+    const contract = desired[0]?.contract;
+    const refused = desired.find((setting) => setting.refused);
+    if (refused) {
+      actions.push(blocked(origin, file, `pack.json: ${refused.field}: ${refused.refused}`, contract));
+      records.push(...recorded);
+      continue;
+    }
+    const read = view.readJson(file);
+    if (read.error !== null) {
+      actions.push(blocked(origin, file, `${file}: ${read.error}; fix it, then run again (bosun edits only config files it can parse)`, contract));
+      records.push(...recorded);
+      continue;
+    }
+    const value = (read.value ?? {}) as Record<string, unknown>;
+    const slot = desired.map((setting) => settingSlotProblem(value, setting)).find((problem) => problem !== null);
+    if (slot) {
+      actions.push(blocked(origin, file, `${file}: ${slot}; fix it, then run again`, contract));
+      records.push(...recorded);
+      continue;
+    }
+    const isWanted = (record: SettingRecord) => desired.some((setting) => matches(record, setting));
+    // A value the pack still sets, to another value: replaced in place below, not removed here.
+    const isChanged = (record: SettingRecord) => record.mode === "value" && desired.some((setting) => setting.mode === "value" && samePath(setting.path, record.path));
+    let text = read.text;
+    const changes: string[] = [];
+    // 1. What this pack no longer sets goes, while it is exactly what bosun wrote.
+    for (const leaving of recorded.filter((entry) => !isWanted(entry) && !isChanged(entry))) {
+      // The containers an entry that left before it created are its to remove once empty; not one
+      // the pack still puts something in (it stays where it is, keeping the file's key order).
+      const record = keepFilled(handOver([leaving], dropped)[0]!, desired);
+      dropped.push(leaving);
+      if (text === null) continue;
+      const now = parseConfig(text);
+      const current = now.ok ? settingAt(now.value, record.path) : undefined;
+      const there = record.mode === "entry" ? Array.isArray(current) && current.some((item) => sameSetting(item, record.value)) : current !== undefined && sameSetting(current, record.value);
+      if (!there) continue;
+      // Its containers go only once empty: another entry in them (of this pack or another) keeps them.
+      text = removeSetting(text, record);
+      changes.push(`removes ${describe(record)}`);
+    }
+    // 2. What the pack sets: added, kept, or asked about.
+    const conflicts: { setting: DesiredSetting; current: unknown }[] = [];
+    for (const setting of desired) {
+      const before = recorded.find((record) => matches(record, setting));
+      const parsed = text === null ? {} : (parseConfig(text) as { value: Record<string, unknown> }).value;
+      const current = settingAt(parsed, setting.path);
+      if (setting.mode === "entry") {
+        const there = Array.isArray(current) && current.some((item) => sameSetting(item, setting.value));
+        // Already there: bosun's (recorded) stays bosun's, yours stays yours; recorded but gone: you removed it.
+        if (there || before) {
+          if (before) records.push(before);
+          continue;
+        }
+        const added = applySetting(text, setting);
+        text = added.text;
+        records.push(record(packName, setting, added.created));
+        changes.push(`adds ${describe(setting)}`);
+        continue;
+      }
+      if (current === undefined) {
+        if (before) {
+          records.push(before);
+          continue;
+        }
+        const added = applySetting(text, setting);
+        text = added.text;
+        records.push(record(packName, setting, added.created));
+        changes.push(`sets ${setting.key}`);
+      } else if (sameSetting(current, setting.value)) {
+        if (before) records.push(before);
+      } else {
+        // bosun's old value (an upgrade changed it) is replaced; anything else is yours.
+        const previous = recorded.find((entry) => entry.mode === "value" && samePath(entry.path, setting.path) && sameSetting(entry.value, current));
+        if (previous) {
+          text = applySetting(text, setting).text;
+          records.push(record(packName, setting, previous.created ?? 0));
+          changes.push(`replaces bosun's ${setting.key}`);
+        } else conflicts.push({ setting, current });
+      }
+    }
+    if (text !== null && created.has(file) && read.text !== null) {
+      const parsed = parseConfig(text);
+      if (parsed.ok && isSkeleton(parsed.value, "nested")) text = null;
+    }
+    const plain = desired.find((setting) => setting.plainJsonOnly);
+    if (plain && text !== null && !isPlainJson(text)) notes.push(`${file} has comments or trailing commas: ${plain.plainJsonOnly}`);
+    if (text !== read.text) {
+      view.rewrite(file, text);
+      if (read.text === null) created.add(file);
+      if (text === null) created.delete(file);
+      actions.push({
+        origin,
+        type: "rewrite-json",
+        rel: file,
+        classification: read.text === null ? "missing" : "unknown",
+        reason: text === null ? `${file}: removes the file bosun created (nothing else was ever added to it)` : `${file}: ${changes.join(", ")}`,
+        evidence: EVIDENCE,
+        originalHash: null,
+        currentHash: null,
+        text,
+        ...(contract ? { contract } : {}),
+      });
+    }
+    if (conflicts.length > 0) actions.push(conflictAction(origin, file, text ?? "{}\n", conflicts, packName, contract));
+  }
+  return { actions, notes, records: handOver(records, dropped) };
+}
+
+/**
+ * The question for the keys that hold a value of yours: "remove" backs the file up and sets the
+ * pack's values (its `text`); "keep" leaves yours and records nothing.
+ */
+function conflictAction(origin: ActionOrigin, file: string, text: string, conflicts: { setting: DesiredSetting; current: unknown }[], packName: string, contract: string | undefined): Omit<PlannedAction, "index"> {
+  let next = text;
+  const settingRecords: SettingRecord[] = [];
+  for (const { setting } of conflicts) {
+    next = applySetting(next, setting).text;
+    settingRecords.push(record(packName, setting, 0));
+  }
+  const keys = conflicts.map(({ setting }) => setting.key).join(", ");
+  const shown = conflicts.map(({ setting, current }) => `${setting.key}: yours ${short(current)}, the pack's ${short(setting.value)}`).join("; ");
+  return {
+    origin,
+    type: "prompt-user",
+    rel: file,
+    classification: "unknown",
+    reason: `${file}: ${keys} already set to another value (${shown})`,
+    evidence: EVIDENCE,
+    originalHash: null,
+    currentHash: null,
+    text: next,
+    ...(contract ? { contract } : {}),
+    prompt: `${file}: ${keys} ${conflicts.length === 1 ? "is" : "are"} yours (${shown}). Keep yours (the pack's is not set), or back the file up and set the pack's?`,
+    choices: ["keep", "remove"],
+    onRemove: "backup-and-rewrite",
+    settingRecords,
+  };
+}
+
+function record(pack: string, setting: DesiredSetting, created: number): SettingRecord {
+  return { kind: "setting", pack, file: setting.file, path: [...setting.path], mode: setting.mode, value: setting.value, ...(created > 0 ? { created } : {}) };
+}
+
+/** The same edit: path, mode, and (for a list entry) the entry; a value record matches its key. */
+function matches(record: SettingRecord, setting: DesiredSetting): boolean {
+  return record.mode === setting.mode && samePath(record.path, setting.path) && sameSetting(record.value, setting.value);
+}
+
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((key, index) => key === b[index]);
+}
+
+/** The containers a record's edit sits in (its list, then the objects above), deepest first. */
+function containersOf(record: { path: readonly string[]; mode: SettingRecord["mode"] }): string[][] {
+  const depth = record.mode === "entry" ? record.path.length : record.path.length - 1;
+  return Array.from({ length: depth }, (_, index) => record.path.slice(0, depth - index));
+}
+
+/**
+ * The containers a leaving record created go to the staying records in them (of any pack), so
+ * the last one out takes them, as the first one in made them.
+ */
+function handOver(records: SettingRecord[], dropped: readonly SettingRecord[]): SettingRecord[] {
+  if (dropped.length === 0) return records;
+  return records.map((entry) => {
+    const chain = containersOf(entry);
+    let created = entry.created ?? 0;
+    for (const gone of dropped) {
+      if (gone.file !== entry.file) continue;
+      for (const container of containersOf(gone).slice(0, gone.created ?? 0)) {
+        const at = chain.findIndex((mine) => samePath(mine, container));
+        if (at !== -1) created = Math.max(created, at + 1);
+      }
+    }
+    return created === (entry.created ?? 0) ? entry : { ...entry, created };
+  });
+}
+
+/** The record with `created` cut below the first of its containers that a desired setting sits in. */
+function keepFilled(record: SettingRecord, desired: readonly DesiredSetting[]): SettingRecord {
+  const chain = containersOf(record).slice(0, record.created ?? 0);
+  const filled = chain.findIndex((container) => desired.some((setting) => containersOf(setting).some((theirs) => samePath(theirs, container))));
+  return filled === -1 ? record : { ...record, created: filled };
+}
+
+function describe(setting: { path: readonly string[]; mode: string; value: unknown }): string {
+  return setting.mode === "entry" ? `${setting.path.join(".")} entry ${short(setting.value)}` : setting.path.join(".");
+}
+
+function short(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+const blocked = (origin: ActionOrigin, file: string, problem: string, contract: string | undefined) => blockedConfigEdit(origin, file, problem, contract, "settings", EVIDENCE);

@@ -1,0 +1,117 @@
+import { basename, dirname, join } from "node:path";
+import { displayPath } from "../../kernel/paths.js";
+import type { InstallRuntime, InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import { buildDesired, type DesiredInputs, type DesiredInstall, type RootKey } from "./desired.js";
+import type { InstallFs } from "../apply/install-fs.js";
+import { installedStatKey } from "./classify.js";
+import { readManifest } from "../records/manifest.js";
+import type { LoadedPack } from "../pack/load-pack.js";
+import type { PackReuse } from "../pack/pack-reuse.js";
+import type { TemplateVars } from "../pack/template.js";
+import { MANIFEST_FILE, rootsFor, type InstallRoot } from "../records/root.js";
+import type { CliTarget, InstallTarget } from "../run-install.js";
+import { placementsFor, type SkillDir } from "./placements.js";
+import { skippingReadersOf } from "./shared-folders.js";
+
+export { detectedRuntimes, placementPeers, placementsFor, skillDirsOf, type Placement, type SkillDir } from "./placements.js";
+
+export interface TargetInputs {
+  pack: LoadedPack;
+  runtimes: readonly InstallRuntime[];
+  scope: InstallScope;
+  ctx: RootContext;
+  configDir?: string;
+  /** Template values for one runtime (they differ by runtime and scope). */
+  varsFor(runtime: InstallRuntime): TemplateVars;
+  helperCommand: string;
+  portableHelperCommand?: string | null;
+  fs: InstallFs;
+  /** Every runtime bosun installs into (to find installed ones that read the same skill folders). */
+  allRuntimes: readonly InstallRuntime[];
+  /** Each runtime's settled-inputs digest (see settled.ts), in the order of `runtimes`. */
+  settleInputs?: readonly string[];
+  /** Each runtime's CLI and contract edition, by runtime id (runtimes with a CLI contract). */
+  clis?: ReadonlyMap<string, CliTarget>;
+  /** The command's preview and run build each desired state once (pack-reuse.ts). */
+  reuse?: PackReuse;
+}
+
+/** The skill folder names a runtime installs into a folder of that kind. */
+function namesOf(pack: LoadedPack, kind: SkillDir["kind"]): string[] {
+  return (kind === "skills" ? pack.skills : pack.commands).map((artifact) => artifact.name);
+}
+
+/**
+ * The targets of an install: each runtime's roots and the pack's desired state there. A runtime
+ * that would list a skill twice (or warn about it) when bosun also puts it in a shared folder it
+ * reads (in this run, or already installed) skips its own copy (shared-folders.ts); notes say
+ * where an installed runtime now sees a duplicate. Each target also lists the files outside its
+ * roots it was planned from (other runtimes' manifests, with their stat keys) and its share of the notes.
+ */
+export function buildInstallTargets(inputs: TargetInputs): { targets: InstallTarget[]; notes: string[] } {
+  const { pack, scope, ctx } = inputs;
+  const shown = (path: string) => displayPath(path, ctx.home);
+  const placements = placementsFor(inputs.runtimes, scope, ctx, inputs.configDir);
+  const targets: InstallTarget[] = placements.map((placement, index) => {
+    const watch = new Map<string, string | null>();
+    const notes: string[] = [];
+    const manifestAt = (path: string) => {
+      const info = inputs.fs.lstatSync(path, { throwIfNoEntry: false });
+      watch.set(path, info ? installedStatKey(info) : null);
+      return readManifest(inputs.fs, path).manifest;
+    };
+    // The names this runtime would put in a skill folder of its own.
+    const names = placement.skillDirs.flatMap(({ kind }) => namesOf(pack, kind));
+    const skip = new Map<string, string>();
+    for (const [otherIndex, other] of placements.entries()) {
+      if (otherIndex === index) continue;
+      for (const { dir, kind } of other.skillDirs) {
+        if (!placement.reads.has(dir)) continue;
+        // Both read each other's folder: the first one installs, the later one skips.
+        if (placement.skillDirs.some((own) => other.reads.has(own.dir)) && otherIndex > index) continue;
+        for (const name of namesOf(pack, kind)) if (names.includes(name) && !skip.has(name)) skip.set(name, `${placement.runtime.title} also reads ${shown(dir)}, where bosun installs it for ${other.runtime.title}`);
+      }
+    }
+    for (const dir of placement.reads) {
+      // A manifest that could change nothing is not read (nor recorded as planned from).
+      if (names.every((name) => skip.has(name))) break;
+      const manifest = manifestAt(join(dirname(dir), MANIFEST_FILE));
+      for (const name of names) {
+        if (!skip.has(name) && Object.hasOwn(manifest.files, `${basename(dir)}/${name}/SKILL.md`)) skip.set(name, `${placement.runtime.title} also reads ${shown(dir)}, where bosun installed it for ${manifest.runtime ?? "another runtime"}`);
+      }
+    }
+    // Installed runtimes (not in this run) that read a folder this one fills, and hold their own copy.
+    for (const { dir, kind } of placement.skillDirs) {
+      for (const reader of skippingReadersOf(dir, ctx)) {
+        const other = inputs.allRuntimes.find((runtime) => runtime.id === reader.runtime);
+        if (!other || (reader.scope === scope && inputs.runtimes.includes(other))) continue;
+        const main = mainRootDir(other, reader.scope, ctx);
+        if (main === null) continue;
+        const manifest = manifestAt(join(main, MANIFEST_FILE));
+        const duplicates = namesOf(pack, kind).filter((name) => Object.keys(manifest.files).some((rel) => rel.endsWith(`/${name}/SKILL.md`)));
+        if (duplicates.length > 0) notes.push(`${other.title} also reads ${shown(dir)} and has its own copy of ${duplicates.join(", ")}: run bosun install --runtime ${other.id} --scope ${reader.scope} to drop the duplicate`);
+      }
+    }
+    const rootDirs: Partial<Record<RootKey, string>> = Object.fromEntries(placement.roots.map((root) => [root.key, root.dir]));
+    const cli = inputs.clis?.get(placement.runtime.id);
+    const desiredInputs: DesiredInputs = { pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, portableHelperCommand: inputs.portableHelperCommand ?? null, skipSkills: skip, paths: { home: ctx.home, cwd: ctx.cwd }, ...(cli ? { edition: cli.choice } : {}) };
+    const desired = inputs.reuse ? inputs.reuse.desired(desiredInputs, buildDesired) : buildDesired(desiredInputs);
+    return { runtime: placement.runtime, scope, roots: placement.roots, desired, ...(cli ? { cli } : {}), context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null } };
+  });
+  return { targets, notes: targets.flatMap((target) => target.context?.notes ?? []) };
+}
+
+/** A runtime's main folder for a scope, or null when it has none here (no project scope, or the home folder). */
+export function mainRootDir(runtime: InstallRuntime, scope: InstallScope, ctx: RootContext): string | null {
+  try {
+    return rootsFor(runtime, scope, ctx)[0]?.dir ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The targets of an uninstall: the roots of each runtime (the pack's files there are removed). */
+export function buildUninstallTargets(runtimes: readonly InstallRuntime[], scope: InstallScope, ctx: RootContext, configDir?: string): InstallTarget[] {
+  return runtimes.map((runtime) => ({ runtime, scope, roots: rootsFor(runtime, scope, ctx, configDir), desired: null as DesiredInstall | null }));
+}
+

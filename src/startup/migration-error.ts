@@ -1,0 +1,13 @@
+import { describeError, UserError } from "../kernel/errors.js";
+
+/** A startup migration step that could not make a change; bosun stops instead of going on. */
+export class MigrationError extends UserError {
+  override name = "MigrationError";
+  constructor(
+    readonly step: string,
+    readonly action: string,
+    cause: unknown,
+  ) {
+    super(`startup migration ${step} could not ${action}: ${describeError(cause)}`, { cause });
+  }
+}
