@@ -2,7 +2,7 @@ import type { ModelMessage, ToolModelMessage } from "ai";
 import type { Env } from "../kernel/paths.js";
 import { describeError } from "../kernel/errors.js";
 import type { ExtensionHost } from "../extensions/host.js";
-import type { AgentLanguageModel } from "../llm/language-model.js";
+import type { AgentLanguageModel } from "../llm/agent-language-model.js";
 import type { ApprovalGate } from "./approval/approval.js";
 import { estimateTextTokens } from "./session/compaction.js";
 import { Compactor } from "./session/compactor.js";

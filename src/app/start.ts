@@ -3,13 +3,15 @@ import { join } from "node:path";
 import { ExtensionHost } from "../extensions/host.js";
 import type { ModuleImporter } from "../extensions/load.js";
 import { extensionRoots, type ExtensionRoot } from "../extensions/roots.js";
-import { spawnDetached } from "../startup/30_runtime_helper_sync.js";
-import type { MigrationListener, MigrationReport } from "../startup/runner.js";
+import { spawnDetached } from "../kernel/spawn-detached.js";
+import type { StartupListener, StartupReport } from "../startup/runner.js";
 import { runStartupMigrations } from "../startup/startup-pass.js";
-import type { DetachedSpawner, MigrationContext, MigrationFs } from "../startup/types.js";
+import type { DetachedSpawner } from "../kernel/spawn-detached.js";
+import type { StartupContext, StartupFs } from "../startup/types.js";
 import { listInstalledPlugins, type InstalledPlugin } from "../catalog/plugins/installed.js";
 import { readPluginToggles } from "../catalog/plugins/toggles.js";
 import { configSources, loadConfig, type ConfigSource, type LoadedConfig } from "../kernel/config/config.js";
+import type { BosunConfig } from "./config-schema.js";
 import type { ConfigWarning } from "../kernel/config/config-warning.js";
 import { DotenvLoader, type DotenvResult } from "../kernel/dotenv.js";
 import { createFileLog, type Log } from "../kernel/log.js";
@@ -25,12 +27,12 @@ export interface BootOptions {
   dryRunMigrations?: boolean;
   /** Stop after the migrations and `.env`; do not read `bosun.json`. */
   skipConfig?: boolean;
-  fs?: MigrationFs;
+  fs?: StartupFs;
   spawnDetached?: DetachedSpawner;
   importModule?: ModuleImporter;
   lockTimeoutMs?: number;
   /** Told about each migration change as it is applied, before anything reads the config. */
-  migrationListener?: MigrationListener;
+  migrationListener?: StartupListener;
   /** bosun's log for this process (default: `<state>/logs/bosun.log`, opened on its first line). */
   log?: Log;
 }
@@ -49,10 +51,10 @@ export interface Boot {
   project: Project | null;
   packageRoot: string;
   dotenv: DotenvResult;
-  migrations: MigrationReport;
+  migrations: StartupReport;
   configSources: ConfigSource[];
   /** Null when the boot skipped config. */
-  config: LoadedConfig | null;
+  config: LoadedConfig<BosunConfig> | null;
   /** Project configs not used and unknown config keys, each once (shown on stderr and by status). */
   warnings: ConfigWarning[];
   plugins: InstalledPlugin[];
@@ -60,6 +62,9 @@ export interface Boot {
   /** The one log of this process: every subsystem writes its lines here. */
   log: Log;
 }
+
+/** The schema of `bosun.json`, assembled from every subsystem's slice; `import()`ed only when a config file exists (a bare start never loads zod). */
+export const loadConfigSchema = async () => (await import("./config-schema.js")).configSchema;
 
 /**
  * The start sequence: resolve paths → load `.env` → run startup migrations (which may move the
@@ -87,13 +92,14 @@ export async function startBosun(options: BootOptions = {}): Promise<Boot> {
   const pluginsBeforeConfig = () => listInstalledPlugins(join(paths.data, "plugins"), readPluginToggles(configSources(paths, project)));
   const extensions = new ExtensionHost(rootsFor(pluginsBeforeConfig()), options.importModule);
 
-  const ctx: MigrationContext = {
+  const ctx: StartupContext = {
     paths,
     project,
     env,
     fs: options.fs ?? nodeFs,
     packageRoot: root,
     spawnDetached: options.spawnDetached ?? spawnDetached,
+    loadConfigSchema,
   };
   const migrations = await runStartupMigrations(extensions, ctx, {
     dryRun: options.dryRunMigrations ?? false,
@@ -104,7 +110,7 @@ export async function startBosun(options: BootOptions = {}): Promise<Boot> {
 
   const reloaded = dotenv.load(dotenvFile);
   const sources = configSources(paths, project);
-  const config = options.skipConfig ? null : await loadConfig(sources);
+  const config = options.skipConfig ? null : await loadConfig(sources, loadConfigSchema);
   const toggles = Object.fromEntries(
     Object.entries(config?.value.plugins ?? {}).flatMap(([name, settings]) => (settings.enabled === undefined ? [] : [[name, settings.enabled]])),
   );

@@ -63,6 +63,30 @@ const policyStatementSchema = z
 /** Statements in the order written; see `policyFromDocuments` for how files combine. */
 export const policyConfigSchema = z.array(policyStatementSchema);
 
+/** Plugin names are folder names: lower-case letters, digits, `.`, `_` and `-`. */
+export const pluginNameSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lower-case letters, digits, '.', '_' or '-'");
+
+const pluginSettingsSchema = z
+  .object({
+    /** `false` turns the plugin off: its extensions and catalog effects are gone. */
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+
+/** The part of `bosun.json` the catalog owns; app/config-schema.ts puts every subsystem's part together. */
+export const catalogConfigSchema = z.object({
+  plugins: z.record(pluginNameSchema, pluginSettingsSchema).optional(),
+  /** Providers added to the catalog or merged over models.dev's (see the catalog section of the README). */
+  providers: providersConfigSchema.optional(),
+  /** The default model, `provider/model`. */
+  model: defaultModelSchema.optional(),
+  /** Providers listed but switched off. */
+  disabled_providers: disabledProvidersSchema.optional(),
+  /** Allow/deny statements; the user's own file outranks a project's. */
+  policy: policyConfigSchema.optional(),
+});
+
+export type CatalogConfig = z.infer<typeof catalogConfigSchema>;
 export type ProvidersConfig = z.infer<typeof providersConfigSchema>;
 export type ProviderConfig = z.infer<typeof providerEntrySchema>;
 export type ModelConfig = z.infer<typeof modelEntrySchema>;

@@ -1,4 +1,5 @@
 import type { LoadedConfig } from "../kernel/config/config.js";
+import type { CatalogConfig } from "./config-schema.js";
 import type { Log } from "../kernel/log.js";
 import type { BosunPaths, Env } from "../kernel/paths.js";
 import type { ExtensionHost } from "../extensions/host.js";
@@ -20,7 +21,7 @@ export interface LocationInputs {
   directory: string;
   env: Env;
   paths: BosunPaths;
-  config: LoadedConfig;
+  config: LoadedConfig<CatalogConfig>;
   /** Plugins on disk (from the boot); the enabled ones with a `main` are activated in the background. */
   installedPlugins: InstalledPlugin[];
   extensions: ExtensionHost;

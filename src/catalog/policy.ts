@@ -149,6 +149,6 @@ export function policyFromDocuments(documents: PolicyDocument[]): Policy {
 }
 
 /** The policy written in a location's config files (`policy` in each `bosun.json`, global first). */
-export function policyFromConfig(layers: ConfigLayer[]): Policy {
+export function policyFromConfig(layers: readonly ConfigLayer<{ policy?: PolicyDocument["statements"] }>[]): Policy {
   return policyFromDocuments(layers.map((layer) => ({ scope: layer.scope, file: layer.file, statements: layer.value.policy ?? [] })));
 }

@@ -47,7 +47,7 @@ export async function listAgents(options: { json?: boolean }, output: Output): P
   const boot = await bootForCommand(output);
   const [{ agentsHeadline, agentsSummaryPart, AGENTS_SUMMARY_PART, collectAgentReports, unverifiedNote, ctx, agentsConfig }, view] = await Promise.all([
     detection(boot),
-    options.json ? import("../runtimes/kit/headless-defaults.js") : import("./render-agents.js"),
+    options.json ? import("../runtimes/headless.js") : import("./render-agents.js"),
   ]);
   const reports = await collectAgentReports(ctx, agentsConfig);
   saveAgentsPartInHookSnapshot(boot, packageVersion(), agentsSummaryPart(reports), AGENTS_SUMMARY_PART);

@@ -3,7 +3,7 @@ import { createFileLog, type Log, type LogEcho } from "../kernel/log.js";
 import { displayPath, resolvePaths } from "../kernel/paths.js";
 import { startBosun, type Boot, type BootOptions } from "../app/start.js";
 import { describeError } from "../kernel/errors.js";
-import type { MigrationListener } from "../startup/runner.js";
+import type { StartupListener } from "../startup/runner.js";
 import { detail, notify, writeLine, type Output } from "./output.js";
 
 export interface BootReporting {
@@ -28,7 +28,7 @@ export async function bootForCommand(output: Output, options: BootOptions = {}, 
   const announce = (line: string) => reporting.announceMigrations !== false && notify(output, line);
   const warn = (line: string) => reporting.announceMigrations !== false && writeLine(output.stderr, line);
   const log = logForCommand(createFileLog(resolvePaths(env, options.cwd ?? process.cwd()).state), output);
-  const migrationListener: MigrationListener = {
+  const migrationListener: StartupListener = {
     applied(stepId, action) {
       announce(`bosun: ${stepId}: ${action.describe}`);
       log.info("startup migration applied", { step: stepId, action: action.describe });

@@ -25,7 +25,7 @@ export interface CatalogForCommand {
  */
 export async function openCatalogForCommand(output: Output, fetch: FetchPolicy, settleMs = 15_000): Promise<CatalogForCommand> {
   const boot = await bootForCommand(output);
-  const { modelsDevClientFor, openBootLocation } = await import("../catalog/open.js");
+  const { modelsDevClientFor, openBootLocation } = await import("../app/open-catalog.js");
   const log = boot.log;
   const modelsDev = modelsDevClientFor(boot, log);
   let refresh: RefreshOutcome | null = null;

@@ -1,5 +1,5 @@
 import { packageVersion } from "../kernel/package-info.js";
-import type { CompletionArgument, CompletionCommand, CompletionOption, Shell, Values } from "./completion.js";
+import type { CompletionArgument, CompletionCommand, CompletionOption, Shell, Values } from "./completion-tree.js";
 
 /**
  * The completion script for one shell, generated from the command tree: each script holds the

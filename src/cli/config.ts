@@ -60,8 +60,8 @@ async function showConfig(options: { json?: boolean }, output: Output): Promise<
  */
 async function checkConfig(options: { json?: boolean }, output: Output): Promise<void> {
   const boot = await bootForCommand(output, { skipConfig: true }, { printWarnings: false });
-  const { checkConfigFiles } = await import("../kernel/config/config.js");
-  const result = await checkConfigFiles(boot.configSources);
+  const [{ checkConfigFiles }, { loadConfigSchema }] = await Promise.all([import("../kernel/config/config.js"), import("../app/start.js")]);
+  const result = await checkConfigFiles(boot.configSources, loadConfigSchema);
   const warnings = [...boot.warnings, ...result.warnings];
   const files = boot.configSources.filter((source) => source.exists).map((source) => source.file);
   if (options.json) {

@@ -4,7 +4,7 @@ import type { Boot } from "../app/start.js";
 import { describeError } from "../kernel/errors.js";
 import { readRegularFile } from "../kernel/fs/regular-file.js";
 import type { InstallOutcome } from "../install/install-pack.js";
-import { HELPER_RELATIVE_PATH } from "../startup/30_runtime_helper_sync.js";
+import { HELPER_RELATIVE_PATH } from "../install/hook-helper.js";
 import type { Output } from "./output.js";
 
 /**

@@ -48,7 +48,7 @@ export function registerModels(program: Command, output: Output): void {
       // `--json` after `refresh` may be taken by `models` (which has one too): read both.
       const options = command.optsWithGlobals<{ json?: boolean }>();
       const boot = await (await import("./boot.js")).bootForCommand(output);
-      const { modelsDevClientFor } = await import("../catalog/open.js");
+      const { modelsDevClientFor } = await import("../app/open-catalog.js");
       const modelsDev = modelsDevClientFor(boot, boot.log);
       if (modelsDev.fetchDisabled) throw new UserError("downloads are turned off by BOSUN_DISABLE_MODELS_FETCH; unset it to refresh the model list");
       const { withSpinner } = await import("./spinner.js");

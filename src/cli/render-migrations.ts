@@ -1,4 +1,4 @@
-import type { MigrationReport, StepReport } from "../startup/runner.js";
+import type { StartupReport, StepReport } from "../startup/runner.js";
 import { columns } from "./output.js";
 
 type Style = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text: string) => string;
@@ -7,7 +7,7 @@ type Style = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text:
  * Lines for a migration report: one per step with its outcome, then each change and each
  * warning. `verbose` adds the informational notes (why a step had nothing to do).
  */
-export function migrationLines(report: MigrationReport, style: Style, verbose = false): string[] {
+export function migrationLines(report: StartupReport, style: Style, verbose = false): string[] {
   const lines: string[] = [];
   const rows = report.steps.map((step) => [step.id, stepOutcome(step, report.dryRun, style)]);
   columns(rows).forEach((row, i) => {

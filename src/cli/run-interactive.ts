@@ -57,7 +57,7 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
   const [{ FileSessionStore }, { projectSessions, sessionsDir, summarizeSessionFile }, { continuedModel }, { projectScope }, { openPromptHistory }, { createPromptInput }] = await Promise.all([
     import("../agent/session/store.js"),
     import("../agent/session/list.js"),
-    import("../agent/agent-run.js"),
+    import("../app/agent-run.js"),
     import("../kernel/project-root.js"),
     import("./prompt-history.js"),
     import("./prompt-input.js"),

@@ -1,8 +1,8 @@
-import type { AgentRunOutcome, RunStartInfo } from "../agent/agent-run.js";
+import type { AgentRunOutcome, RunStartInfo } from "../app/agent-run.js";
 import type { ApprovalMode } from "../agent/approval/approval-policy.js";
 import type { Redactor } from "../kernel/redact/secrets.js";
 import type { Boot } from "../app/start.js";
-import type { ModelSource } from "../llm/resolve-model.js";
+import type { ModelSource } from "../llm/model-source.js";
 import type { InputStream, Output } from "./output.js";
 import type { RunRenderer } from "./render-run.js";
 import type { RunStats } from "./run-stats.js";
@@ -47,8 +47,8 @@ export interface TurnRunner {
  */
 export async function createTurnRunner(boot: Boot, output: Output, options: TurnRunnerOptions): Promise<TurnRunner> {
   const [{ runAgentFromBoot, runRedactor }, { createModelSource }, { createRunRenderer }, { createTerminalPrompter }, { createWaitSpinner }] = await Promise.all([
-    import("../agent/agent-run.js"),
-    import("../llm/resolve-model.js"),
+    import("../app/agent-run.js"),
+    import("../app/resolve-model.js"),
     import("./render-run.js"),
     import("./terminal-prompt.js"),
     import("./spinner.js"),

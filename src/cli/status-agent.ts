@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Boot } from "../app/start.js";
-import type { SubsystemStatus } from "./status-report.js";
+import type { SubsystemStatus } from "./subsystem-status.js";
 
 /**
  * The agent's part of `bosun status`: how many sessions there are and the latest one. Cheap:

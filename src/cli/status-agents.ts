@@ -1,6 +1,6 @@
 import { displayPathsIn } from "../kernel/paths.js";
 import { columns, styler } from "./output.js";
-import type { SubsystemStatusSource } from "./status-report.js";
+import type { SubsystemStatusSource } from "./subsystem-status.js";
 
 /**
  * The agents part of `bosun status`: how many are installed and signed in, a short line per

@@ -3,9 +3,9 @@ import { packageVersion } from "../kernel/package-info.js";
 import type { Boot } from "../app/start.js";
 import { authStoreFile, embeddedProvidersFile, modelsCacheFile, modelsSourceUrl } from "../catalog/catalog-files.js";
 import { SummaryCache } from "../catalog/summary-cache.js";
-import type { CatalogSummary } from "../catalog/summary.js";
+import type { CatalogSummary } from "../app/catalog-summary.js";
 import { describeSource } from "./catalog-words.js";
-import type { SubsystemStatus } from "./status-report.js";
+import type { SubsystemStatus } from "./subsystem-status.js";
 
 /** How long `bosun status` waits for plugins on disk before reporting them as still activating. */
 const STATUS_SETTLE_MS = 2_000;
@@ -33,7 +33,7 @@ export async function catalogStatus(boot: Boot): Promise<SubsystemStatus> {
   const cache = new SummaryCache<CatalogSummary>(boot.paths.cache, boot.env);
   let summary = runsPluginCode ? undefined : cache.read(files, extra);
   if (!summary) {
-    const { summarizeCatalog } = await import("../catalog/summary.js");
+    const { summarizeCatalog } = await import("../app/catalog-summary.js");
     summary = await summarizeCatalog(boot, boot.log, STATUS_SETTLE_MS);
     if (!runsPluginCode) cache.write({ files, envNames: summary.envNames, extra }, summary);
   }

@@ -2,7 +2,7 @@ import { displayPathsIn, FOLDER_VARIABLES, variablesMoving, type FolderName } fr
 import type { Boot } from "../app/start.js";
 import { inspectFolder } from "../kernel/fs/folder-error.js";
 import { columns } from "./output.js";
-import type { SubsystemStatus } from "./status-report.js";
+import type { SubsystemStatus } from "./subsystem-status.js";
 
 /**
  * The folders part of `bosun status`: each of bosun's four folders that bosun could not create or

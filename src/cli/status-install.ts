@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { displayPath } from "../kernel/paths.js";
 import { columns, styler } from "./output.js";
-import type { SubsystemStatusSource } from "./status-report.js";
+import type { SubsystemStatusSource } from "./subsystem-status.js";
 
 /**
  * The install part of `bosun status`: for every coding agent whose folder exists (global, and

@@ -2,8 +2,9 @@ import { join } from "node:path";
 import type { ConfigWarning } from "../kernel/config/config-warning.js";
 import { packageVersion } from "../kernel/package-info.js";
 import type { Boot } from "../app/start.js";
-import type { MigrationReport } from "../startup/runner.js";
+import type { StartupReport } from "../startup/runner.js";
 import type { Output } from "./output.js";
+import type { SubsystemStatus, SubsystemStatusSource } from "./subsystem-status.js";
 import { agentsStatus } from "./status-agents.js";
 import { agentStatus } from "./status-agent.js";
 import { catalogStatus } from "./status-catalog.js";
@@ -11,26 +12,6 @@ import { foldersStatus } from "./status-folders.js";
 import { installStatus } from "./status-install.js";
 
 export type SubsystemName = "folders" | "agents" | "install" | "catalog" | "agent";
-
-/**
- * What one subsystem contributes to `bosun status`: its state and a one-line detail, optional
- * extra lines for the text screen, optional data for the JSON (merged into its entry), and an
- * optional part of the one-line summary.
- */
-export interface SubsystemStatus {
-  state: "not-set-up" | "ready" | "attention";
-  detail: string;
-  lines?: string[];
-  data?: Record<string, unknown>;
-  summary?: string;
-  /** Problems of plugins found while running them, shown with each plugin (by name). */
-  pluginProblems?: Record<string, string>;
-  /** The one thing to do next for this subsystem, if anything (with the command to run). */
-  next?: string;
-}
-
-/** Builds one subsystem's status; each subsystem keeps its own in its own file. */
-export type SubsystemStatusSource = (boot: Boot, output: Output) => Promise<SubsystemStatus>;
 
 /** `bosun status --json`: a stable shape; subsystems add their data under their own entry. */
 export interface StatusReport {
@@ -42,7 +23,7 @@ export interface StatusReport {
   /** `warnings`: unknown keys (ignored) and project configs not used, as on stderr at every start. */
   config: { files: { scope: string; file: string; exists: boolean }[]; warnings: ConfigWarning[] };
   dotenv: { file: string; found: boolean; variables: number; problem?: string };
-  migrations: MigrationReport;
+  migrations: StartupReport;
   plugins: { name: string; version: string | null; enabled: boolean; problem: string | null }[];
   /** What to do next, most basic first (empty when everything is set up). */
   next: string[];

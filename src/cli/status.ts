@@ -5,7 +5,8 @@ import { bootForCommand } from "./boot.js";
 import { saveHookSnapshot } from "./hook-snapshot.js";
 import { columns, styler, writeJson, writeLine, type Output } from "./output.js";
 import { migrationLines } from "./render-migrations.js";
-import { buildStatusReport, SUBSYSTEM_TITLES, type StatusReport, type SubsystemName, type SubsystemStatus } from "./status-report.js";
+import { buildStatusReport, SUBSYSTEM_TITLES, type StatusReport, type SubsystemName } from "./status-report.js";
+import type { SubsystemStatus } from "./subsystem-status.js";
 
 export function registerStatus(program: Command, output: Output): void {
   program

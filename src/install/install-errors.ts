@@ -1,5 +1,4 @@
 import { UserError } from "../kernel/errors.js";
-import type { RestoreFailure } from "./apply/journal.js";
 import type { PlannedAction } from "./plan/plan-types.js";
 
 const SAMPLE = 3;
@@ -114,4 +113,10 @@ export class PackSucceededError extends UserError {
   ) {
     super(`pack ${pack} is succeeded by ${successor} ${successorVersion}, which is installed in ${root}; nothing was changed. Install ${successor} to upgrade, or uninstall ${successor} there first to go back to ${pack}`);
   }
+}
+
+/** A path that could not be put back, and why. */
+export interface RestoreFailure {
+  path: string;
+  error: string;
 }

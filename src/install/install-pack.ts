@@ -1,8 +1,8 @@
 import * as nodeFs from "node:fs";
 import { join, resolve } from "node:path";
 import type { Env } from "../kernel/paths.js";
-import { HELPER_RELATIVE_PATH, packagedHelperPath } from "../startup/30_runtime_helper_sync.js";
-import { collectHeadlessDefaults } from "../runtimes/kit/headless-defaults.js";
+import { HELPER_RELATIVE_PATH, packagedHelperPath } from "./hook-helper.js";
+import { collectHeadlessDefaults } from "../runtimes/headless.js";
 import { runtimeConfig, type AgentsConfig } from "../runtimes/collect-status.js";
 import { collectContractRows, getInstallRuntime, listInstallRuntimes } from "../runtimes/install-registry.js";
 import { helperCommandFor } from "../runtimes/kit/install-surfaces.js";
@@ -19,7 +19,8 @@ import { detectedRuntimes, placementPeers, placementsFor, type Placement } from 
 import type { PlannedAction } from "./plan/plan-types.js";
 import { InstallOptionError, type InstallRoot } from "./records/root.js";
 import { rootResult } from "./records/root-result.js";
-import type { CliTarget, InstallRequest, InstallResult, RootResult } from "./run-install.js";
+import type { RootResult } from "./records/root-result.js";
+import type { CliTarget, InstallRequest, InstallResult } from "./run-install.js";
 import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./plan/settled.js";
 import type { DesiredInstall } from "./plan/desired.js";
 import { shellQuote } from "./shell-quote.js";

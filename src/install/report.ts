@@ -2,7 +2,8 @@ import type { InstallOutcome } from "./install-pack.js";
 import { effectiveType } from "./plan/next-state.js";
 import type { PackAudit } from "./audit/pack-audit.js";
 import { isBlocked, needsChoice, type PlannedAction } from "./plan/plan-types.js";
-import type { CliTarget, RootResult } from "./run-install.js";
+import type { RootResult } from "./records/root-result.js";
+import type { CliTarget } from "./run-install.js";
 
 /**
  * Risk groups of a plan, least to most: what stays, what bosun replaces (its own unchanged files),

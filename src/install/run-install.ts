@@ -10,7 +10,8 @@ import { RootExecutor } from "./apply/executor.js";
 import { errorCode, exists, isNonFolder, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./apply/install-fs.js";
 import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError, PackNotInstalledError, type RolledBack } from "./install-errors.js";
 import { readInstallState, serializeInstallState, type InstallState } from "./records/install-state.js";
-import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal, type RestoreFailure } from "./apply/journal.js";
+import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal } from "./apply/journal.js";
+import type { RestoreFailure } from "./install-errors.js";
 import { undoJournal } from "./apply/journal-undo.js";
 import { journalState, recoverInterrupted } from "./apply/recovery.js";
 import { readManifest, serializeManifest, type Manifest } from "./records/manifest.js";
@@ -21,6 +22,7 @@ import { planRoot } from "./plan/planner.js";
 import { isSettled, settledRecord, type SettleContext, type SettledRecord } from "./plan/settled.js";
 import { LOCK_FILE, MANIFEST_FILE, STATE_FILE, statePath, stateRel, type InstallRoot } from "./records/root.js";
 import { rootResult } from "./records/root-result.js";
+import type { RootResult } from "./records/root-result.js";
 
 /** One runtime and scope to install into (or remove from): its roots and the pack's desired state there. */
 export interface InstallTarget {
@@ -80,21 +82,6 @@ export interface PlannedRoot {
   target: InstallTarget;
   root: InstallRoot;
   plan: RootPlan;
-}
-
-/** What happened in one root. */
-export interface RootResult {
-  root: InstallRoot;
-  plan: RootPlan;
-  /** `planned` (dry run), `unchanged` (nothing to do; nothing was written), `changed`. */
-  status: "planned" | "unchanged" | "changed";
-  journal: string | null;
-  backups: string[];
-  /** Interrupted runs found here and rolled back first. */
-  recovered: string[];
-  /** Dry run: another run is at work here, or was interrupted (a real run waits for it, or rolls it back first). */
-  interrupted: boolean;
-  outcomes: Map<number, string>;
 }
 
 export interface InstallResult {

@@ -1,11 +1,12 @@
 import type { ConfigLayer } from "../kernel/config/config.js";
+import type { CatalogConfig } from "../catalog/config-schema.js";
 import { lineOfPath } from "../kernel/jsonc.js";
 import type { ModelsSnapshot } from "../catalog/models-dev-client.js";
 import { usualLocalServer } from "../catalog/plugins/builtin/local-servers.js";
 
 export interface BaseURLSources {
   /** The config files read, in merge order. */
-  configLayers: ConfigLayer[];
+  configLayers: readonly ConfigLayer<Pick<CatalogConfig, "providers">>[];
   /** The models.dev data the catalog was built from. */
   modelsDev: ModelsSnapshot;
 }

@@ -2,9 +2,7 @@ import type { LanguageModel } from "ai";
 import { UserError } from "../kernel/errors.js";
 import { withEndpoint } from "./model-endpoint.js";
 import type { ModelTarget } from "./model-target.js";
-
-/** A model object (the AI SDK also accepts gateway id strings, which bosun never uses). */
-export type AgentLanguageModel = Exclude<LanguageModel, string>;
+import type { AgentLanguageModel } from "./agent-language-model.js";
 
 /** The provider needs a credential and none was found. Names where one would come from. */
 export class MissingCredentialError extends UserError {

@@ -1,4 +1,4 @@
-import type { AgentLanguageModel } from "./language-model.js";
+import type { AgentLanguageModel } from "./agent-language-model.js";
 
 /** Where a model is reached, for the error that says it cannot be. */
 export interface ModelEndpoint {

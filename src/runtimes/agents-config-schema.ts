@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { HeadlessDefaults } from "./kit/headless-defaults.js";
+import type { HeadlessDefaults } from "./kit/types.js";
 import { listRuntimes } from "./registry.js";
 
 /** One runtime's `agents.<id>` section: its keys, typed like their defaults; unknown keys are errors. */

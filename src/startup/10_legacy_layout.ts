@@ -9,7 +9,7 @@ import { ensurePrivateDir } from "../kernel/fs/private-dir.js";
 import { LEGACY_SETTINGS_KEYS } from "./legacy-settings-keys.js";
 import { translateLegacySettings, type SettingsTranslation } from "./legacy-settings-translate.js";
 import { exists, freeBackupName, lstatIfExists, moveEntry, removeDirIfEmpty, sameFileContent, statIfExists, TEMP_SUFFIX, writeNewFile } from "./move.js";
-import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, MigrationStep, StepPlan } from "./types.js";
+import type { StartupAction, StartupContext, StartupFs, StartupNote, StartupStep, StepPlan } from "./types.js";
 
 /**
  * What happens to an entry of the legacy `~/.bosun/` folder when its target already exists:
@@ -42,13 +42,13 @@ export const OVERWRITE_BACKUP_SUFFIX = ".startup-migration-backup";
 /** Next to `bosun.json`: the old settings file as it was, when it was translated or could not be read. */
 export const LEGACY_SETTINGS_BACKUP = "legacy-settings.json";
 
-export const legacyLayoutStep: MigrationStep = {
+export const legacyLayoutStep: StartupStep = {
   id: "10_legacy_layout",
   async plan(ctx) {
     // The old settings are checked against the config schema, which needs zod: it is loaded only
     // when there is an old settings file (a start that has a bosun.json loads it anyway).
     const settings = lstatIfExists(ctx.fs, join(ctx.paths.legacy, "settings.json"));
-    return planLegacyLayout(ctx, settings ? (await import("../app/config-schema.js")).configSchema : null);
+    return planLegacyLayout(ctx, settings ? await ctx.loadConfigSchema() : null);
   },
 };
 
@@ -57,7 +57,7 @@ export const legacyLayoutStep: MigrationStep = {
  * entry. A legacy folder is removed only when every entry in it is planned to leave, so whatever
  * could not move stays where it was (and is reported) instead of being deleted with its parent.
  */
-function planLegacyLayout(ctx: MigrationContext, configSchema: ConfigSchema<unknown> | null): StepPlan {
+function planLegacyLayout(ctx: StartupContext, configSchema: ConfigSchema<unknown> | null): StepPlan {
   const { fs, paths } = ctx;
   const plan: StepPlan = { actions: [], notes: [] };
   const legacy = paths.legacy;
@@ -101,7 +101,7 @@ function planLegacyLayout(ctx: MigrationContext, configSchema: ConfigSchema<unkn
 
 class Planner {
   constructor(
-    private readonly fs: MigrationFs,
+    private readonly fs: StartupFs,
     private readonly plan: StepPlan,
     private readonly show: (path: string) => string,
     private readonly configSchema: ConfigSchema<unknown> | null,
@@ -218,7 +218,7 @@ class Planner {
     else plan.actions.push(action("move", `move ${show(src)} → ${show(backup)} (the original, untouched)`, () => moveEntry(fs, src, backup)));
   }
 
-  removeEmptyDir(dir: string): MigrationAction {
+  removeEmptyDir(dir: string): StartupAction {
     const shown = this.show(dir);
     return {
       kind: "remove-empty-dir",
@@ -234,7 +234,7 @@ class Planner {
  * value `configSchema` refuses once translated (which would stop every start).
  */
 function readSettings(
-  fs: MigrationFs,
+  fs: StartupFs,
   file: string,
   dst: string,
   size: number,
@@ -271,10 +271,10 @@ function parseSettings(file: string, text: string): JsoncDocument | ConfigError 
   }
 }
 
-function action(kind: string, describe: string, apply: () => void): MigrationAction {
+function action(kind: string, describe: string, apply: () => void): StartupAction {
   return { kind, describe, apply: () => void apply() };
 }
 
-function warn(message: string): MigrationNote {
+function warn(message: string): StartupNote {
   return { level: "warn", message };
 }

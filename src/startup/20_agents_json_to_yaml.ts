@@ -3,17 +3,17 @@ import { displayPath } from "../kernel/paths.js";
 import { describeError } from "../kernel/errors.js";
 import { requireLazily } from "../kernel/fs/require.js";
 import { lstatIfExists } from "./move.js";
-import type { MigrationContext, MigrationStep, StepPlan } from "./types.js";
+import type { StartupContext, StartupStep, StepPlan } from "./types.js";
 
 const MAX_AGENT_JSON_BYTES = 1024 * 1024;
 
-export const agentsJsonToYamlStep: MigrationStep = {
+export const agentsJsonToYamlStep: StartupStep = {
   id: "20_agents_json_to_yaml",
   plan: planAgentsJsonToYaml,
 };
 
 /** The folders that hold agent profiles (`<root>/<name>/agent.{json,yaml}`). */
-export function agentProfileRoots(ctx: MigrationContext): string[] {
+export function agentProfileRoots(ctx: StartupContext): string[] {
   const roots = [join(ctx.paths.data, "agents"), join(ctx.paths.config, "agents")];
   if (ctx.project) roots.push(join(ctx.project.dotDir, "agents"));
   return roots;
@@ -24,7 +24,7 @@ export function agentProfileRoots(ctx: MigrationContext): string[] {
  * content. The JSON file is kept. A malformed JSON file is reported and skipped; the others still
  * convert.
  */
-export function planAgentsJsonToYaml(ctx: MigrationContext): StepPlan {
+export function planAgentsJsonToYaml(ctx: StartupContext): StepPlan {
   const { fs, paths } = ctx;
   const plan: StepPlan = { actions: [], notes: [] };
   const show = (path: string) => displayPath(path, paths.home);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { displayPath, type BosunPaths } from "../kernel/paths.js";
 import { describeError } from "../kernel/errors.js";
 import { errorCode, lstatIfExists } from "./move.js";
-import type { MigrationAction, MigrationContext, MigrationFs, MigrationNote, MigrationStep, StepPlan } from "./types.js";
+import type { StartupAction, StartupContext, StartupFs, StartupNote, StartupStep, StepPlan } from "./types.js";
 
 /**
  * bosun's own folders, each with the folders bosun makes in it. Folders that hold what the user
@@ -19,7 +19,7 @@ function ownFolders(paths: BosunPaths): { root: string; below: string[]; listed?
   ];
 }
 
-export const privateFoldersStep: MigrationStep = {
+export const privateFoldersStep: StartupStep = {
   id: "40_private_folders",
   plan: planPrivateFolders,
 };
@@ -31,7 +31,7 @@ export const privateFoldersStep: MigrationStep = {
  * step cannot change is a warning, never a failed start: a folder owned by someone else, one on a
  * read-only file system, a folder it cannot list. A folder of someone else's is not listed.
  */
-export function planPrivateFolders(ctx: MigrationContext): StepPlan {
+export function planPrivateFolders(ctx: StartupContext): StepPlan {
   const { fs, paths } = ctx;
   const plan: StepPlan = { actions: [], notes: [] };
   const show = (path: string) => displayPath(path, paths.home);
@@ -71,7 +71,7 @@ export function planPrivateFolders(ctx: MigrationContext): StepPlan {
   return plan;
 }
 
-function onReadOnlyFileSystem(fs: MigrationFs, dir: string): boolean {
+function onReadOnlyFileSystem(fs: StartupFs, dir: string): boolean {
   try {
     fs.accessSync(dir, constants.W_OK);
     return false;
@@ -88,13 +88,13 @@ const REFUSED = new Set(["EROFS", "EPERM", "EACCES"]);
  * still the folder that was planned: a folder swapped for a link meanwhile is left alone, and so
  * is one the file system will not change (a warning).
  */
-function makePrivate(fs: MigrationFs, dir: string, planned: Stats, shown: string): MigrationAction {
+function makePrivate(fs: StartupFs, dir: string, planned: Stats, shown: string): StartupAction {
   return {
     kind: "chmod",
     describe: `make ${shown} private (${octal(planned.mode)} → ${octal(privateMode(planned))})`,
     apply: () => {
-      const changed: MigrationNote[] = [{ level: "warn", message: `${shown} changed while bosun was making it private; left alone` }];
-      const refused = (error: unknown): MigrationNote[] => {
+      const changed: StartupNote[] = [{ level: "warn", message: `${shown} changed while bosun was making it private; left alone` }];
+      const refused = (error: unknown): StartupNote[] => {
         if (!REFUSED.has(errorCode(error))) throw error;
         return [{ level: "warn", message: `left as it is: ${shown} could not be made private (${describeError(error)})` }];
       };

@@ -1,8 +1,8 @@
 import { describeError, UserError } from "../kernel/errors.js";
 
 /** A startup migration step that could not make a change; bosun stops instead of going on. */
-export class MigrationError extends UserError {
-  override name = "MigrationError";
+export class StartupMigrationError extends UserError {
+  override name = "StartupMigrationError";
   constructor(
     readonly step: string,
     readonly action: string,

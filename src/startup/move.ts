@@ -1,7 +1,7 @@
 import { constants, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { sha256FileSync } from "../kernel/fs/hash.js";
-import type { MigrationFs } from "./types.js";
+import type { StartupFs } from "./types.js";
 
 /** Suffix of the sibling file a cross-filesystem copy is written to before it is put in place. */
 export const TEMP_SUFFIX = ".bosun-migrate.tmp";
@@ -14,7 +14,7 @@ const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOS
  * file is copied to a temp sibling, synced, verified by hash, put in place, and only then is the
  * source deleted; a crash at any point leaves every file complete in at least one place.
  */
-export function moveEntry(fs: MigrationFs, src: string, dst: string): void {
+export function moveEntry(fs: StartupFs, src: string, dst: string): void {
   fs.mkdirSync(dirname(dst), { recursive: true });
   const info = fs.lstatSync(src);
   try {
@@ -35,7 +35,7 @@ export function moveEntry(fs: MigrationFs, src: string, dst: string): void {
   copyAcross(fs, src, dst, info);
 }
 
-function copyAcross(fs: MigrationFs, src: string, dst: string, info: Stats): void {
+function copyAcross(fs: StartupFs, src: string, dst: string, info: Stats): void {
   if (info.isDirectory()) {
     fs.mkdirSync(dst, { mode: info.mode & 0o7777 });
     for (const name of fs.readdirSync(src)) {
@@ -70,7 +70,7 @@ function copyAcross(fs: MigrationFs, src: string, dst: string, info: Stats): voi
  * put in place (`putInPlace`), so `dst` appears complete or not at all and an existing file is
  * never overwritten.
  */
-export function writeNewFile(fs: MigrationFs, dst: string, bytes: Uint8Array, mode: number): void {
+export function writeNewFile(fs: StartupFs, dst: string, bytes: Uint8Array, mode: number): void {
   const temp = dst + TEMP_SUFFIX;
   fs.rmSync(temp, { force: true });
   fs.writeFileSync(temp, bytes, { mode, flag: "wx" });
@@ -84,7 +84,7 @@ export function writeNewFile(fs: MigrationFs, dst: string, bytes: Uint8Array, mo
  * rename instead, which keeps `dst` complete or absent; it is refused when `dst` exists, and the
  * migrations lock keeps other bosun processes from making it in between.
  */
-function putInPlace(fs: MigrationFs, temp: string, dst: string): void {
+function putInPlace(fs: StartupFs, temp: string, dst: string): void {
   try {
     fs.linkSync(temp, dst);
   } catch (error) {
@@ -99,7 +99,7 @@ function putInPlace(fs: MigrationFs, temp: string, dst: string): void {
   fs.unlinkSync(temp);
 }
 
-function syncFile(fs: MigrationFs, path: string): void {
+function syncFile(fs: StartupFs, path: string): void {
   const fd = fs.openSync(path, "r+");
   try {
     fs.fsyncSync(fd);
@@ -109,7 +109,7 @@ function syncFile(fs: MigrationFs, path: string): void {
 }
 
 /** Removes a folder if it is empty; answers whether it did. */
-export function removeDirIfEmpty(fs: MigrationFs, dir: string): boolean {
+export function removeDirIfEmpty(fs: StartupFs, dir: string): boolean {
   try {
     fs.rmdirSync(dir);
     return true;
@@ -121,7 +121,7 @@ export function removeDirIfEmpty(fs: MigrationFs, dir: string): boolean {
 }
 
 /** True when both are regular files with the same bytes (a move that completed but for cleanup). */
-export function sameFileContent(fs: MigrationFs, a: string, b: string): boolean {
+export function sameFileContent(fs: StartupFs, a: string, b: string): boolean {
   const first = fs.lstatSync(a);
   const second = fs.lstatSync(b);
   if (!first.isFile() || !second.isFile()) return false;
@@ -133,14 +133,14 @@ export function sameFileContent(fs: MigrationFs, a: string, b: string): boolean 
  * `<path><suffix>`, or `<path><suffix>-2`, `-3`… : the first name that is free, or that `reuse`
  * accepts as it is (a backup already made by a run cut short).
  */
-export function freeBackupName(fs: MigrationFs, path: string, suffix: string, reuse: (candidate: string) => boolean = () => false): string {
+export function freeBackupName(fs: StartupFs, path: string, suffix: string, reuse: (candidate: string) => boolean = () => false): string {
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? path + suffix : `${path}${suffix}-${n}`;
     if (!exists(fs, candidate) || reuse(candidate)) return candidate;
   }
 }
 
-export function lstatIfExists(fs: MigrationFs, path: string): Stats | undefined {
+export function lstatIfExists(fs: StartupFs, path: string): Stats | undefined {
   try {
     return fs.lstatSync(path, { throwIfNoEntry: false });
   } catch (error) {
@@ -150,7 +150,7 @@ export function lstatIfExists(fs: MigrationFs, path: string): Stats | undefined 
 }
 
 /** What `path` leads to, through a symlink; undefined when nothing is there (or a link leads nowhere). */
-export function statIfExists(fs: MigrationFs, path: string): Stats | undefined {
+export function statIfExists(fs: StartupFs, path: string): Stats | undefined {
   try {
     return fs.statSync(path, { throwIfNoEntry: false });
   } catch (error) {
@@ -159,7 +159,7 @@ export function statIfExists(fs: MigrationFs, path: string): Stats | undefined {
   }
 }
 
-export function exists(fs: MigrationFs, path: string): boolean {
+export function exists(fs: StartupFs, path: string): boolean {
   return lstatIfExists(fs, path) !== undefined;
 }
 

@@ -10,11 +10,11 @@ import { legacyLayoutStep } from "./10_legacy_layout.js";
 import { agentsJsonToYamlStep } from "./20_agents_json_to_yaml.js";
 import { runtimeHelperSyncStep } from "./30_runtime_helper_sync.js";
 import { privateFoldersStep } from "./40_private_folders.js";
-import { MigrationError } from "./migration-error.js";
-import type { MigrationAction, MigrationContext, MigrationNote, MigrationStep, StepPlan } from "./types.js";
+import { StartupMigrationError } from "./migration-error.js";
+import type { StartupAction, StartupContext, StartupNote, StartupStep, StepPlan } from "./types.js";
 
 /** Built-in steps, in file-name order; `startup_migration` extensions run after them. */
-export const BUILTIN_STEPS: MigrationStep[] = [legacyLayoutStep, agentsJsonToYamlStep, runtimeHelperSyncStep, privateFoldersStep];
+export const BUILTIN_STEPS: StartupStep[] = [legacyLayoutStep, agentsJsonToYamlStep, runtimeHelperSyncStep, privateFoldersStep];
 
 export const STARTUP_MIGRATION_POINT = "startup_migration";
 
@@ -23,7 +23,7 @@ export interface StepReport {
   /** "builtin", or the extension file the step came from. */
   source: string;
   actions: { kind: string; describe: string }[];
-  notes: MigrationNote[];
+  notes: StartupNote[];
 }
 
 /**
@@ -31,12 +31,12 @@ export interface StepReport {
  * changed something, so a later failure (a migration that throws, a config error) cannot hide
  * what was already done.
  */
-export interface MigrationListener {
+export interface StartupListener {
   applied(stepId: string, action: { kind: string; describe: string }): void;
   warned(stepId: string, message: string): void;
 }
 
-export interface MigrationReport {
+export interface StartupReport {
   dryRun: boolean;
   /** True when this run changed something on disk. */
   changed: boolean;
@@ -50,20 +50,20 @@ export interface MigrationReport {
  * migrate writes nothing at all; under the lock the step is planned again, in case another bosun
  * migrated in the meantime.
  */
-export class MigrationRunner {
+export class StartupRunner {
   private lock: HeldLock | null = null;
-  readonly report: MigrationReport;
+  readonly report: StartupReport;
 
   constructor(
-    private readonly ctx: MigrationContext,
+    private readonly ctx: StartupContext,
     dryRun: boolean,
     private readonly lockTimeoutMs = 30_000,
-    private readonly listener?: MigrationListener,
+    private readonly listener?: StartupListener,
   ) {
     this.report = { dryRun, changed: false, steps: [] };
   }
 
-  async run(step: MigrationStep, source = "builtin"): Promise<void> {
+  async run(step: StartupStep, source = "builtin"): Promise<void> {
     let plan = await planStep(this.ctx, step);
     if (!this.report.dryRun && plan.actions.length > 0 && !this.lock) {
       const { state } = this.ctx.paths;
@@ -91,7 +91,7 @@ export class MigrationRunner {
   }
 
   /** Releases the lock if one was taken; a failed release is a note, not a failed start. */
-  finish(): MigrationReport {
+  finish(): StartupReport {
     if (this.lock) {
       try {
         this.lock.release();
@@ -104,16 +104,16 @@ export class MigrationRunner {
   }
 }
 
-async function planStep(ctx: MigrationContext, step: MigrationStep): Promise<StepPlan> {
+async function planStep(ctx: StartupContext, step: StartupStep): Promise<StepPlan> {
   try {
     return await step.plan(ctx);
   } catch (error) {
     if (error instanceof ExtensionError) throw error;
-    throw new MigrationError(step.id, "work out what to migrate", error);
+    throw new StartupMigrationError(step.id, "work out what to migrate", error);
   }
 }
 
-function applyAction(stepId: string, source: string, action: MigrationAction): MigrationNote[] {
+function applyAction(stepId: string, source: string, action: StartupAction): StartupNote[] {
   let result: unknown;
   try {
     result = action.apply();
@@ -121,7 +121,7 @@ function applyAction(stepId: string, source: string, action: MigrationAction): M
     // A folder of bosun's that cannot be used is named as such, whichever step ran into it.
     if (error instanceof ExtensionError || error instanceof FolderError) throw error;
     if (source !== "builtin") throw new ExtensionError(source, STARTUP_MIGRATION_POINT, `could not ${action.describe}: ${describeError(error)}`, { cause: error });
-    throw new MigrationError(stepId, action.describe, error);
+    throw new StartupMigrationError(stepId, action.describe, error);
   }
   if (typeof (result as { then?: unknown } | null)?.then === "function") {
     Promise.resolve(result).catch(() => {});
@@ -135,7 +135,7 @@ function applyAction(stepId: string, source: string, action: MigrationAction): M
  * its plan (an array of actions, or `{actions, notes}`; nothing means nothing to do). It must only
  * read; bosun applies what it returns.
  */
-export function extensionStep(host: ExtensionHost, extension: LoadedExtension): MigrationStep {
+export function extensionStep(host: ExtensionHost, extension: LoadedExtension): StartupStep {
   return {
     id: extension.name,
     plan(ctx) {
@@ -152,7 +152,7 @@ function normalizePlan(extension: LoadedExtension, value: unknown): StepPlan {
   const notes = shaped.notes ?? [];
   const invalid = (problem: string) => new ExtensionError(extension.file, STARTUP_MIGRATION_POINT, `returned an invalid plan: ${problem}`);
   if (!Array.isArray(actions) || !Array.isArray(notes)) throw invalid("expected an array of actions or {actions, notes}");
-  actions.forEach((action: Partial<MigrationAction>, index) => {
+  actions.forEach((action: Partial<StartupAction>, index) => {
     if (typeof action?.describe !== "string" || action.describe === "") throw invalid(`action ${index} has no describe text`);
     if (typeof action.apply !== "function") throw invalid(`action ${index} has no apply function`);
   });
@@ -163,7 +163,7 @@ function normalizePlan(extension: LoadedExtension, value: unknown): StepPlan {
   };
 }
 
-function isNote(value: unknown): value is MigrationNote {
-  const note = value as Partial<MigrationNote> | null;
+function isNote(value: unknown): value is StartupNote {
+  const note = value as Partial<StartupNote> | null;
   return (note?.level === "info" || note?.level === "warn") && typeof note.message === "string";
 }

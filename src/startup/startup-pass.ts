@@ -1,7 +1,7 @@
 import { extensibleAsync } from "../extensions/extensible.js";
 import type { ExtensionHost } from "../extensions/host.js";
-import { BUILTIN_STEPS, extensionStep, MigrationRunner, STARTUP_MIGRATION_POINT, type MigrationListener, type MigrationReport } from "./runner.js";
-import type { MigrationContext } from "./types.js";
+import { BUILTIN_STEPS, extensionStep, StartupRunner, STARTUP_MIGRATION_POINT, type StartupListener, type StartupReport } from "./runner.js";
+import type { StartupContext } from "./types.js";
 
 export interface StartupPassOptions {
   dryRun: boolean;
@@ -11,7 +11,7 @@ export interface StartupPassOptions {
    */
   refreshExtensionRoots?: () => void;
   lockTimeoutMs?: number;
-  listener?: MigrationListener;
+  listener?: StartupListener;
 }
 
 /**
@@ -19,9 +19,9 @@ export interface StartupPassOptions {
  * to completion before the next, in file-name order. It is an extensible function named
  * `run_startup_migrations`, so plugins can hook `run_startup_migrations/start` and `/end`.
  */
-export function runStartupMigrations(host: ExtensionHost, ctx: MigrationContext, options: StartupPassOptions): Promise<MigrationReport> {
-  const pass = async (): Promise<MigrationReport> => {
-    const runner = new MigrationRunner(ctx, options.dryRun, options.lockTimeoutMs, options.listener);
+export function runStartupMigrations(host: ExtensionHost, ctx: StartupContext, options: StartupPassOptions): Promise<StartupReport> {
+  const pass = async (): Promise<StartupReport> => {
+    const runner = new StartupRunner(ctx, options.dryRun, options.lockTimeoutMs, options.listener);
     try {
       for (const step of BUILTIN_STEPS) await runner.run(step);
       if (runner.report.changed) options.refreshExtensionRoots?.();

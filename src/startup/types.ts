@@ -1,9 +1,11 @@
 import type * as nodeFs from "node:fs";
 import type { BosunPaths, Env } from "../kernel/paths.js";
 import type { Project } from "../kernel/project.js";
+import type { ConfigSchemaLoader } from "../kernel/config/config.js";
+import type { DetachedSpawner } from "../kernel/spawn-detached.js";
 
 /** The file-system calls migrations make; tests can wrap them (to simulate a crash or EXDEV). */
-export type MigrationFs = Pick<
+export type StartupFs = Pick<
   typeof nodeFs,
   | "accessSync"
   | "chmodSync"
@@ -29,20 +31,20 @@ export type MigrationFs = Pick<
   | "writeFileSync"
 >;
 
-/** Starts a program in the background (own process group, no stdio); returns "" or an error. */
-export type DetachedSpawner = (command: string, args: string[]) => string;
 
-export interface MigrationContext {
+export interface StartupContext {
   paths: BosunPaths;
   project: Project | null;
   env: Env;
-  fs: MigrationFs;
+  fs: StartupFs;
   /** bosun's package folder: the packaged assets live under it. */
   packageRoot: string;
   spawnDetached: DetachedSpawner;
+  /** The schema of `bosun.json` (loaded on demand): a step that writes config checks it first. */
+  loadConfigSchema: ConfigSchemaLoader<unknown>;
 }
 
-export interface MigrationNote {
+export interface StartupNote {
   level: "info" | "warn";
   message: string;
 }
@@ -51,16 +53,16 @@ export interface MigrationNote {
  * One change a step will make. `describe` says what, for `--dry-run` and the report; `apply`
  * does it (synchronously) and may return notes about how it went.
  */
-export interface MigrationAction {
+export interface StartupAction {
   kind: string;
   describe: string;
-  apply(): MigrationNote[] | void;
+  apply(): StartupNote[] | void;
 }
 
 /** What a step found: the changes to make, and what it noticed but will not change. */
 export interface StepPlan {
-  actions: MigrationAction[];
-  notes: MigrationNote[];
+  actions: StartupAction[];
+  notes: StartupNote[];
 }
 
 /**
@@ -69,7 +71,7 @@ export interface StepPlan {
  * step may plan asynchronously, to load what it needs only when it needs it (the config schema);
  * applying is always synchronous.
  */
-export interface MigrationStep {
+export interface StartupStep {
   id: string;
-  plan(ctx: MigrationContext): StepPlan | Promise<StepPlan>;
+  plan(ctx: StartupContext): StepPlan | Promise<StepPlan>;
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configSources, loadConfig } from "../../src/kernel/config/config.js";
+import { loadConfigSchema } from "../../src/app/start.js";
 import { ConfigError } from "../../src/kernel/config/config-error.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
@@ -8,7 +9,7 @@ async function problem(text: string): Promise<string> {
   const t = makeTempHome();
   const file = t.write(join(t.paths.config, "bosun.json"), text);
   try {
-    await loadConfig(configSources(t.paths, null));
+    await loadConfig(configSources(t.paths, null), loadConfigSchema);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).message.replace(file, "FILE");
@@ -32,7 +33,7 @@ describe("catalog config sections", () => {
         "policy": [{ "action": "provider.use", "effect": "deny", "resource": "*" }, { "action": "model.*", "effect": "allow", "resource": "local/*" }],
       }`,
     );
-    const config = await loadConfig(configSources(t.paths, null));
+    const config = await loadConfig(configSources(t.paths, null), loadConfigSchema);
     expect(config.value.model).toBe("local/qwen3");
     expect(config.layers[0]!.value.policy).toHaveLength(2);
   });
@@ -40,7 +41,7 @@ describe("catalog config sections", () => {
   it("warns about an unknown key in a provider, with the known key it is close to", async () => {
     const t = makeTempHome();
     t.write(join(t.paths.config, "bosun.json"), '{ "providers": { "local": { "modles": {} } } }');
-    const config = await loadConfig(configSources(t.paths, null));
+    const config = await loadConfig(configSources(t.paths, null), loadConfigSchema);
     expect(config.warnings.map((w) => [w.line, w.key, w.suggestion])).toEqual([[1, "providers.local.modles", "models"]]);
   });
 

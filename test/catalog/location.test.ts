@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { startBosun } from "../../src/app/start.js";
 import type { CatalogUpdated } from "../../src/catalog/catalog.js";
-import { modelsDevClientFor, openBootLocation } from "../../src/catalog/open.js";
+import { modelsDevClientFor, openBootLocation } from "../../src/app/open-catalog.js";
 import { openTestLocation } from "../fixtures/location.js";
 import { startModelsServer } from "../fixtures/models-server.js";
 import { makeTempHome } from "../fixtures/temp-home.js";

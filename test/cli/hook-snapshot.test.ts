@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kernel/package-info.js";
 import { withAgentsPart } from "../../src/cli/hook-snapshot.js";
-import { packagedHelperPath } from "../../src/startup/30_runtime_helper_sync.js";
+import { packagedHelperPath } from "../../src/install/hook-helper.js";
 import { AGENTS_SUMMARY_PART } from "../../src/runtimes/collect-status.js";
 import { runCli } from "../fixtures/cli.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";

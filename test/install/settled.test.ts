@@ -1,8 +1,8 @@
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HELPER_RELATIVE_PATH } from "../../src/startup/30_runtime_helper_sync.js";
-import { collectHeadlessDefaults } from "../../src/runtimes/kit/headless-defaults.js";
+import { HELPER_RELATIVE_PATH } from "../../src/install/hook-helper.js";
+import { collectHeadlessDefaults } from "../../src/runtimes/headless.js";
 import type { InstallOutcome } from "../../src/install/install-pack.js";
 import { journalDir } from "../../src/install/apply/journal.js";
 import { buildInstallReport } from "../../src/install/report.js";

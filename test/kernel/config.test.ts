@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/kernel/config/config-error.js";
 import { configSources, loadConfig, mergeConfig } from "../../src/kernel/config/config.js";
+import { loadConfigSchema } from "../../src/app/start.js";
 import { describeWarning } from "../../src/kernel/config/config-warning.js";
 import { findProject } from "../../src/kernel/project.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
@@ -15,7 +16,7 @@ function setup(globalText?: string, projectText?: string, projectFile = "bosun.j
   mkdirSync(projectRoot, { recursive: true });
   if (projectText !== undefined) t.write(join(projectRoot, projectFile), projectText);
   const { project } = findProject(projectRoot, t.home);
-  return { t, project, load: () => loadConfig(configSources(t.paths, project)) };
+  return { t, project, load: () => loadConfig(configSources(t.paths, project), loadConfigSchema) };
 }
 
 async function configError(load: () => Promise<unknown>): Promise<ConfigError> {
@@ -119,7 +120,7 @@ describe("loadConfig", () => {
     t.write(join(t.paths.config, "bosun.json"), `{ "theme": "dark" }`);
     const { project } = findProject(t.paths.config, t.home);
     expect(project?.root).toBe(t.paths.config);
-    const config = await loadConfig(configSources(t.paths, project));
+    const config = await loadConfig(configSources(t.paths, project), loadConfigSchema);
     expect(config.warnings.map((w) => w.key)).toEqual(["theme"]);
   });
 

@@ -8,7 +8,7 @@ import { stopOnReadError } from "../../src/runtimes/kit/adapter.js";
 import { claude } from "../../src/runtimes/claude.js";
 import { claudeSettingsFiles } from "../../src/runtimes/claude-signin.js";
 import { codex } from "../../src/runtimes/codex.js";
-import { allCredentialLocations, credentialLocationsFor, otherToolsCredentialLocations } from "../../src/runtimes/kit/credential-locations.js";
+import { allCredentialLocations, credentialLocationsFor, otherToolsCredentialLocations } from "../../src/runtimes/credential-locations.js";
 import { codePointSorted } from "../../src/runtimes/kit/detect/env.js";
 import { nodeFileReader } from "../../src/runtimes/kit/detect/node-file-reader.js";
 import { gemini } from "../../src/runtimes/gemini.js";

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkConfigFiles } from "../../src/kernel/config/config.js";
+import { loadConfigSchema } from "../../src/app/start.js";
 import { checkConfigDocument } from "../../src/kernel/config/config-check.js";
 import { configSchema } from "../../src/app/config-schema.js";
 import { parseJsonc } from "../../src/kernel/jsonc.js";
@@ -114,7 +115,7 @@ describe("the legacy translation over many layouts", () => {
       const context = `seed ${seed}:\n${text}`;
       expect(existsSync(config), context).toBe(true);
       expect(readFileSync(config, "utf8").startsWith("\uFEFF"), context).toBe(bom !== "");
-      const { errors } = await checkConfigFiles([{ scope: "global", file: config, exists: true }]);
+      const { errors } = await checkConfigFiles([{ scope: "global", file: config, exists: true }], loadConfigSchema);
       expect(errors.map((error) => error.message), context).toEqual([]);
     }
   });

@@ -3,7 +3,7 @@ import { chmodSync, chownSync, mkdirSync, readFileSync, renameSync, statSync, sy
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planPrivateFolders, privateFoldersStep } from "../../src/startup/40_private_folders.js";
-import type { MigrationFs } from "../../src/startup/types.js";
+import type { StartupFs } from "../../src/startup/types.js";
 import { runBinAsync, runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { migrationContext, runSteps } from "../fixtures/migration-context.js";
@@ -147,7 +147,7 @@ describe("40_private_folders", () => {
     for (const code of ["EROFS", "EPERM", "EACCES"]) {
       const t = makeTempHome();
       makeOpen([t.paths.cache]);
-      const refusing: MigrationFs = {
+      const refusing: StartupFs = {
         ...nodeFs,
         fchmodSync: () => {
           throw Object.assign(new Error(`${code}: refused, fchmod`), { code });

@@ -3,14 +3,8 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/kernel/package-info.js";
-import {
-  HELPER_MARKERS,
-  missingMarkers,
-  packagedHelperPath,
-  runtimeHelperSyncStep,
-  startHelperRefresh,
-  syncRuntimeHelper,
-} from "../../src/startup/30_runtime_helper_sync.js";
+import { HELPER_MARKERS, missingMarkers, packagedHelperPath, startHelperRefresh, syncRuntimeHelper } from "../../src/install/hook-helper.js";
+import { runtimeHelperSyncStep } from "../../src/startup/30_runtime_helper_sync.js";
 import { migrationContext, runSteps } from "../fixtures/migration-context.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 

@@ -1,5 +1,5 @@
 import { streamText, type AssistantModelMessage, type ModelMessage, type ToolSet } from "ai";
-import type { AgentLanguageModel } from "../../llm/language-model.js";
+import type { AgentLanguageModel } from "../../llm/agent-language-model.js";
 import { AgentAbortedError, classifyModelError, ModelStalledError, type ModelErrorInfo } from "./errors.js";
 import type { TokenUsage } from "../session/format.js";
 

@@ -2,7 +2,7 @@ import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { release } from "node:os";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../../kernel/fs/private-dir.js";
-import type { BwrapCheck } from "./bwrap-probe.js";
+import type { BwrapCheck } from "./bwrap-check.js";
 
 /** The kernel settings that decide whether unprivileged user namespaces (which bwrap needs) may be made. */
 const USERNS_SETTINGS = ["/proc/sys/kernel/unprivileged_userns_clone", "/proc/sys/user/max_user_namespaces", "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"];

@@ -4,9 +4,7 @@ import { locateBinary } from "../../runtimes/kit/detect/binary.js";
 import { nodeFileReader } from "../../runtimes/kit/detect/node-file-reader.js";
 import { bwrapArgs } from "./bwrap-args.js";
 import { bwrapCheckKey, cachedBwrapCheck, rememberBwrapCheck } from "./bwrap-check-cache.js";
-
-/** Whether bubblewrap can contain commands on this machine: its path, or why not (one line). */
-export type BwrapCheck = { ok: true; bwrap: string } | { ok: false; reason: string };
+import type { BwrapCheck } from "./bwrap-check.js";
 
 const PROBE_TIMEOUT_MS = 5_000;
 const checked = new Map<string, Promise<BwrapCheck>>();

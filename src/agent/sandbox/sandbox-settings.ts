@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { ConfigLayer } from "../../kernel/config/config.js";
 import { expandHome } from "../../kernel/paths.js";
 import { isInside } from "../../kernel/fs/path-inside.js";
-import type { SandboxMode, SandboxNetwork } from "./sandbox-config-schema.js";
+import type { SandboxConfig, SandboxMode, SandboxNetwork } from "./sandbox-config-schema.js";
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_SESSION_OUTPUT_BYTES = 1024 * 1024 * 1024;
@@ -34,7 +34,7 @@ const STRICTNESS: Record<SandboxMode, number> = { off: 0, auto: 1, required: 2 }
  * letting secrets through or making credential files readable are ignored with a line saying so,
  * and its writable folders count only inside the project.
  */
-export function sandboxSettings(layers: readonly ConfigLayer[], home: string, projectRoot: string | null): SandboxSettings {
+export function sandboxSettings(layers: readonly ConfigLayer<{ sandbox?: SandboxConfig }>[], home: string, projectRoot: string | null): SandboxSettings {
   const settings: SandboxSettings = {
     mode: "auto",
     network: "off",

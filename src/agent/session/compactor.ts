@@ -1,4 +1,4 @@
-import type { AgentLanguageModel } from "../../llm/language-model.js";
+import type { AgentLanguageModel } from "../../llm/agent-language-model.js";
 import {
   COMPACTION_TARGET,
   COMPACTION_THRESHOLD,

@@ -4,8 +4,7 @@ import { formatTokens } from "../../llm/token-count.js";
 import type { InstructionRecord } from "../instructions.js";
 import type { ParsedSession, SessionEvent } from "./format.js";
 import { indexSubagents, subagentTreeLines, type SubagentIndex } from "../subagents/transcript.js";
-
-export type TranscriptStyle = (style: "bold" | "dim" | "green" | "yellow" | "red" | "cyan", text: string) => string;
+import type { TranscriptStyle } from "./transcript-style.js";
 
 const TOOL_OUTPUT_LINES = 8;
 const TOOL_OUTPUT_CHARS = 600;

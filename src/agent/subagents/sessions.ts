@@ -1,4 +1,4 @@
-import type { AgentLanguageModel } from "../../llm/language-model.js";
+import type { AgentLanguageModel } from "../../llm/agent-language-model.js";
 import type { Session } from "../session/store.js";
 import { ToolError } from "../tools/tool.js";
 

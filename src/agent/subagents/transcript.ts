@@ -1,7 +1,7 @@
 import { formatTokens } from "../../llm/token-count.js";
 import type { SessionEvent, SubagentEndEvent, SubagentStartEvent } from "../session/format.js";
 import { oneLine } from "../session/list.js";
-import type { TranscriptStyle } from "../session/transcript.js";
+import type { TranscriptStyle } from "../session/transcript-style.js";
 
 interface SubagentRunNode {
   start: SubagentStartEvent;

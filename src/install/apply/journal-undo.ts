@@ -1,5 +1,6 @@
 import { errorCode, type InstallFs } from "./install-fs.js";
-import type { JournalRecord, RestoreFailure } from "./journal.js";
+import type { JournalRecord } from "./journal.js";
+import type { RestoreFailure } from "../install-errors.js";
 import { JOURNAL_DIR, stateRel, type InstallRoot } from "../records/root.js";
 import { RootGuard } from "../plan/safe-path.js";
 

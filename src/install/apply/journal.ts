@@ -6,6 +6,7 @@ import { errorCode, readFileText, tryUnlink, type InstallFs } from "./install-fs
 import { isRecord } from "../records/manifest.js";
 import { JOURNAL_DIR, statePath, stateRel, type InstallRoot } from "../records/root.js";
 import { normalizeRelPath } from "../plan/safe-path.js";
+import type { RestoreFailure } from "../install-errors.js";
 
 /**
  * One line of a run's journal: an undo record written before the change it describes.
@@ -27,12 +28,6 @@ export type JournalRecord =
   | { op: "rmdir"; path: string; mode: number }
   | { op: "commit"; at: string }
   | { op: "rolled-back"; at: string };
-
-/** A path that could not be put back, and why. */
-export interface RestoreFailure {
-  path: string;
-  error: string;
-}
 
 /** `2026-11-30T12-00-00-000Z-<8 random hex>`: sorts by time, unique even within one millisecond. */
 export function newRunId(now: Date, random: () => string): string {

@@ -1,4 +1,4 @@
-import type { HeadlessValue } from "../../runtimes/kit/headless-defaults.js";
+import type { HeadlessValue } from "../../runtimes/kit/types.js";
 import { listRuntimes } from "../../runtimes/registry.js";
 import type { TemplateVars } from "../pack/template.js";
 

@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { readRegularFile, UnusableFileError } from "../fs/regular-file.js";
 import { lstatOrUndefined } from "../fs/stat.js";
-import { checkConfigDocument, type ConfigCheck } from "./config-check.js";
-import type { BosunConfig } from "../../app/config-schema.js";
+import { checkConfigDocument, type ConfigCheck, type ConfigSchema } from "./config-check.js";
 import { ConfigError } from "./config-error.js";
 import type { ConfigWarning } from "./config-warning.js";
 import { parseJsonc, type JsoncDocument } from "../jsonc.js";
@@ -20,21 +19,30 @@ export interface ConfigSource {
   exists: boolean;
 }
 
+/**
+ * A config file's value as the kernel sees it: an object. Each subsystem reads its own slice of it
+ * with its own type (`ConfigLayer<CatalogConfig>`); the app assembles the whole (app/config-schema.ts).
+ */
+export type ConfigValue = Record<string, unknown>;
+
+/** The schema config files are checked against, loaded only once a file exists (zod is heavy). */
+export type ConfigSchemaLoader<T> = () => Promise<ConfigSchema<T>>;
+
 /** One config file that was read and validated. */
-export interface ConfigLayer {
+export interface ConfigLayer<T = ConfigValue> {
   scope: ConfigScope;
   file: string;
   /** The valid part: unknown keys are left out (they are in `LoadedConfig.warnings`). */
-  value: BosunConfig;
+  value: T;
   /** The file as parsed, for lines (`bosun config` shows where each value came from). */
   document: JsoncDocument;
 }
 
-export interface LoadedConfig {
+export interface LoadedConfig<T = ConfigValue> {
   /** Project values over global ones (objects merged key by key, everything else replaced). */
-  value: BosunConfig;
+  value: T;
   /** The files in merge order (global first); subsystems whose rules differ read these. */
-  layers: ConfigLayer[];
+  layers: ConfigLayer<T>[];
   sources: ConfigSource[];
   /** Unknown keys, one per key and file, in file order. */
   warnings: ConfigWarning[];
@@ -61,15 +69,15 @@ export function configSources(paths: BosunPaths, project: Project | null): Confi
  * warnings. Validation needs zod, which is loaded only when at least one file exists, so a bare
  * start stays fast.
  */
-export async function loadConfig(sources: ConfigSource[]): Promise<LoadedConfig> {
-  const layers: ConfigLayer[] = [];
+export async function loadConfig<T extends object>(sources: ConfigSource[], loadSchema: ConfigSchemaLoader<T>): Promise<LoadedConfig<T>> {
+  const layers: ConfigLayer<T>[] = [];
   const warnings: ConfigWarning[] = [];
-  for (const { source, document, check } of await checkFiles(sources)) {
+  for (const { source, document, check } of await checkFiles(sources, loadSchema)) {
     if (check.value === null) throw check.errors[0];
     warnings.push(...check.warnings);
     layers.push({ scope: source.scope, file: source.file, value: check.value, document });
   }
-  const value = layers.reduce<BosunConfig>((merged, layer) => mergeConfig(merged, layer.value), {});
+  const value = layers.reduce<T>((merged, layer) => mergeConfig(merged, layer.value), {} as T);
   return { value, layers, sources, warnings: uniqueWarnings(warnings) };
 }
 
@@ -77,22 +85,22 @@ export async function loadConfig(sources: ConfigSource[]): Promise<LoadedConfig>
  * Every wrong value and unknown key of every config file, without stopping at the first; a file
  * bosun cannot parse at all still throws.
  */
-export async function checkConfigFiles(sources: ConfigSource[]): Promise<{ errors: ConfigError[]; warnings: ConfigWarning[] }> {
-  const files = await checkFiles(sources);
+export async function checkConfigFiles<T>(sources: ConfigSource[], loadSchema: ConfigSchemaLoader<T>): Promise<{ errors: ConfigError[]; warnings: ConfigWarning[] }> {
+  const files = await checkFiles(sources, loadSchema);
   return { errors: files.flatMap((file) => file.check.errors), warnings: uniqueWarnings(files.flatMap((file) => file.check.warnings)) };
 }
 
-interface CheckedFile {
+interface CheckedFile<T> {
   source: ConfigSource;
   document: JsoncDocument;
-  check: ConfigCheck<BosunConfig>;
+  check: ConfigCheck<T>;
 }
 
 /** Reads and checks each file that exists; a file that cannot be read or parsed throws. */
-async function checkFiles(sources: ConfigSource[]): Promise<CheckedFile[]> {
+async function checkFiles<T>(sources: ConfigSource[], loadSchema: ConfigSchemaLoader<T>): Promise<CheckedFile<T>[]> {
   const present = sources.filter((s) => s.exists);
   if (present.length === 0) return [];
-  const { configSchema } = await import("../../app/config-schema.js");
+  const configSchema = await loadSchema();
   return present.map((source) => {
     const document = readConfigDocument(source.file);
     return { source, document, check: checkConfigDocument(document, configSchema) };

@@ -1,6 +1,5 @@
 import type { Env } from "../../kernel/paths.js";
 import type { FileReader } from "./detect/file-reader.js";
-import type { HeadlessDefaults } from "./headless-defaults.js";
 import type { InstallSurface } from "./install-types.js";
 
 /**
@@ -144,4 +143,18 @@ export interface Runtime {
   variant?(config: RuntimeConfig, ctx: DetectionContext): RuntimeVariant;
   /** Where `bosun install` puts a pack for this agent; absent when it has no config folder for one. */
   installSurface?: InstallSurface;
+}
+
+export type HeadlessValue = string | boolean;
+
+/**
+ * The `bosun.json` `agents.<id>` keys of one runtime with their defaults (the same keys and
+ * defaults as Agent Zero's orchestrator config, so skills written for it read them unchanged).
+ * The type of each default is the type the key takes; `choices` and `check` narrow string keys.
+ */
+export interface HeadlessDefaults {
+  values: Readonly<Record<string, HeadlessValue>>;
+  choices?: Readonly<Record<string, readonly string[]>>;
+  /** Returns what is wrong with a value, or null when it is fine. */
+  check?: Readonly<Record<string, (value: string) => string | null>>;
 }

@@ -1,5 +1,5 @@
 import type { LoadedConfig } from "../../../kernel/config/config.js";
-import type { ProviderConfig } from "../../config-schema.js";
+import type { CatalogConfig, ProviderConfig } from "../../config-schema.js";
 import type { CatalogEditor } from "../../editor.js";
 import { parseModelRef } from "../../records.js";
 import type { BosunPlugin } from "../api.js";
@@ -9,11 +9,11 @@ import { transformPlugin } from "./transform-plugin.js";
  * `bosun.json`'s `providers` (merged over the models.dev provider of the same id, file by file,
  * the project's last), `disabled_providers` (from every file) and `model` (the default).
  */
-export function configProvidersPlugin(config: LoadedConfig): BosunPlugin {
+export function configProvidersPlugin(config: LoadedConfig<CatalogConfig>): BosunPlugin {
   return transformPlugin("config-providers", (editor) => applyConfigProviders(editor, config));
 }
 
-export function applyConfigProviders(editor: CatalogEditor, config: LoadedConfig): void {
+export function applyConfigProviders(editor: CatalogEditor, config: LoadedConfig<CatalogConfig>): void {
   for (const layer of config.layers) {
     for (const [id, entry] of Object.entries(layer.value.providers ?? {})) applyProvider(editor, id, entry);
   }

@@ -1,4 +1,5 @@
 import type { LoadedConfig } from "../../../kernel/config/config.js";
+import type { CatalogConfig } from "../../config-schema.js";
 import type { AuthStore } from "../../auth-store.js";
 import type { ModelsDevClient } from "../../models-dev-client.js";
 import type { Env } from "../../../kernel/paths.js";
@@ -12,7 +13,7 @@ import { openrouterPlugin } from "./openrouter.js";
 
 export interface BuiltinInputs {
   modelsDev: ModelsDevClient;
-  config: LoadedConfig;
+  config: LoadedConfig<CatalogConfig>;
   authStore: AuthStore;
   env: Env;
   onAuthStoreProblem?: (problem: string | null) => void;
@@ -22,7 +23,7 @@ export interface BuiltinInputs {
  * Providers some config file names under `providers` without listing key variables: on this
  * machine they need no key. A provider whose config lists `env` keeps needing one.
  */
-function keylessConfiguredProviders(config: LoadedConfig): Set<string> {
+function keylessConfiguredProviders(config: LoadedConfig<CatalogConfig>): Set<string> {
   const entries = config.layers.flatMap((layer) => Object.entries(layer.value.providers ?? {}));
   const withEnv = new Set(entries.filter(([, entry]) => entry.env !== undefined).map(([id]) => id));
   return new Set(entries.map(([id]) => id).filter((id) => !withEnv.has(id)));

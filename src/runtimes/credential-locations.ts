@@ -1,13 +1,12 @@
 import { join, resolve } from "node:path";
-import { expandHome } from "../../kernel/paths.js";
-import type { Boot } from "../../app/start.js";
-import { mergeCredentialLocations } from "./adapter.js";
-import { runtimeConfig, type AgentsConfig } from "../collect-status.js";
-import { envPath } from "./detect/env.js";
-import { machineDetectionContext } from "./machine.js";
-import { listRuntimes } from "../registry.js";
-import { listSshPrivateKeys } from "./ssh-private-keys.js";
-import type { CredentialLocations, DetectionContext } from "./types.js";
+import { expandHome, type BosunPaths, type Env } from "../kernel/paths.js";
+import { mergeCredentialLocations } from "./kit/adapter.js";
+import { runtimeConfig, type AgentsConfig } from "./collect-status.js";
+import { envPath } from "./kit/detect/env.js";
+import { machineDetectionContext } from "./kit/machine.js";
+import { listRuntimes } from "./registry.js";
+import { listSshPrivateKeys } from "./kit/ssh-private-keys.js";
+import type { CredentialLocations, DetectionContext } from "./kit/types.js";
 
 /**
  * One list of every credential location bosun knows of, for the sandbox bosun's own tools run
@@ -89,7 +88,17 @@ export function allCredentialLocations(configs: AgentsConfig, ctx: DetectionCont
  * the environment (`agentEnv`) and as bosun's own tools inherit it (`env`, with bosun's `.env`),
  * at their defaults, and the SSH private keys found in `~/.ssh`.
  */
-export function credentialLocationsFor(boot: Pick<Boot, "env" | "agentEnv" | "paths" | "config">, cwd: string = process.cwd()): CredentialLocations {
+export interface StartedMachine {
+  /** The environment as the agents see it (without bosun's `.env`). */
+  agentEnv: Env;
+  /** bosun's own environment, as its tools inherit it. */
+  env: Env;
+  paths: BosunPaths;
+  /** `bosun.json` as loaded; only `agents` is read. */
+  config: { value: { agents?: AgentsConfig } } | null;
+}
+
+export function credentialLocationsFor(boot: StartedMachine, cwd: string = process.cwd()): CredentialLocations {
   const configs = boot.config?.value.agents;
   const seen = [boot.agentEnv, boot.env].map((env) => allCredentialLocations(configs, machineDetectionContext(env, boot.paths, cwd)));
   return mergeCredentialLocations(...seen, { files: listSshPrivateKeys(boot.paths.home), folders: [], env: [] });

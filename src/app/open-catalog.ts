@@ -1,9 +1,9 @@
 import type { LoadedConfig } from "../kernel/config/config.js";
 import type { Log } from "../kernel/log.js";
 import { packageVersion } from "../kernel/package-info.js";
-import type { Boot } from "../app/start.js";
-import { openLocation, type Location } from "./location.js";
-import { ModelsDevClient } from "./models-dev-client.js";
+import type { Boot } from "./start.js";
+import { openLocation, type Location } from "../catalog/location.js";
+import { ModelsDevClient } from "../catalog/models-dev-client.js";
 
 /** The models.dev client for a started bosun (one per process). */
 export function modelsDevClientFor(boot: Boot, log: Log): ModelsDevClient {

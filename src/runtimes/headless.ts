@@ -1,20 +1,6 @@
-import { runtimeConfig, type AgentsConfig } from "../collect-status.js";
-import { listRuntimes } from "../registry.js";
-import type { RuntimeConfig } from "./types.js";
-
-export type HeadlessValue = string | boolean;
-
-/**
- * The `bosun.json` `agents.<id>` keys of one runtime with their defaults (the same keys and
- * defaults as Agent Zero's orchestrator config, so skills written for it read them unchanged).
- * The type of each default is the type the key takes; `choices` and `check` narrow string keys.
- */
-export interface HeadlessDefaults {
-  values: Readonly<Record<string, HeadlessValue>>;
-  choices?: Readonly<Record<string, readonly string[]>>;
-  /** Returns what is wrong with a value, or null when it is fine. */
-  check?: Readonly<Record<string, (value: string) => string | null>>;
-}
+import { runtimeConfig, type AgentsConfig } from "./collect-status.js";
+import { listRuntimes } from "./registry.js";
+import type { HeadlessDefaults, HeadlessValue, RuntimeConfig } from "./kit/types.js";
 
 /** The defaults with the configured values of known keys over them. */
 export function effectiveHeadless(defaults: HeadlessDefaults, config: RuntimeConfig): Record<string, HeadlessValue> {

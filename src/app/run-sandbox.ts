@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import type { Boot } from "../../app/start.js";
-import { authStoreFile } from "../../catalog/catalog-files.js";
-import { openSandbox } from "./open-sandbox.js";
-import type { Sandbox } from "./sandbox.js";
-import { sandboxSettings } from "./sandbox-settings.js";
+import type { Boot } from "./start.js";
+import { authStoreFile } from "../catalog/catalog-files.js";
+import { openSandbox } from "../agent/sandbox/open-sandbox.js";
+import type { Sandbox } from "../agent/sandbox/sandbox.js";
+import { sandboxSettings } from "../agent/sandbox/sandbox-settings.js";
 
 /**
  * Of the variables agents and providers read to sign in, the ones that hold the secret itself;
@@ -26,7 +26,7 @@ export interface RunSandbox {
  * mode when tools cannot be contained.
  */
 export async function openRunSandbox(boot: Boot, credentialEnvVars: readonly string[], workdir: string): Promise<RunSandbox> {
-  const { credentialLocationsFor } = await import("../../runtimes/kit/credential-locations.js");
+  const { credentialLocationsFor } = await import("../runtimes/credential-locations.js");
   const settings = sandboxSettings(boot.config?.layers ?? [], boot.paths.home, boot.project?.root ?? null);
   const agents = credentialLocationsFor(boot, workdir);
   const sandbox = await openSandbox({

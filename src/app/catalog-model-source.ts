@@ -1,11 +1,11 @@
-import type { Boot } from "../app/start.js";
+import type { Boot } from "./start.js";
 import type { CatalogModel } from "../catalog/projection.js";
 import type { CatalogReader } from "../catalog/reader.js";
 import type { AuthStore } from "../catalog/auth-store.js";
 import { UserError } from "../kernel/errors.js";
-import { baseURLOrigin } from "./base-url-origin.js";
-import { PROVIDER_PACKAGES, parseModelSpec, type ModelTarget, type ProviderPackage } from "./model-target.js";
-import { NoModelError, type ModelSource } from "./resolve-model.js";
+import { baseURLOrigin } from "../llm/base-url-origin.js";
+import { PROVIDER_PACKAGES, parseModelSpec, type ModelTarget, type ProviderPackage } from "../llm/model-target.js";
+import { NoModelError, type ModelSource } from "../llm/model-source.js";
 
 /** Token limits used when the catalog does not know a model's (a model only the config names). */
 export const UNKNOWN_LIMITS = { context: 32_768, output: 4_096 };
@@ -16,7 +16,7 @@ export const UNKNOWN_LIMITS = { context: 32_768, output: 4_096 };
  * Uses the cached or built-in models.dev list (`bosun models` refreshes it).
  */
 export async function createCatalogModelSource(boot: Boot): Promise<ModelSource> {
-  const { modelsDevClientFor, openBootLocation } = await import("../catalog/open.js");
+  const { modelsDevClientFor, openBootLocation } = await import("./open-catalog.js");
   const log = boot.log;
   const modelsDev = modelsDevClientFor(boot, log);
   const location = await openBootLocation(boot, modelsDev, log);

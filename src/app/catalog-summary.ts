@@ -1,9 +1,9 @@
 import type { Log } from "../kernel/log.js";
-import type { Boot } from "../app/start.js";
-import type { PluginReport } from "./plugins/host.js";
-import type { ModelsSource } from "./models-dev-client.js";
-import { modelsDevClientFor, openBootLocation } from "./open.js";
-import type { ModelRef } from "./records.js";
+import type { Boot } from "./start.js";
+import type { PluginReport } from "../catalog/plugins/host.js";
+import type { ModelsSource } from "../catalog/models-dev-client.js";
+import { modelsDevClientFor, openBootLocation } from "./open-catalog.js";
+import type { ModelRef } from "../catalog/records.js";
 
 /** What `bosun status` says about the catalog. */
 export interface CatalogSummary {

@@ -1,20 +1,6 @@
-import type { Boot } from "../app/start.js";
-import { UserError } from "../kernel/errors.js";
-import type { Secret } from "../kernel/redact/redact.js";
-import { parseModelSpec, PROVIDER_PACKAGES, type ModelResolver, type ModelTarget, type ProviderPackage } from "./model-target.js";
-
-/** Where `bosun run` gets its model and knows its credentials from. */
-export interface ModelSource {
-  resolve: ModelResolver;
-  /** Env vars that hold provider credentials: their values are redacted everywhere. */
-  credentialEnvVars: string[];
-  /** Credentials bosun stores itself (`bosun auth`), redacted too. */
-  storedCredentials(): Promise<Secret[]>;
-}
-
-export class NoModelError extends UserError {
-  override name = "NoModelError";
-}
+import type { Boot } from "./start.js";
+import { NoModelError, type ModelSource } from "../llm/model-source.js";
+import { parseModelSpec, PROVIDER_PACKAGES, type ModelResolver, type ModelTarget, type ProviderPackage } from "../llm/model-target.js";
 
 /** The development variable that describes one model, in place of the catalog. */
 export const DEV_MODEL_ENV = "BOSUN_DEV_MODEL";

@@ -1,0 +1,16 @@
+import { UserError } from "../kernel/errors.js";
+import type { Secret } from "../kernel/redact/redact.js";
+import type { ModelResolver } from "./model-target.js";
+
+/** Where `bosun run` gets its model and knows its credentials from. */
+export interface ModelSource {
+  resolve: ModelResolver;
+  /** Env vars that hold provider credentials: their values are redacted everywhere. */
+  credentialEnvVars: string[];
+  /** Credentials bosun stores itself (`bosun auth`), redacted too. */
+  storedCredentials(): Promise<Secret[]>;
+}
+
+export class NoModelError extends UserError {
+  override name = "NoModelError";
+}
