@@ -173,7 +173,8 @@ export async function credentialPlaces(runtime: Runtime): Promise<CredentialPlac
   const clean = makeStatusHome(runtime);
   await runStatus(runtime, clean.ctx);
   const declared = runtime.status.credentialLocations({}, clean.ctx);
-  const rebase = (home: StatusHome, paths: string[]) => paths.map((path) => home.root + path.slice(clean.root.length));
+  // The declared paths inside the first home, moved into another (those elsewhere stay out).
+  const rebase = (home: StatusHome, paths: string[]) => insideRoot(clean.root, paths).map((place) => join(home.root, place));
   const skeleton = new Set(insideRoot(clean.root, [clean.home, clean.cwd, clean.binDir, join(clean.binDir, runtime.binary)]));
   const seen = (home: StatusHome) => ({
     folders: insideRoot(home.root, [...home.reader.listed, ...rebase(home, declared.folders)]),

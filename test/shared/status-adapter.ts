@@ -3,6 +3,9 @@
 // for. What it plants and where is derived from the runtime itself (its declared credential
 // locations and the paths its detection is seen to inspect), so a new runtime is covered by being
 // registered. Agent-specific rules stay in test/runtimes/<id>.test.ts.
+// Nothing is sampled: every place of every runtime gets every odd file and its own planted login,
+// and every credential variable is set alone (OpenCode's 222 too), because detection is file checks
+// of a few milliseconds; the whole file runs in about half a minute on two shared cores.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -36,8 +39,11 @@ const REPORT_KEYS = ["id", "title", "description", "binary", "installed", "insta
 const OPTIONAL_REPORT_KEYS = ["variant", "verifiedAgainst"];
 // Names as agents read them: OpenCode's models.dev list has `302AI_API_KEY`, which a POSIX shell cannot export but an environment can hold.
 const VARIABLE_NAME = /^[A-Za-z0-9_]+$/;
-/** A FIFO's writer lets a blocked read go after this long; a detection that takes half of it has hung. */
-const FIFO_RELEASE_MS = 1_500;
+/**
+ * A FIFO's writer lets a blocked read go after this long; a detection that takes half of it has
+ * hung (it takes a few milliseconds: the margin is for two cores shared with other test runs).
+ */
+const FIFO_RELEASE_MS = 4_000;
 const HANG_MS = FIFO_RELEASE_MS / 2;
 
 // Each runtime's places, worked out once per test file (the "others still report" checks use every runtime's).
