@@ -5,7 +5,7 @@
 // registered. Agent-specific rules stay in test/runtimes/<id>.test.ts.
 // Nothing is sampled: every place of every runtime gets every odd file and its own planted login,
 // and every credential variable is set alone (OpenCode's 222 too), because detection is file checks
-// of a few milliseconds; the whole file runs in about half a minute on two shared cores.
+// of a few milliseconds; the whole file took 15 to 57 s on two cores shared with other runs (load 8 to 11).
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
