@@ -10,12 +10,12 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { collectAgentReports, type AgentReport } from "../../src/runtimes/collect-status.js";
-import { MAX_CREDENTIAL_BYTES } from "../../src/runtimes/detect/file-reader.js";
-import { codePointSorted } from "../../src/runtimes/detect/env.js";
-import { ProbeError, oneLine } from "../../src/runtimes/probe-error.js";
+import { MAX_CREDENTIAL_BYTES } from "../../src/runtimes/kit/detect/file-reader.js";
+import { codePointSorted } from "../../src/runtimes/kit/detect/env.js";
+import { ProbeError, oneLine } from "../../src/runtimes/kit/probe-error.js";
 import { getRuntime, listRuntimes } from "../../src/runtimes/registry.js";
-import type { AuthStatus, CredentialLocations, DisconnectPlan, Runtime, RuntimeVariant } from "../../src/runtimes/types.js";
-import type { Env } from "../../src/boot/paths.js";
+import type { AuthStatus, CredentialLocations, DisconnectPlan, Runtime, RuntimeVariant } from "../../src/runtimes/kit/types.js";
+import type { Env } from "../../src/kernel/paths.js";
 import { runCli } from "../fixtures/cli.js";
 import {
   credentialPlaces,
