@@ -3,7 +3,7 @@ import { packageVersion } from "../kernel/package-info.js";
 import { displayPath } from "../kernel/paths.js";
 import type { Boot } from "../app/start.js";
 import { isUserError, UserError } from "../kernel/errors.js";
-import type { Runtime } from "../runtimes/kit/types.js";
+import type { StatusRuntime } from "../runtimes/kit/types.js";
 import type { Spinner } from "./spinner.js";
 import { bootForCommand } from "./boot.js";
 import { saveAgentsPartInHookSnapshot } from "./hook-snapshot.js";
@@ -39,7 +39,7 @@ async function detection(boot: Boot) {
   ]);
   const ctx = context.machineDetectionContext(boot.agentEnv, boot.paths);
   const agentsConfig = boot.config?.value.agents;
-  return { ...collect, ...registry, ctx, agentsConfig, configOf: (runtime: Runtime) => collect.runtimeConfig(agentsConfig, runtime.id) };
+  return { ...collect, ...registry, ctx, agentsConfig, configOf: (runtime: StatusRuntime) => collect.runtimeConfig(agentsConfig, runtime.id) };
 }
 
 /** `bosun agents [--json]` (also run directly by main's fast path). */

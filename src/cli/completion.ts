@@ -11,7 +11,7 @@ import { SHELLS, type CompletionArgument, type CompletionCommand, type Completio
  * no flag or argument (one renamed since) only completes less; completion.test.ts catches it.
  */
 export const VALUE_SOURCES: Record<string, () => Promise<Values>> = {
-  "--runtime": async () => ({ words: (await import("../runtimes/install-registry.js")).listInstallRuntimes().map((runtime) => runtime.id), commaList: true }),
+  "--runtime": async () => ({ words: (await import("../runtimes/registry.js")).listInstallRuntimes().map((runtime) => runtime.id), commaList: true }),
   "--scope": async () => ({ words: (await import("../runtimes/kit/install-types.js")).INSTALL_SCOPES }),
   "--resolve": async () => ({ words: RESOLVE_CHOICES }),
   "--mode": async () => ({ words: (await import("../agent/approval/approval-policy.js")).APPROVAL_MODES }),

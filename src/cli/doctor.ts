@@ -34,7 +34,7 @@ async function doctorCommand(flags: DoctorFlags, output: Output): Promise<void> 
   const timeoutMs = parseTimeout(flags.timeout);
   const named = (flags.runtime ?? []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean);
   if (flags.runtime && named.length === 0) throw new UserError("--runtime needs a runtime id (e.g. --runtime claude,codex)");
-  const registry = await import("../runtimes/install-registry.js");
+  const registry = await import("../runtimes/registry.js");
   const runtimes = named.length > 0 ? [...new Set(named)].map((id) => registry.getInstallRuntime(id)) : undefined;
   const boot = await bootForCommand(output);
   const { runDoctor } = await import("../doctor/doctor.js");

@@ -241,7 +241,7 @@ async function installStatus(flags: InstallFlags, output: Output): Promise<void>
   const boot = await bootForCommand(output);
   const [{ collectInstallStatus }, registry, nodeFs, { installStatusLines }] = await Promise.all([
     import("../install/records/install-status.js"),
-    import("../runtimes/install-registry.js"),
+    import("../runtimes/registry.js"),
     import("node:fs"),
     import("./render-install.js"),
   ]);

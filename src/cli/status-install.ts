@@ -11,7 +11,7 @@ import type { SubsystemStatusSource } from "./subsystem-status.js";
  * for edits).
  */
 export const installStatus: SubsystemStatusSource = async (boot, output) => {
-  const [{ listInstallRuntimes }, { resolveGlobalRoot, resolveLocalRoot, MANIFEST_FILE }] = await Promise.all([import("../runtimes/install-registry.js"), import("../runtimes/kit/install-roots.js")]);
+  const [{ listInstallRuntimes }, { resolveGlobalRoot, resolveLocalRoot, MANIFEST_FILE }] = await Promise.all([import("../runtimes/registry.js"), import("../runtimes/kit/install-roots.js")]);
   const ctx = { env: boot.agentEnv, home: boot.paths.home, cwd: process.cwd() };
   const found: { runtime: string; scope: "global" | "local"; dir: string; manifest: string | null }[] = [];
   for (const runtime of listInstallRuntimes()) {

@@ -1,5 +1,6 @@
 import type { HookEntryRecord, Manifest } from "../install/records/manifest.js";
-import type { InstallLayout, InstallRuntime, InstallScope } from "../runtimes/kit/install-types.js";
+import type { InstallLayout, InstallScope } from "../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../runtimes/kit/types.js";
 import { isSkip } from "../runtimes/kit/install-types.js";
 
 /** A kind of thing a pack puts into a runtime, as the runtime itself would list it. */

@@ -1,4 +1,4 @@
-import type { InstallRuntime } from "../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../runtimes/kit/types.js";
 import { PackError } from "./pack/pack-error.js";
 
 /**

@@ -3,7 +3,7 @@ import { configuredBinary, locateBinary } from "./kit/detect/binary.js";
 import { isRegularFile } from "./kit/detect/file-reader.js";
 import type { Env } from "../kernel/paths.js";
 import { ProbeError } from "./kit/probe-error.js";
-import type { Runtime, RuntimeConfig } from "./kit/types.js";
+import type { StatusRuntime, RuntimeConfig } from "./kit/types.js";
 
 export const DEFAULT_A0_HOST = "http://localhost:80";
 /** Where Agent Zero's Docker image keeps `a0` when it is not on PATH. */
@@ -83,7 +83,7 @@ export function a0HostProblem(host: string): string | null {
   }
 }
 
-export const a0: Runtime = {
+export const a0: StatusRuntime = {
   id: "a0",
   title: "Agent Zero (headless)",
   description: "Delegate to this or another Agent Zero instance through `a0 headless`.",

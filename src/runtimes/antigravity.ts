@@ -1,5 +1,5 @@
 import { ANCHOR_LAYOUT, contractRows } from "./kit/install-surfaces.js";
-import type { InstallRuntime } from "./kit/install-types.js";
+import type { InstallRuntime } from "./kit/types.js";
 
 /** Google Antigravity: install only. Its config folder has shipped under three names. */
 export const antigravity: InstallRuntime = {

@@ -5,7 +5,7 @@ import { CLAUDE_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
 import { claudeSettings, SETTINGS_OWNER, WHEN_SETTINGS } from "./kit/settings-places.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./kit/install-surfaces.js";
 import type { HookPlacement, InstallScope, InstallSurface } from "./kit/install-types.js";
-import type { AuthStatus, DetectionContext, Runtime } from "./kit/types.js";
+import type { AuthStatus, DetectionContext, InstallRuntime, StatusRuntime } from "./kit/types.js";
 
 export { CLAUDE_SECRET_ENV_KEYS, claudeCredentialsPath } from "./claude-signin.js";
 
@@ -129,7 +129,7 @@ const claudeInstall: InstallSurface = {
   }),
 };
 
-export const claude: Runtime = {
+export const claude: StatusRuntime & InstallRuntime = {
   id: "claude",
   title: "Claude Code",
   description: "Anthropic's Claude Code CLI, run headless with `claude -p`.",

@@ -1,5 +1,5 @@
 import { ANCHOR_LAYOUT, contractRows } from "./kit/install-surfaces.js";
-import type { InstallRuntime } from "./kit/install-types.js";
+import type { InstallRuntime } from "./kit/types.js";
 
 /** Cline: install only. Its project scope is the project folder itself. */
 export const cline: InstallRuntime = {

@@ -1,7 +1,7 @@
 import { ANCHOR_LAYOUT, claudeLikeRows, settingsFileFor, settingsHooks } from "./kit/install-surfaces.js";
 import { claudeSettings, claudeSettingsRow } from "./kit/settings-places.js";
 import { CODEBUDDY_HOOK_EVENTS, CODEBUDDY_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
-import type { InstallRuntime } from "./kit/install-types.js";
+import type { InstallRuntime } from "./kit/types.js";
 
 /** Tencent's CodeBuddy Code, laid out like Claude Code: install only. */
 export const codebuddy: InstallRuntime = {

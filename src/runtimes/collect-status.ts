@@ -1,6 +1,6 @@
 import { displaySafeError, oneLine } from "./kit/probe-error.js";
 import { getRuntime, listRuntimes } from "./registry.js";
-import type { AuthStatus, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./kit/types.js";
+import type { AuthStatus, DetectionContext, StatusRuntime, RuntimeConfig, RuntimeVariant } from "./kit/types.js";
 
 /** One agent as `bosun agents --json` shows it. */
 export interface AgentReport {
@@ -38,7 +38,7 @@ export function collectAgentReports(ctx: DetectionContext, config: AgentsConfig)
   return Promise.all(listRuntimes().map((runtime) => reportRuntime(runtime, runtimeConfig(config, runtime.id), ctx)));
 }
 
-export async function reportRuntime(runtime: Runtime, config: RuntimeConfig, ctx: DetectionContext): Promise<AgentReport> {
+export async function reportRuntime(runtime: StatusRuntime, config: RuntimeConfig, ctx: DetectionContext): Promise<AgentReport> {
   const { status } = runtime;
   let binary = runtime.binary;
   let installed = false;

@@ -1,6 +1,6 @@
 import { contractRows } from "./kit/install-surfaces.js";
 import { COPILOT_HOOK_EVENTS, COPILOT_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
-import type { InstallRuntime } from "./kit/install-types.js";
+import type { InstallRuntime } from "./kit/types.js";
 
 const COPILOT_CHECKED = "GitHub Copilot CLI documentation and the anchor installer's layout (not probed here)";
 

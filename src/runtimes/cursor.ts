@@ -6,7 +6,7 @@ import { envPath, firstSetEnvVar } from "./kit/detect/env.js";
 import { jsonOrTextHoldsSecret } from "./kit/detect/secret-rules.js";
 import { contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./kit/install-surfaces.js";
 import type { InstallSurface } from "./kit/install-types.js";
-import type { CredentialLocations, DetectionContext, Runtime } from "./kit/types.js";
+import type { CredentialLocations, DetectionContext, InstallRuntime, StatusRuntime } from "./kit/types.js";
 
 /** In this order; `API_KEY_CURSOR` is Agent Zero's name for the same key. */
 export const CURSOR_ENV_KEYS = ["CURSOR_API_KEY", "API_KEY_CURSOR"] as const;
@@ -85,7 +85,7 @@ const cursorInstall: InstallSurface = {
   }),
 };
 
-export const cursor: Runtime = {
+export const cursor: StatusRuntime & InstallRuntime = {
   id: "cursor",
   title: "Cursor CLI",
   description: "Cursor's terminal agent (`agent`), run headless with `agent -p`.",

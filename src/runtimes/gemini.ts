@@ -7,7 +7,7 @@ import { geminiCredentialLocations } from "./gemini-credential-locations.js";
 import { geminiDir } from "./gemini-settings.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./kit/install-surfaces.js";
 import type { InstallSurface } from "./kit/install-types.js";
-import type { DetectionContext, DisconnectPlan, Runtime, RuntimeConfig } from "./kit/types.js";
+import type { DetectionContext, DisconnectPlan, InstallRuntime, StatusRuntime, RuntimeConfig } from "./kit/types.js";
 
 /** The variables Gemini's sign-in reads a key from (GOOGLE_API_KEY only for Vertex AI). */
 export { GEMINI_ENV_KEYS } from "./gemini-auth.js";
@@ -98,7 +98,7 @@ const geminiInstall: InstallSurface = {
   }),
 };
 
-export const gemini: Runtime = {
+export const gemini: StatusRuntime & InstallRuntime = {
   id: "gemini",
   title: "Gemini CLI",
   description: "Google's Gemini CLI, run headless with `gemini -p`.",

@@ -6,7 +6,7 @@ import { grokTomlHoldsSecret, jsonOrTextHoldsSecret } from "./kit/detect/secret-
 import { locateBinary } from "./kit/detect/binary.js";
 import { findNpmGrokAuth, npmGrokCredentialLocations, planNpmGrokDisconnect } from "./grok-npm.js";
 import { isNpmGrok, NPM_GROK_PACKAGE } from "./grok-variant.js";
-import type { AuthStatus, CredentialLocations, DetectionContext, Runtime, RuntimeConfig, RuntimeVariant } from "./kit/types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, StatusRuntime, RuntimeConfig, RuntimeVariant } from "./kit/types.js";
 
 /** Grok Build's variables, in this order; `API_KEY_XAI` is Agent Zero's name for the same key. */
 export const GROK_ENV_KEYS = ["XAI_API_KEY", "API_KEY_XAI"] as const;
@@ -85,7 +85,7 @@ export function grokVariant(config: RuntimeConfig, ctx: DetectionContext): Runti
   return binary && isNpmGrok(binary, ctx.files) ? NPM_GROK : GROK_BUILD;
 }
 
-export const grok: Runtime = {
+export const grok: StatusRuntime = {
   id: "grok",
   title: GROK_BUILD.title,
   description: GROK_BUILD.description,

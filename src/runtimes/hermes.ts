@@ -5,7 +5,7 @@ import { codePointSorted, envPath, firstSetEnvVar } from "./kit/detect/env.js";
 import { atLeastFourChars, dotenvHoldsKey, jsonHoldsSecret, parseJson } from "./kit/detect/secret-rules.js";
 import { ANCHOR_LAYOUT, contractRows } from "./kit/install-surfaces.js";
 import type { InstallSurface } from "./kit/install-types.js";
-import type { AuthStatus, CredentialLocations, DetectionContext, Runtime } from "./kit/types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, InstallRuntime, StatusRuntime } from "./kit/types.js";
 
 /** The provider keys Hermes reads, from the environment or its `.env` (checked in code-point order). */
 export const HERMES_ENV_KEYS: ReadonlySet<string> = new Set([
@@ -102,7 +102,7 @@ const hermesInstall: InstallSurface = {
   }),
 };
 
-export const hermes: Runtime = {
+export const hermes: StatusRuntime & InstallRuntime = {
   id: "hermes",
   title: "Hermes Agent",
   description: "Nous Research's Hermes Agent, run headless with `hermes chat -q`.",

@@ -1,5 +1,5 @@
 import { ANCHOR_LAYOUT, contractRows } from "./kit/install-surfaces.js";
-import type { InstallRuntime } from "./kit/install-types.js";
+import type { InstallRuntime } from "./kit/types.js";
 
 const KILO_CHECKED = `${ANCHOR_LAYOUT}; formats as in OpenCode, which Kilo forked`;
 

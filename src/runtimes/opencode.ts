@@ -3,7 +3,7 @@ import { defineStatusAdapter, noPlanOnReadError, stopOnReadError } from "./kit/a
 import { contractRows } from "./kit/install-surfaces.js";
 import type { InstallSurface } from "./kit/install-types.js";
 import { findOpencodeAuth, opencodeCredentialLocations, planOpencodeDisconnect } from "./opencode-credentials.js";
-import type { Runtime } from "./kit/types.js";
+import type { InstallRuntime, StatusRuntime } from "./kit/types.js";
 
 export { OPENCODE_ENV_KEYS } from "./opencode-env-keys.js";
 export { opencodeAuthPath } from "./opencode-credentials.js";
@@ -57,7 +57,7 @@ const opencodeInstall: InstallSurface = {
   }),
 };
 
-export const opencode: Runtime = {
+export const opencode: StatusRuntime & InstallRuntime = {
   id: "opencode",
   title: "OpenCode",
   description: "The OpenCode terminal agent, run headless with `opencode run`.",

@@ -1,5 +1,5 @@
 import { contractRows } from "./kit/install-surfaces.js";
-import type { InstallRuntime } from "./kit/install-types.js";
+import type { InstallRuntime } from "./kit/types.js";
 
 const PI_CHECKED = "pi coding agent documentation (skills/ and prompts/ under ~/.pi/agent); not probed here. The anchor installer puts only its extension there";
 

@@ -1,6 +1,6 @@
 import { ANCHOR_LAYOUT, claudeLikeRows, settingsHooks } from "./kit/install-surfaces.js";
 import { QWEN_HOOK_EVENTS, QWEN_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
-import type { InstallRuntime } from "./kit/install-types.js";
+import type { InstallRuntime } from "./kit/types.js";
 import { settingsRow } from "./kit/settings-places.js";
 
 /** Qwen Code (a Gemini CLI fork): install only. */

@@ -1,6 +1,6 @@
 import { ANCHOR_LAYOUT, contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./kit/install-surfaces.js";
 import { WINDSURF_HOOK_EVENTS, WINDSURF_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
-import type { InstallRuntime } from "./kit/install-types.js";
+import type { InstallRuntime } from "./kit/types.js";
 
 /** Windsurf (Devin Desktop): install only. */
 export const windsurf: InstallRuntime = {

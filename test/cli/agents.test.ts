@@ -11,7 +11,7 @@ import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { APPROVED, PENDING, startOAuthServer, TOKENS, USER_CODE } from "../fixtures/oauth-server.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
-const IDS = ["a0", "codex", "claude", "cursor", "gemini", "grok", "hermes", "opencode"];
+const IDS = ["a0", "claude", "codex", "gemini", "opencode", "cursor", "hermes", "grok"];
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
@@ -51,7 +51,7 @@ describe("bosun agents", () => {
       expect(Object.keys(agent.auth)).toEqual(["connected", "mode", "authPath"]);
       expect(agent).toMatchObject({ installed: false, canDisconnect: false, auth: { connected: false, mode: "" } });
     }
-    const { verified: _verified, verifiedAgainst: _against, ...codex } = json.agents[1];
+    const { verified: _verified, verifiedAgainst: _against, ...codex } = json.agents[IDS.indexOf("codex")];
     expect(codex).toEqual({
       id: "codex",
       title: "OpenAI Codex CLI",
@@ -86,7 +86,7 @@ describe("bosun agents", () => {
     const configured = JSON.parse((await runCli(["agents", "--json"], t.env, t.home)).stdout);
     expect(configured.defaults.codex).toEqual({ binary: codex, model: "gpt-5", bypass_sandbox: true });
     expect(configured.defaults.claude.bare).toBe(true);
-    expect(configured.agents[1]).toMatchObject({ binary: codex, installed: true });
+    expect(configured.agents[IDS.indexOf("codex")]).toMatchObject({ binary: codex, installed: true });
     expect(configured.agents[0].auth.authPath).toBe("127.0.0.1:1");
     expect(existsSync(`${codex}.ran`)).toBe(false);
   });
@@ -148,8 +148,8 @@ describe("bosun agents", () => {
     writeFileSync(bad, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]));
     const env = { ...t.env, XAI_API_KEY: "xai-test-1234567" };
     const json = JSON.parse((await runCli(["agents", "--json"], env, t.home)).stdout);
-    expect(json.agents[3].auth).toEqual({ connected: false, mode: "", authPath: "", error: `cannot read ${bad}: is not UTF-8 text` });
-    expect(json.agents[5].auth).toEqual({ connected: true, mode: "env", authPath: "XAI_API_KEY" });
+    expect(json.agents[IDS.indexOf("cursor")].auth).toEqual({ connected: false, mode: "", authPath: "", error: `cannot read ${bad}: is not UTF-8 text` });
+    expect(json.agents[IDS.indexOf("grok")].auth).toEqual({ connected: true, mode: "env", authPath: "XAI_API_KEY" });
     const table = (await runCli(["agents"], env, t.home)).stdout;
     expect(table).toMatch(/^ {2}cursor +Cursor CLI +no +error +cannot read ~\/\.cursor\/auth\.json: is not UTF-8 text$/m);
   });
@@ -230,7 +230,7 @@ describe("bosun agents login codex", () => {
     expect(result.stdout).not.toContain(TOKENS.refresh_token);
     expect(result.stdout).not.toContain("dev-auth-7f3a9c");
 
-    const status = JSON.parse((await runCli(["agents", "--json"], env, t.home)).stdout).agents[1];
+    const status = JSON.parse((await runCli(["agents", "--json"], env, t.home)).stdout).agents[IDS.indexOf("codex")];
     expect(status).toMatchObject({ canDisconnect: true, auth: { connected: true, mode: "plugin", authPath } });
     const table = (await runCli(["agents"], env, t.home)).stdout;
     expect(table).toMatch(/codex +OpenAI Codex CLI +no +bosun login +~\/\.local\/share\/bosun\/runtimes\/codex\/auth\.json +install: /);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { APPROVAL_MODES } from "../../src/agent/approval/approval-policy.js";
-import { listInstallRuntimes } from "../../src/runtimes/install-registry.js";
+import { listInstallRuntimes } from "../../src/runtimes/registry.js";
 import { listRuntimes } from "../../src/runtimes/registry.js";
 import { registerCompletion, VALUE_SOURCES } from "../../src/cli/completion.js";
 import { Capture, runCli } from "../fixtures/cli.js";

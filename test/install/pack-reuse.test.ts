@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { buildDesired, type DesiredInputs } from "../../src/install/plan/desired.js";
 import { loadPack, type LoadedPack } from "../../src/install/pack/load-pack.js";
 import { PackReuse } from "../../src/install/pack/pack-reuse.js";
-import { getInstallRuntime } from "../../src/runtimes/install-registry.js";
+import { getInstallRuntime } from "../../src/runtimes/registry.js";
 import { install, installOptions } from "../fixtures/install.js";
 import { supportPack, writePackFile } from "../fixtures/support-pack.js";
 import { makeTempHome } from "../fixtures/temp-home.js";

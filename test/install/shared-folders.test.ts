@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { collectInstallStatus } from "../../src/install/records/install-status.js";
-import { listInstallRuntimes } from "../../src/runtimes/install-registry.js";
+import { listInstallRuntimes } from "../../src/runtimes/registry.js";
 import * as nodeFs from "node:fs";
 import { runCli } from "../fixtures/cli.js";
 import { install, uninstall } from "../fixtures/install.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { REAL_CLIS } from "../../scripts/real-clis.mjs";
 import { readCliVersions } from "../../src/install/cli-version-read.js";
 import { chooseEdition } from "../../src/runtimes/kit/cli-version.js";
-import { listInstallRuntimes } from "../../src/runtimes/install-registry.js";
+import { listInstallRuntimes } from "../../src/runtimes/registry.js";
 import { realCli } from "../fixtures/real-clis.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 

@@ -24,7 +24,7 @@ describe("collecting every agent's status", () => {
     const during = events.slice(events.indexOf("probe started"), events.indexOf("probe answered"));
     expect(during.filter((event) => event === "file").length).toBeGreaterThan(10);
     expect(events.at(-1)).toBe("probe answered");
-    expect(reports.map((report) => report.id)).toEqual(["a0", "codex", "claude", "cursor", "gemini", "grok", "hermes", "opencode"]);
+    expect(reports.map((report) => report.id)).toEqual(["a0", "claude", "codex", "gemini", "opencode", "cursor", "hermes", "grok"]);
     expect(reports[0]!.auth).toEqual({ connected: true, mode: "external", authPath: "http://localhost:80" });
   });
 
@@ -32,7 +32,7 @@ describe("collecting every agent's status", () => {
     const t = makeDetection({ reachable: true });
     const codex = t.fakeBinary("codex-nightly");
     const reports = await collectAgentReports(t.ctx, { codex: { binary: codex, model: "x" }, a0: { host: "box:9" } });
-    expect(reports[1]).toMatchObject({ binary: codex, installed: true });
+    expect(reports[2]).toMatchObject({ binary: codex, installed: true });
     expect(reports[0]!.auth.authPath).toBe("box:9");
     expect(t.probes).toEqual([["box", 9, 2000]]);
   });
@@ -43,6 +43,6 @@ describe("collecting every agent's status", () => {
     const reports = await collectAgentReports(t.ctx, undefined);
     expect(agentCounts(reports)).toEqual({ total: 8, installed: 1, signedIn: 4 });
     expect(agentsHeadline(reports)).toBe("4 of 8 agents signed in, 1 installed");
-    expect(reports.map(signInLabel)).toEqual(["host reachable", "no", "env", "no", "no", "no", "env", "env"]);
+    expect(reports.map(signInLabel)).toEqual(["host reachable", "env", "no", "no", "env", "no", "env", "no"]);
   });
 });

@@ -19,7 +19,7 @@ import { opencode, OPENCODE_ENV_KEYS } from "../../src/runtimes/opencode.js";
 import { getRuntime, listRuntimes } from "../../src/runtimes/registry.js";
 import { listSshPrivateKeys } from "../../src/runtimes/kit/ssh-private-keys.js";
 import type { FileReader } from "../../src/runtimes/kit/detect/file-reader.js";
-import type { AuthStatus, CredentialLocations, DetectionContext, Runtime } from "../../src/runtimes/kit/types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, StatusRuntime } from "../../src/runtimes/kit/types.js";
 import { claudeStates, plantClaudeState } from "../fixtures/claude-signin-states.js";
 import { codexStates, materialize } from "../fixtures/codex-signin-states.js";
 import { makeDetection, readerFailingAt } from "../fixtures/detection.js";
@@ -214,7 +214,7 @@ interface MatrixState {
 }
 
 interface Matrix {
-  runtime: Runtime;
+  runtime: StatusRuntime;
   states: MatrixState[];
   verdict(ctx: DetectionContext): Promise<AuthStatus>;
   /**

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { parseFrontmatter } from "../../src/install/pack/frontmatter.js";
-import { collectContractRows, getInstallRuntime, listInstallRuntimes, UnknownInstallRuntimeError } from "../../src/runtimes/install-registry.js";
+import { collectContractRows, getInstallRuntime, listInstallRuntimes, UnknownInstallRuntimeError } from "../../src/runtimes/registry.js";
 import { describeGlobalRoot, resolveGlobalRoot, resolveLocalRoot } from "../../src/runtimes/kit/install-roots.js";
 import { isSkip } from "../../src/runtimes/kit/install-types.js";
 import { listRuntimes } from "../../src/runtimes/registry.js";
@@ -26,7 +26,7 @@ function files(dir: string, prefix = ""): string[] {
 describe("the install registry", () => {
   it("lists the sixteen runtimes; bosun agents keeps its eight", () => {
     expect(listInstallRuntimes().map((runtime) => runtime.id)).toEqual(IDS);
-    expect(listRuntimes().map((runtime) => runtime.id)).toEqual(["a0", "codex", "claude", "cursor", "gemini", "grok", "hermes", "opencode"]);
+    expect(listRuntimes().map((runtime) => runtime.id)).toEqual(["a0", "claude", "codex", "gemini", "opencode", "cursor", "hermes", "grok"]);
     expect(getInstallRuntime(" Kilo ").id).toBe("kilo");
     expect(() => getInstallRuntime("aider")).toThrow(UnknownInstallRuntimeError);
     expect(() => getInstallRuntime("grok")).toThrow(/bosun installs into: claude, codex/);

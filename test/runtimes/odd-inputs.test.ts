@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { collectAgentReports, reportRuntime } from "../../src/runtimes/collect-status.js";
 import { CredentialReadError } from "../../src/runtimes/kit/detect/file-reader.js";
-import type { Runtime } from "../../src/runtimes/kit/types.js";
+import type { StatusRuntime } from "../../src/runtimes/kit/types.js";
 import { runBin } from "../fixtures/cli.js";
 import { CREDENTIAL_STORES, storePath } from "../fixtures/credential-stores.js";
 import { makeDetection, readerFailingAt } from "../fixtures/detection.js";
@@ -72,7 +72,7 @@ describe("odd credential files", () => {
 
   it("turns anything an adapter throws into a display-safe error, and the others still report", async () => {
     const t = makeDetection();
-    const throwing: Runtime = {
+    const throwing: StatusRuntime = {
       id: "odd",
       title: "Odd",
       description: "",

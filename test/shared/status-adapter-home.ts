@@ -11,7 +11,7 @@ import type { FileReader } from "../../src/runtimes/kit/detect/file-reader.js";
 import { MAX_CREDENTIAL_BYTES } from "../../src/runtimes/kit/detect/file-reader.js";
 import { nodeFileReader } from "../../src/runtimes/kit/detect/node-file-reader.js";
 import { probeTcp } from "../../src/runtimes/kit/machine.js";
-import type { AuthStatus, CredentialLocations, DetectionContext, DisconnectPlan, Runtime, RuntimeVariant } from "../../src/runtimes/kit/types.js";
+import type { AuthStatus, CredentialLocations, DetectionContext, DisconnectPlan, StatusRuntime, RuntimeVariant } from "../../src/runtimes/kit/types.js";
 import { seededRandom } from "../fixtures/random.js";
 import { makeFifo, makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
@@ -51,7 +51,7 @@ export interface StatusHome extends TempHome {
   ctx: DetectionContext;
 }
 
-export function makeStatusHome(runtime: Runtime, env: Env = {}): StatusHome {
+export function makeStatusHome(runtime: StatusRuntime, env: Env = {}): StatusHome {
   const t = makeTempHome();
   const binDir = join(t.root, "bin");
   const cwd = join(t.root, "project");
@@ -77,7 +77,7 @@ export interface StatusRun {
   dataDir: string;
 }
 
-export async function runStatus(runtime: Runtime, ctx: DetectionContext): Promise<StatusRun> {
+export async function runStatus(runtime: StatusRuntime, ctx: DetectionContext): Promise<StatusRun> {
   const { status } = runtime;
   const run: StatusRun = {
     binary: status.resolveBinary({}, ctx),
@@ -92,7 +92,7 @@ export async function runStatus(runtime: Runtime, ctx: DetectionContext): Promis
 }
 
 /** The report `bosun agents --json` gives, from the same context. */
-export function reportOf(runtime: Runtime, ctx: DetectionContext): Promise<AgentReport> {
+export function reportOf(runtime: StatusRuntime, ctx: DetectionContext): Promise<AgentReport> {
   return reportRuntime(runtime, {}, ctx);
 }
 
@@ -169,7 +169,7 @@ export interface CredentialPlaces {
  * each folder), so that a file looked at only once another is there is found too. The folders the
  * home is made of (the temp root, HOME, the project, PATH's folder) and the binary are not places.
  */
-export async function credentialPlaces(runtime: Runtime): Promise<CredentialPlaces> {
+export async function credentialPlaces(runtime: StatusRuntime): Promise<CredentialPlaces> {
   const clean = makeStatusHome(runtime);
   await runStatus(runtime, clean.ctx);
   const declared = runtime.status.credentialLocations({}, clean.ctx);

@@ -14,7 +14,7 @@ import { MAX_CREDENTIAL_BYTES } from "../../src/runtimes/kit/detect/file-reader.
 import { codePointSorted } from "../../src/runtimes/kit/detect/env.js";
 import { ProbeError, oneLine } from "../../src/runtimes/kit/probe-error.js";
 import { getRuntime, listRuntimes } from "../../src/runtimes/registry.js";
-import type { AuthStatus, CredentialLocations, DisconnectPlan, Runtime, RuntimeVariant } from "../../src/runtimes/kit/types.js";
+import type { AuthStatus, CredentialLocations, DisconnectPlan, StatusRuntime, RuntimeVariant } from "../../src/runtimes/kit/types.js";
 import type { Env } from "../../src/kernel/paths.js";
 import { runCli } from "../fixtures/cli.js";
 import {
@@ -48,7 +48,7 @@ const HANG_MS = FIFO_RELEASE_MS / 2;
 
 // Each runtime's places, worked out once per test file (the "others still report" checks use every runtime's).
 const placesCache = new Map<string, Promise<CredentialPlaces>>();
-function placesOf(runtime: Runtime): Promise<CredentialPlaces> {
+function placesOf(runtime: StatusRuntime): Promise<CredentialPlaces> {
   if (!placesCache.has(runtime.id)) placesCache.set(runtime.id, credentialPlaces(runtime));
   return placesCache.get(runtime.id)!;
 }
@@ -105,7 +105,7 @@ function expectWellFormedVariant(variant: RuntimeVariant, label: string): void {
 }
 
 /** Every facet's answer, as types.ts declares it. */
-function expectWellFormedRun(runtime: Runtime, home: StatusHome, run: StatusRun, label: string): void {
+function expectWellFormedRun(runtime: StatusRuntime, home: StatusHome, run: StatusRun, label: string): void {
   expect(typeof run.binary, label).toBe("string");
   expect(run.binary.length, label).toBeGreaterThan(0);
   expect(typeof run.installed, label).toBe("boolean");
@@ -117,7 +117,7 @@ function expectWellFormedRun(runtime: Runtime, home: StatusHome, run: StatusRun,
 }
 
 /** `bosun agents --json`'s entry: exactly the documented fields (collect-status.ts `AgentReport`). */
-function expectWellFormedReport(runtime: Runtime, report: AgentReport, env: Env, label: string): void {
+function expectWellFormedReport(runtime: StatusRuntime, report: AgentReport, env: Env, label: string): void {
   const keys = Object.keys(report);
   expect(keys.filter((key) => !REPORT_KEYS.includes(key) && !OPTIONAL_REPORT_KEYS.includes(key)), `${label}: undocumented fields`).toEqual([]);
   expect(REPORT_KEYS.filter((key) => !keys.includes(key)), `${label}: missing fields`).toEqual([]);
@@ -153,7 +153,7 @@ interface PlantedState {
  * so only one at a time shows what it makes of each. Every place and variable holds a distinct
  * fake secret, and so does the a0 host's URL (shown without its user part).
  */
-async function* plantedStates(runtime: Runtime, places: CredentialPlaces): AsyncGenerator<PlantedState> {
+async function* plantedStates(runtime: StatusRuntime, places: CredentialPlaces): AsyncGenerator<PlantedState> {
   const envSecrets = Object.fromEntries(places.env.map((name, i) => [name, fakeSecret(runtime.id, 1000 + i)]));
   const urlSecret = fakeSecret(runtime.id, 999);
   const host = { AGENT_ZERO_HOST: `http://agent:${urlSecret}@127.0.0.1:1` };
@@ -174,14 +174,14 @@ async function* plantedStates(runtime: Runtime, places: CredentialPlaces): Async
   }
 }
 
-export function statusAdapterSuite(runtime: Runtime, everyRuntime: readonly Runtime[] = listRuntimes()): void {
+export function statusAdapterSuite(runtime: StatusRuntime, everyRuntime: readonly StatusRuntime[] = listRuntimes()): void {
   let places: CredentialPlaces;
   beforeAll(async () => {
     places = await placesOf(runtime);
   });
 
   describe("contract fields", () => {
-    it("the runtime declares every field of types.ts's Runtime, well typed, and the registry finds it by its id", () => {
+    it("the runtime declares every field of types.ts's StatusRuntime, well typed, and the registry finds it by its id", () => {
       expect(runtime.id).toMatch(/^[a-z0-9][a-z0-9-]*$/);
       for (const key of ["title", "description", "binary", "installHint", "loginHint"] as const) {
         expect(typeof runtime[key], key).toBe("string");

@@ -1,8 +1,9 @@
 import { chmodSync, existsSync, rmdirSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Env } from "../../kernel/paths.js";
-import { getInstallRuntime } from "../../runtimes/install-registry.js";
-import { isSkip, type InstallRuntime, type InstallScope } from "../../runtimes/kit/install-types.js";
+import { getInstallRuntime } from "../../runtimes/registry.js";
+import { isSkip, type InstallScope } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { PACK_NAME, SEMVER } from "../pack/pack-names.js";
 import type { PackSettings } from "../pack/settings-schema.js";
 import { rootsFor, STATE_NAMES, type InstallRoot } from "../records/root.js";

@@ -2,8 +2,9 @@ import { collectInstallStatus, type RootStatus } from "../records/install-status
 import type { InstallFs } from "../apply/install-fs.js";
 import { readManifest, type Manifest } from "../records/manifest.js";
 import { MANIFEST_FILE, rootsFor, statePath } from "../records/root.js";
-import { getInstallRuntime, listInstallRuntimes } from "../../runtimes/install-registry.js";
-import type { InstallRuntime, InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import { getInstallRuntime, listInstallRuntimes } from "../../runtimes/registry.js";
+import type { InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { changedParts, type PackDigest } from "./pack-digest.js";
 import type { Lock, LockedInstall, LockedPack } from "./lock-file.js";
 

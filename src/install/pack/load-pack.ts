@@ -4,7 +4,7 @@ import { ConfigError } from "../../kernel/config/config-error.js";
 import { describeSchemaIssue, type SchemaIssue } from "../../kernel/config/config.js";
 import { parseJsonc, type JsoncDocument } from "../../kernel/jsonc.js";
 import { requireLazily } from "../../kernel/fs/require.js";
-import { getInstallRuntime } from "../../runtimes/install-registry.js";
+import { getInstallRuntime } from "../../runtimes/registry.js";
 import type { HookEvent } from "../../runtimes/kit/install-types.js";
 import { installedStatKey, packStatKey } from "../plan/classify.js";
 import { scanText, type PathVarUse } from "../plan/path-vars.js";

@@ -1,4 +1,5 @@
-import { isSkip, type InstallLayout, type InstallRuntime, type SettingKeyPlacement, type Skip } from "../../runtimes/kit/install-types.js";
+import { isSkip, type InstallLayout, type SettingKeyPlacement, type Skip } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import type { LoadedPack } from "../pack/load-pack.js";
 import { ENV_REFERENCE, PERMISSION_LISTS } from "../pack/settings-names.js";
 

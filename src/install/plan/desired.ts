@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import type { ExtraRootName, HookConfigFormat, HookPlacement, InstallRuntime, InstallScope, TomlBlock } from "../../runtimes/kit/install-types.js";
+import type { ExtraRootName, HookConfigFormat, HookPlacement, InstallScope, TomlBlock } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { helperCommandFor } from "../../runtimes/kit/install-surfaces.js";
 import { isSkip } from "../../runtimes/kit/install-types.js";
 import type { EditionChoice } from "../../runtimes/kit/cli-version.js";

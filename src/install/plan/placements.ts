@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { resolveRoot } from "../../runtimes/kit/install-roots.js";
-import { isSkip, type InstallRuntime, type InstallScope, type RootContext } from "../../runtimes/kit/install-types.js";
+import { isSkip, type InstallScope, type RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { rootsFor, type InstallRoot } from "../records/root.js";
 import { skippingReads } from "./shared-folders.js";
 

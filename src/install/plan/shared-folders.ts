@@ -1,7 +1,8 @@
 import { join } from "node:path";
-import { getInstallRuntime } from "../../runtimes/install-registry.js";
+import { getInstallRuntime } from "../../runtimes/registry.js";
 import { resolveGlobalRoot } from "../../runtimes/kit/install-roots.js";
-import type { InstallRuntime, InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { envPath } from "../../runtimes/kit/detect/env.js";
 
 /**

@@ -1,5 +1,6 @@
 import { dirname, join, relative } from "node:path";
-import type { InstallRuntime, InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import type { InstallFs } from "../apply/install-fs.js";
 import { readManifest, type Manifest } from "../records/manifest.js";
 import { MANIFEST_FILE, rootsFor, statePath, type InstallRoot } from "../records/root.js";

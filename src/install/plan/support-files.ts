@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { layoutPaths, pathsOverlap, supportDirFor } from "../../runtimes/kit/support-dir.js";
-import type { InstallRuntime, InstallScope } from "../../runtimes/kit/install-types.js";
+import type { InstallScope } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { PackError } from "../pack/pack-error.js";
 import { STATE_NAMES } from "../records/root.js";
 

@@ -1,6 +1,7 @@
 import { basename, dirname, join } from "node:path";
 import { displayPath } from "../../kernel/paths.js";
-import type { InstallRuntime, InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { buildDesired, type DesiredInputs, type DesiredInstall, type RootKey } from "./desired.js";
 import type { InstallFs } from "../apply/install-fs.js";
 import { installedStatKey } from "./classify.js";

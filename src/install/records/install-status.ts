@@ -1,7 +1,8 @@
 import { basename, dirname, join } from "node:path";
 import { hasSetting } from "../config/json-settings.js";
 import { displayPath } from "../../kernel/paths.js";
-import type { InstallRuntime, InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { INSTALL_SCOPES } from "../../runtimes/kit/install-types.js";
 import { inspectPath } from "../plan/classify.js";
 import { hasHookEntry, parseConfig } from "../config/json-hooks.js";

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { UserError } from "../../kernel/errors.js";
 import { resolveGlobalRoot, resolveRoot } from "../../runtimes/kit/install-roots.js";
-import { isSkip, type ExtraRootName, type InstallRuntime, type InstallScope, type RootContext } from "../../runtimes/kit/install-types.js";
+import { isSkip, type ExtraRootName, type InstallScope, type RootContext } from "../../runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../runtimes/kit/types.js";
 
 /** bosun's own files in a root (under its state folder), per DESIGN §3.4. */
 export const MANIFEST_FILE = "bosun-manifest.json";

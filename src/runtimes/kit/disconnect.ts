@@ -7,7 +7,7 @@ import { knownSecrets } from "./known-secrets.js";
 import { runCommand, type CommandRunner } from "../../kernel/run-command.js";
 import { MAX_CREDENTIAL_BYTES } from "./detect/file-reader.js";
 import { removeJsonMember } from "./json-member-removal.js";
-import type { AuthMode, CredentialEdit, DetectionContext, DisconnectPlan, Runtime, RuntimeConfig } from "./types.js";
+import type { AuthMode, CredentialEdit, DetectionContext, DisconnectPlan, StatusRuntime, RuntimeConfig } from "./types.js";
 
 export const LOGOUT_TIMEOUT_MS = 30_000;
 
@@ -74,7 +74,7 @@ export class DisconnectError extends UserError {
 }
 
 /** What disconnect would do for this runtime; refuses runtimes whose store bosun cannot name. */
-export async function planRuntimeDisconnect(runtime: Runtime, config: RuntimeConfig, ctx: DetectionContext): Promise<Exclude<DisconnectPlan, { action: "none" }>> {
+export async function planRuntimeDisconnect(runtime: StatusRuntime, config: RuntimeConfig, ctx: DetectionContext): Promise<Exclude<DisconnectPlan, { action: "none" }>> {
   if (!runtime.status.planDisconnect) {
     throw new DisconnectError(runtime.id, `bosun does not disconnect ${runtime.title}: it cannot name every place its credentials live; sign out with the agent itself`);
   }
@@ -88,7 +88,7 @@ export async function planRuntimeDisconnect(runtime: Runtime, config: RuntimeCon
  * points to), or runs the agent's own logout with a timeout and relays its complaint redacted.
  */
 export async function carryOutDisconnect(
-  runtime: Runtime,
+  runtime: StatusRuntime,
   plan: Exclude<DisconnectPlan, { action: "none" }>,
   ctx: DetectionContext,
   tools: DisconnectTools = machineDisconnectTools,
@@ -120,7 +120,7 @@ export async function carryOutDisconnect(
 }
 
 /** Carries out one edit; false when what it would remove is already gone. Never leaves a file half-written. */
-function applyEdit(runtime: Runtime, edit: CredentialEdit, tools: DisconnectTools): boolean {
+function applyEdit(runtime: StatusRuntime, edit: CredentialEdit, tools: DisconnectTools): boolean {
   try {
     if (edit.kind === "remove-file") {
       tools.removeFile(edit.path);

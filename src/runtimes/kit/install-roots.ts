@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { expandHome } from "../../kernel/paths.js";
-import type { GlobalRoot, InstallRuntime, InstallScope, RootContext } from "./install-types.js";
+import type { GlobalRoot, InstallScope, RootContext } from "./install-types.js";
+import type { InstallRuntime } from "./types.js";
 
 /** The manifest file name; a probe prefers the folder that already holds one. */
 export const MANIFEST_FILE = "bosun-manifest.json";

@@ -241,12 +241,6 @@ export interface InstallSurface {
   contract(): readonly ContractRow[];
 }
 
-/** A runtime bosun can install a pack into (the status runtimes with an install facet, and install-only ones). */
-export interface InstallRuntime {
-  id: string;
-  title: string;
-  installSurface: InstallSurface;
-}
 
 export function isSkip(placement: object): placement is Skip {
   return "skip" in placement;

@@ -1,6 +1,7 @@
 import { describeGlobalRoot } from "./install-roots.js";
 import { contractRows } from "./install-surfaces.js";
-import { isSkip, type ContractRow, type InstallRuntime, type InstallScope } from "./install-types.js";
+import { isSkip, type ContractRow, type InstallScope } from "./install-types.js";
+import type { InstallRuntime } from "./types.js";
 
 /**
  * Where a pack's support files (its `files/`) go, relative to the runtime's folder for the

@@ -108,12 +108,10 @@ export interface RuntimeVariant {
 }
 
 /**
- * One external coding agent. Each facet lives in the runtime's own module: `status` here, the
- * install surfaces next to it, so a new facet never changes how the registry is consumed.
+ * What `bosun agents` knows about an agent: how to find its binary, whether and how it is signed
+ * in (the status adapter), and its headless defaults. Status only: nothing here installs anything.
  */
-export interface Runtime {
-  id: string;
-  title: string;
+export interface StatusPart {
   description: string;
   /** Default executable name. */
   binary: string;
@@ -141,8 +139,32 @@ export interface Runtime {
    * binary (never by running it). Its fields replace the runtime's own in `bosun agents`.
    */
   variant?(config: RuntimeConfig, ctx: DetectionContext): RuntimeVariant;
-  /** Where `bosun install` puts a pack for this agent; absent when it has no config folder for one. */
-  installSurface?: InstallSurface;
+}
+
+/** What `bosun install` knows about an agent: where a pack goes and how its config files are edited. */
+export interface InstallPart {
+  installSurface: InstallSurface;
+}
+
+/**
+ * One coding agent bosun knows, with the parts bosun has for it: the status part (the eight
+ * agents `bosun agents` reports), the install part (the runtimes `bosun install` puts a pack
+ * into), or both. Each runtime is one module under src/runtimes/ and one entry of the registry.
+ */
+export type Runtime = { id: string; title: string } & Partial<StatusPart> & Partial<InstallPart>;
+
+/** A runtime with its status part. */
+export type StatusRuntime = Runtime & StatusPart;
+
+/** A runtime with its install part. */
+export type InstallRuntime = Runtime & InstallPart;
+
+export function hasStatus(runtime: Runtime): runtime is StatusRuntime {
+  return runtime.status !== undefined;
+}
+
+export function hasInstall(runtime: Runtime): runtime is InstallRuntime {
+  return runtime.installSurface !== undefined;
 }
 
 export type HeadlessValue = string | boolean;
