@@ -59,13 +59,41 @@ export interface SubagentEndCall extends SubagentCallInfo {
   text: string;
 }
 
+/** What `after_llm_call` extensions see (read-only). */
+export interface LlmResponse {
+  turn: number;
+  text: string;
+  toolCalls: StepToolCall[];
+  usage: TokenUsage;
+  finishReason: string;
+}
+
+declare module "../extensions/points.js" {
+  interface ExtensionPointArgs {
+    agent_init: { agent: AgentInfo };
+    system_prompt: { agent: AgentInfo; prompt: { text: string } };
+    before_llm_call: { agent: AgentInfo; request: { turn: number; system: string; messages: ModelMessage[] } };
+    after_llm_call: { agent: AgentInfo; response: LlmResponse };
+    tool_before: { agent: AgentInfo; tool: ToolBeforeCall };
+    tool_after: { agent: AgentInfo; tool: ToolAfterCall };
+    subagent_start: { agent: AgentInfo; subagent: SubagentStartCall };
+    subagent_end: { agent: AgentInfo; subagent: SubagentEndCall };
+  }
+}
+
+/** Told about an observer extension that threw (the run goes on): one line naming its file. */
+export type ObserverProblem = (message: string) => void;
+
 /**
  * The agent's extension points, called through the foundation's ExtensionHost (or nowhere, for a
  * host-less loop in tests). Each gets `{agent, …}`; the object after the agent holds what the
  * extension may change.
  */
 export class AgentHooks {
-  constructor(private readonly host: ExtensionHost | null) {}
+  constructor(
+    private readonly host: ExtensionHost | null,
+    private readonly onObserverProblem: ObserverProblem = () => {},
+  ) {}
 
   /** `agent_init` (sync): once, before anything is sent. */
   async init(agent: AgentInfo): Promise<void> {
@@ -90,10 +118,10 @@ export class AgentHooks {
     return { system: request.system, messages: request.messages };
   }
 
-  /** `after_llm_call`: extensions see the reply (read-only). */
-  async afterLlmCall(agent: AgentInfo, response: { turn: number; text: string; toolCalls: StepToolCall[]; usage: TokenUsage; finishReason: string }): Promise<void> {
+  /** `after_llm_call`: extensions see the reply (read-only); one that throws is reported and the run goes on. */
+  async afterLlmCall(agent: AgentInfo, response: LlmResponse): Promise<void> {
     if (!this.host) return;
-    await this.host.callAsync("after_llm_call", { agent, response });
+    this.report(await this.host.notify("after_llm_call", { agent, response }));
   }
 
   async toolBefore(agent: AgentInfo, tool: ToolBeforeCall): Promise<void> {
@@ -109,7 +137,12 @@ export class AgentHooks {
     if (this.host) await this.host.callAsync("subagent_start", { agent, subagent });
   }
 
+  /** `subagent_end` (read-only): one that throws is reported; the sub-agent's result stands. */
   async subagentEnd(agent: AgentInfo, subagent: SubagentEndCall): Promise<void> {
-    if (this.host) await this.host.callAsync("subagent_end", { agent, subagent });
+    if (this.host) this.report(await this.host.notify("subagent_end", { agent, subagent }));
+  }
+
+  private report(problems: readonly Error[]): void {
+    for (const problem of problems) this.onObserverProblem(`${problem.message} (ignored: the run goes on)`);
   }
 }

@@ -85,7 +85,7 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
   quietSdkWarnings();
   const { session, signal, redactor } = options;
   const ui = redactingUi(options.ui, redactor);
-  const hooks = new AgentHooks(options.extensions ?? null);
+  const hooks = new AgentHooks(options.extensions ?? null, (message) => ui.onEvent({ type: "notice", message }));
   const retries = options.retries ?? new RetryBudget();
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const agent: AgentInfo = {

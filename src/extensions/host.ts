@@ -2,16 +2,20 @@ import { describeError } from "../kernel/errors.js";
 import { discoverExtensionFiles, type ExtensionFile } from "./discover.js";
 import { ExtensionError } from "./extension-error.js";
 import { importExtensionModule, loadExtension, type LoadedExtension, type ModuleImporter } from "./load.js";
+import type { PointArgs } from "./points.js";
 import type { ExtensionRoot } from "./roots.js";
 
 /**
  * Finds, loads and calls the extensions at named points. Calls are sequential, in file-name
- * order; an extension that throws stops the call and is reported with its file name. Loading is
- * asynchronous (ES modules), so a sync point's extensions are loaded with `preload` first.
+ * order; an extension that throws stops the call and is reported with its file name (at an
+ * observer point, `notify` reports it and goes on). Loading is asynchronous (ES modules), so a
+ * sync point's extensions are loaded with `preload` first. The arguments of each point are typed
+ * by the one map in points.ts.
  */
 export class ExtensionHost {
   private readonly discovered = new Map<string, ExtensionFile[]>();
   private readonly loaded = new Map<string, LoadedExtension[]>();
+  private readonly loadedFiles = new Map<string, Promise<LoadedExtension>>();
 
   constructor(
     private rootList: ExtensionRoot[],
@@ -27,6 +31,7 @@ export class ExtensionHost {
     this.rootList = roots;
     this.discovered.clear();
     this.loaded.clear();
+    this.loadedFiles.clear();
   }
 
   /** The files that run at `point`, in order (discovered once per host). */
@@ -63,7 +68,7 @@ export class ExtensionHost {
   }
 
   /** Runs one extension at a sync point: a returned promise is an error naming the file. */
-  runSync(extension: LoadedExtension, args: Record<string, unknown>): unknown {
+  runSync<P extends string>(extension: LoadedExtension, args: PointArgs<P>): unknown {
     const value = invoke(extension, args);
     if (isPromiseLike(value)) {
       // Never awaited: keep its eventual rejection from crashing the process as unhandled.
@@ -78,12 +83,12 @@ export class ExtensionHost {
   }
 
   /** Calls every extension at a sync point in order; returns their results. */
-  callSync(point: string, args: Record<string, unknown> = {}): unknown[] {
-    return this.loadedSync(point).map((extension) => this.runSync(extension, args));
+  callSync<P extends string>(point: P, args: PointArgs<P>): unknown[] {
+    return this.loadedSync(point).map((extension) => this.runSync<P>(extension, args));
   }
 
   /** Calls every extension at a point in order, awaiting each before the next. */
-  async callAsync(point: string, args: Record<string, unknown> = {}): Promise<unknown[]> {
+  async callAsync<P extends string>(point: P, args: PointArgs<P>): Promise<unknown[]> {
     const results: unknown[] = [];
     for (const extension of await this.load(point)) {
       try {
@@ -94,9 +99,42 @@ export class ExtensionHost {
     }
     return results;
   }
+
+  /**
+   * Calls every extension at an observer point in order, awaiting each; one that throws (or does
+   * not load) does not stop the others. Returns what went wrong, each naming its file.
+   */
+  async notify<P extends string>(point: P, args: PointArgs<P>): Promise<ExtensionError[]> {
+    const problems: ExtensionError[] = [];
+    for (const file of this.files(point)) {
+      let extension: LoadedExtension;
+      try {
+        extension = await this.loadFile(file);
+      } catch (error) {
+        problems.push(error as ExtensionError);
+        continue;
+      }
+      try {
+        await invoke(extension, args);
+      } catch (error) {
+        problems.push(asExtensionError(extension, error));
+      }
+    }
+    return problems;
+  }
+
+  /** One file's extension, loaded once per host (an observer point loads its files one by one). */
+  private loadFile(file: ExtensionFile): Promise<LoadedExtension> {
+    let loading = this.loadedFiles.get(file.file);
+    if (!loading) {
+      loading = loadExtension(file, this.importModule);
+      this.loadedFiles.set(file.file, loading);
+    }
+    return loading;
+  }
 }
 
-function invoke(extension: LoadedExtension, args: Record<string, unknown>): unknown {
+function invoke(extension: LoadedExtension, args: object): unknown {
   try {
     return extension.run(args);
   } catch (error) {

@@ -5,7 +5,7 @@ import type { ExtensionFile } from "./discover.js";
 import { ExtensionError } from "./extension-error.js";
 
 /** An extension is the default-exported function of its file. */
-export type ExtensionFunction = (args: Record<string, unknown>) => unknown;
+export type ExtensionFunction = (args: object) => unknown;
 
 export interface LoadedExtension extends ExtensionFile {
   run: ExtensionFunction;

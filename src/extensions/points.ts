@@ -17,6 +17,25 @@ export const EXTENSION_POINTS = {
 
 export type ExtensionPointName = keyof typeof EXTENSION_POINTS;
 
+/**
+ * The one map from point name to what its extensions get. The subsystem that calls a point
+ * declares its entry here by module augmentation, next to the types it hands out
+ * (`startup_migration` in startup/runner.ts, the agent's points in agent/hooks.ts), so the host,
+ * the callers and the README table read one definition. app/extension-points.ts fails to compile
+ * when a point of `EXTENSION_POINTS` has no entry.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface -- filled by augmentation
+export interface ExtensionPointArgs {}
+
+/** What the extensions at `point` get: its entry in the map, or any object for a point the map does not name (`<name>/start` of an extensible function, a plugin's own). */
+export type PointArgs<P extends string> = P extends keyof ExtensionPointArgs ? ExtensionPointArgs[P] : Readonly<Record<string, unknown>>;
+
+/**
+ * Points whose extensions only watch: one that throws is reported (the caller says how) and the
+ * others still run, instead of ending what is being watched.
+ */
+export const OBSERVER_POINTS: ReadonlySet<string> = new Set<ExtensionPointName>(["after_llm_call", "subagent_end"]);
+
 /** Point names are folder paths under `extensions/`: lower-case segments joined by `/`. */
 const POINT_NAME = /^[a-z0-9_.-]+(\/[a-z0-9_.-]+)*$/;
 

@@ -13,6 +13,13 @@ import { privateFoldersStep } from "./40_private_folders.js";
 import { StartupMigrationError } from "./migration-error.js";
 import type { StartupAction, StartupContext, StartupNote, StartupStep, StepPlan } from "./types.js";
 
+declare module "../extensions/points.js" {
+  interface ExtensionPointArgs {
+    /** A copy of the startup context; the extension returns its plan. */
+    startup_migration: StartupContext;
+  }
+}
+
 /** Built-in steps, in file-name order; `startup_migration` extensions run after them. */
 export const BUILTIN_STEPS: StartupStep[] = [legacyLayoutStep, agentsJsonToYamlStep, runtimeHelperSyncStep, privateFoldersStep];
 

@@ -129,4 +129,28 @@ describe("extension points", () => {
     expect(results.content[0]!.output).toEqual({ type: "error-text", value: "Not run: an extension refused this call: no shell in this project" });
     expect(results.content[1]!.output).toEqual({ type: "text", value: "[checked]      1\talpha" });
   });
+
+  it("an after_llm_call extension that throws is reported in one line naming its file, and the run goes on", async () => {
+    const ws = makeWorkspace();
+    const root = join(ws.root, "ext");
+    const log = join(ws.root, "calls.log");
+    for (const [name, body] of [
+      ["10_boom", `export default () => { throw new Error("watcher broke"); };`],
+      ["20_note", `import { appendFileSync } from "node:fs"; export default ({ response }) => { appendFileSync(${JSON.stringify(log)}, "after " + response.turn + "\\n"); };`],
+    ]) {
+      mkdirSync(join(root, "extensions", "after_llm_call"), { recursive: true });
+      writeFileSync(join(root, "extensions", "after_llm_call", `${name}.mjs`), body!);
+    }
+    const host = new ExtensionHost([{ kind: "user", name: "user", dir: root }]);
+    ws.write("a.txt", "alpha\n");
+    const model = new MockLanguageModelV3({ doStream: [reply(toolCall("c1", "read", { path: "a.txt" })), reply(...text("done"))] as never });
+    const ui = recordingUi();
+    const result = await runAgent("go", options(model, ws.workdir, { extensions: host, ui }));
+    expect(result).toMatchObject({ reason: "final", text: "done", turns: 2 });
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(log, "utf8")).toBe("after 1\nafter 2\n");
+    const notices = ui.events.flatMap((event) => (event.type === "notice" ? [event.message] : []));
+    expect(notices).toEqual([0, 1].map(() => expect.stringMatching(/^extension .*10_boom\.mjs \(after_llm_call\): threw: watcher broke \(ignored: the run goes on\)$/)));
+  });
 });
+

@@ -163,7 +163,7 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
   const { redactor } = options;
   const info: SubagentCallInfo = { id: ref.id, run: entry.runs, prompt: redactor.text(task.prompt), depth, task: task.task, tasks: task.tasks, continued: continued !== null };
   const parentInfo = agentInfo(options);
-  const hooks = new AgentHooks(options.extensions ?? null);
+  const hooks = new AgentHooks(options.extensions ?? null, (message) => tree.ui.onEvent({ type: "notice", message: redactor.text(message) }));
   const started = Date.now();
   tree.root.append({
     type: "subagent",

@@ -1,7 +1,6 @@
 import type { Log } from "../../kernel/log.js";
 import type { BosunPaths, Env } from "../../kernel/paths.js";
 import type { CatalogTransform } from "../catalog.js";
-import type { ExtensionHost } from "../../extensions/host.js";
 import type { Finalizer } from "../../kernel/state/scope.js";
 import type { Registration } from "../../kernel/state/state.js";
 
@@ -26,12 +25,22 @@ export interface PluginContext {
     /** Rebuilds the catalog, e.g. after something a transform reads has changed. */
     reload(): Promise<void>;
   };
-  /** bosun's extension points (call them, e.g. `ctx.extensions.callAsync("name", args)`). */
-  extensions: ExtensionHost;
+  /**
+   * Extension points of the plugin's own: `extensible("sync-team", fn)` returns `fn` wrapped with
+   * the points `<plugin>.sync-team/start` and `/end` (see "Extensible functions"), so other
+   * plugins and the user can hook it. bosun's own points are bosun's to call: a plugin cannot fire
+   * `tool_before` or any other of them.
+   */
+  extensions: PluginExtensions;
   /** Lines in bosun's log, tagged with the plugin's name. */
   log: Log;
   /** Runs when the plugin is disabled or its location closes (stop timers, close files). */
   onDispose(cleanup: Finalizer): void;
+}
+
+/** What a plugin may do with extension points: make functions of its own extensible. */
+export interface PluginExtensions {
+  extensible<A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R>;
 }
 
 /** A plugin: built-in ones and those on disk (`plugin.json` `main`) have the same shape. */

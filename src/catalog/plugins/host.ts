@@ -7,7 +7,9 @@ import type { ExtensionHost } from "../../extensions/host.js";
 import { Batch, batch } from "../../kernel/state/batch.js";
 import { Mutex } from "../../kernel/state/mutex.js";
 import type { Scope } from "../../kernel/state/scope.js";
-import type { BosunPlugin, PluginContext } from "./api.js";
+import type { BosunPlugin, PluginContext, PluginExtensions } from "./api.js";
+import { extensibleAsync } from "../../extensions/extensible.js";
+import { assertPointName } from "../../extensions/points.js";
 
 export type PluginOrigin = "builtin" | "user";
 export type PluginState = "activating" | "active" | "failed" | "removed";
@@ -213,7 +215,7 @@ export class PluginHost {
       location: this.options.location,
       env: this.options.env,
       paths: this.options.paths,
-      extensions: this.options.extensions,
+      extensions: pluginExtensions(this.options.extensions, name),
       log: {
         info: (message, fields) => log.info(message, tagged(fields)),
         warn: (message, fields) => log.warn(message, tagged(fields)),
@@ -285,4 +287,16 @@ export function withTimeout<T>(work: Promise<T>, ms: number, message: string): P
     timer.unref();
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** A plugin's own extensible functions, named `<plugin>.<name>` so they never reach bosun's points. */
+function pluginExtensions(host: ExtensionHost, plugin: string): PluginExtensions {
+  return {
+    extensible: (name, fn) => {
+      if (name.includes("/")) throw new Error(`invalid extensible function name ${JSON.stringify(name)}: use one segment (no "/")`);
+      const point = `${plugin}.${name}`;
+      assertPointName(point);
+      return extensibleAsync(host, point, fn);
+    },
+  };
 }

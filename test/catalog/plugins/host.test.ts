@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../../../src/catalog/catalog.js";
 import { ExtensionHost } from "../../../src/extensions/host.js";
-import type { BosunPlugin } from "../../../src/catalog/plugins/api.js";
+import { join } from "node:path";
+import type { BosunPlugin, PluginContext } from "../../../src/catalog/plugins/api.js";
 import { PluginActivationError, PluginHost } from "../../../src/catalog/plugins/host.js";
 import { Scope } from "../../../src/kernel/state/scope.js";
 import { makeTempHome } from "../../fixtures/temp-home.js";
 
-function setUp(options: { activationTimeoutMs?: number; transformTimeoutMs?: number } = {}) {
+function setUp(options: { activationTimeoutMs?: number; transformTimeoutMs?: number; extensions?: ExtensionHost } = {}) {
   const t = makeTempHome();
   const catalog = new Catalog({ location: t.home });
   const logged: { level: string; message: string; fields: Record<string, unknown> | undefined }[] = [];
@@ -17,7 +18,7 @@ function setUp(options: { activationTimeoutMs?: number; transformTimeoutMs?: num
   };
   const host = new PluginHost({ catalog, scope: new Scope(), location: t.home, env: t.env, paths: t.paths, extensions: new ExtensionHost([]), log, ...options });
   const names = () => catalog.read().provider.all().map((provider) => provider.name);
-  return { host, catalog, logged, names };
+  return { host, catalog, logged, names, t };
 }
 
 /** A plugin that adds one provider named after `label`. */
@@ -169,4 +170,26 @@ describe("PluginHost", () => {
     await host.remove("tidy");
     expect(cleaned).toEqual(["timer stopped"]);
   });
+
+  it("a plugin makes functions of its own extensible under its name, and cannot fire bosun's points", async () => {
+    const t = makeTempHome();
+    const dir = join(t.root, "user");
+    t.write(join(dir, "extensions", "team.sync/start", "10_seen.mjs"), "export default ({ call }) => { call.args[0].push('start ' + call.name); };");
+    t.write(join(dir, "extensions", "tool_before", "10_never.mjs"), "export default () => { throw new Error('fired by a plugin'); };");
+    const { host } = setUp({ extensions: new ExtensionHost([{ kind: "user", name: "user", dir }]) });
+    const seen: string[] = [];
+    let given: PluginContext["extensions"] | undefined;
+    await host.add({
+      name: "team",
+      activate: async (ctx) => {
+        given = ctx.extensions;
+        const sync = ctx.extensions.extensible("sync", async (log: string[]) => (log.push("ran"), log.length));
+        expect(await sync(seen)).toBe(2);
+        expect(() => ctx.extensions.extensible("a/b", async () => 0)).toThrow(/use one segment/);
+      },
+    });
+    expect(seen).toEqual(["start team.sync", "ran"]);
+    expect(Object.keys(given!)).toEqual(["extensible"]);
+  });
 });
+
