@@ -1,0 +1,274 @@
+// The install lifecycle every runtime must pass, in every scope it declares (as Hono runs one
+// suite against every adapter): a fresh install, a settled reinstall that writes nothing, an
+// upgrade that backs up your edits, an uninstall that gives the tree back byte for byte, a fault
+// at a stride of writes (tree restored, or the run complete), SIGKILL at seeded points (the next
+// run recovers), and the config files the runtime's contract edits keeping your comments and
+// CRLF. Everything it expects per runtime is derived from the runtime's declared install surface.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as nodeFs from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+import { parseConfig } from "../../src/install/config/json-hooks.js";
+import { parseToml } from "../../src/install/config/toml-block.js";
+import { InstallFailedError } from "../../src/install/install-errors.js";
+import type { InstallOutcome } from "../../src/install/install-pack.js";
+import { readManifest } from "../../src/install/manifest.js";
+import { JOURNAL_DIR, LOCK_FILE, MANIFEST_FILE, statePath, type InstallRoot } from "../../src/install/root.js";
+import { isSkip, type InstallRuntime, type InstallScope } from "../../src/runtimes/install-types.js";
+import { snapshotTree } from "../fixtures/fs-snapshot.js";
+import { failingFs, install, uninstall, watchedFs } from "../fixtures/install.js";
+import { seededRandom } from "../fixtures/random.js";
+import { completed, configSurfaces, makeWorld, PACK, seed, tree, V1, V2, type World } from "./lifecycle-world.js";
+
+const CHILD = fileURLToPath(new URL("../fixtures/install-crash-child.mjs", import.meta.url));
+/**
+ * Faults: every STRIDE-th write from an offset seeded per case, and the last LAST_WRITES. Every k
+ * is run for Claude Code in test/install/fault-injection.test.ts; here an upgrade is 35 to 95
+ * writes (backups, replacements, config edits, removals, manifest, tidying), so a stride still
+ * hits each phase of it, and the offsets differ between the 30-odd runtime × scope cases, which
+ * keeps them all inside the suite's time budget.
+ */
+const STRIDE = 7;
+const LAST_WRITES = 2;
+/** SIGKILL points per case, seeded per runtime and scope (the crash child is a process each: the costly part). */
+const KILLS = 2;
+
+const statuses = (outcome: InstallOutcome) => outcome.result.targets.flatMap((target) => target.roots.map((root) => root.status));
+const manifestOf = (root: InstallRoot) => readManifest(nodeFs, statePath(root, MANIFEST_FILE)).manifest;
+const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+/** The user's files that no config contract names (those bosun edits on purpose). */
+const untouchable = (w: World) => [...w.mine].filter(([path]) => !configSurfaces(w.runtime, w.scope).surfaces.some((surface) => path === join(w.main.dir, surface.file)));
+
+/** A random sequence seeded by the runtime and scope: each case faults and kills at its own points. */
+function caseRandom(runtime: InstallRuntime, scope: InstallScope): () => number {
+  return seededRandom([...`${runtime.id}/${scope}`].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) >>> 0, 7));
+}
+
+/** v1 installed over the user's files, then one of bosun's files edited by the user (the first the manifest lists). */
+async function installedV1(runtime: InstallRuntime, scope: InstallScope): Promise<{ w: World; edited: string }> {
+  const w = makeWorld(runtime, scope);
+  seed(w);
+  await install(w.t, { ...w.options, pack: V1 });
+  const edited = join(w.main.dir, Object.keys(manifestOf(w.main).files).sort()[0]!);
+  writeFileSync(edited, "my edits\n");
+  return { w, edited };
+}
+
+/** The crash child: one install in its own process, killed with SIGKILL before its `killAt`-th change (counted from 0). */
+function runChild(w: World, killAt: number, pack: string): Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const env = {
+    ...w.t.env,
+    CRASH_AFTER_WRITES: String(killAt),
+    INSTALL_PACK: pack,
+    INSTALL_RUNTIMES: w.runtime.id,
+    INSTALL_SCOPE: w.scope,
+    INSTALL_CWD: w.cwd,
+    ...(w.options.agentsConfig ? { INSTALL_AGENTS_CONFIG: JSON.stringify(w.options.agentsConfig) } : {}),
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD], { env: env as NodeJS.ProcessEnv });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (_code, signal) => resolve({ signal, stdout, stderr }));
+  });
+}
+
+/** The paths of the layout's artifact kinds the pack has, as `<root key>:<folder>/`. */
+function placedFolders(runtime: InstallRuntime, scope: InstallScope): string[] {
+  const layout = runtime.installSurface.layout(scope);
+  const folders: string[] = [];
+  if (!isSkip(layout.skills)) folders.push(`${layout.skills.root ?? "main"}:${layout.skills.dir}/`);
+  if (!isSkip(layout.commands)) folders.push(`${layout.commands.root ?? "main"}:${layout.commands.dir}/`);
+  if (!isSkip(layout.agents)) folders.push(`main:${layout.agents.dir}/`);
+  if (!isSkip(layout.hooks) && "stop" in layout.hooks.events) folders.push(`main:${layout.hooks.filesDir}/`);
+  return folders;
+}
+
+/** Registers the seven lifecycle checks for one runtime and scope (inside the caller's describe). */
+export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallScope): void {
+  it("fresh install: every artifact kind the layout places is there as the manifest lists it, and nothing but those, bosun's state and the contract's config files is written", async () => {
+    const w = makeWorld(runtime, scope);
+    const before = tree(w);
+    const outcome = await install(w.t, { ...w.options, pack: V1 });
+    expect(statuses(outcome)).toEqual(w.roots.map(() => "changed"));
+    const listed = new Set<string>();
+    for (const root of w.roots) {
+      const manifest = manifestOf(root);
+      expect(manifest.packs[PACK]?.version, root.dir).toBe("1.0.0");
+      for (const [rel, hash] of Object.entries(manifest.files)) {
+        expect(sha256(join(root.dir, rel)), rel).toBe(hash);
+        listed.add(relative(w.t.root, join(root.dir, rel)));
+        listed.add(`${root.key}:${rel}`);
+      }
+    }
+    for (const folder of placedFolders(runtime, scope)) expect([...listed].some((entry) => entry.startsWith(folder)), `${folder} holds a file of the pack`).toBe(true);
+    const config = new Set(configSurfaces(runtime, scope).surfaces.map((surface) => relative(w.t.root, join(w.main.dir, surface.file))));
+    const own = (rel: string) => w.roots.some((root) => rel.startsWith(relative(w.t.root, join(root.dir, root.stateDir, "bosun-"))));
+    const data = relative(w.t.root, w.t.paths.data);
+    const after = tree(w);
+    const unaccounted = Object.keys(after).filter((rel) => after[rel] !== before[rel] && !after[rel]!.startsWith("dir") && !listed.has(rel) && !config.has(rel) && !own(rel) && !rel.startsWith(`${data}/`));
+    expect(unaccounted).toEqual([]);
+  });
+
+  it("settled reinstall: the same pack again writes nothing at all (no file, no lock, no time changed)", async () => {
+    const w = makeWorld(runtime, scope);
+    seed(w);
+    await install(w.t, { ...w.options, pack: V1 });
+    const before = snapshotTree(w.t.root);
+    const fs = watchedFs(() => {});
+    const outcome = await install(w.t, { ...w.options, pack: V1, fs });
+    expect(statuses(outcome)).toEqual(w.roots.map(() => "unchanged"));
+    expect(outcome.settled, "found settled: nothing loaded or planned").toBe(true);
+    expect(fs.writes()).toBe(0);
+    expect(snapshotTree(w.t.root)).toEqual(before);
+  });
+
+  it("upgrade v1 → v2: every file you edited is backed up with your edits before v2 replaces or removes it; your own files stay", async () => {
+    const w = makeWorld(runtime, scope);
+    seed(w);
+    await install(w.t, { ...w.options, pack: V1 });
+    const preview = await install(w.t, { ...w.options, pack: V2, dryRun: true });
+    const touched = preview.result.targets.flatMap((target) =>
+      target.roots.flatMap((result) => result.plan.actions.filter((action) => action.type === "replace-file" || action.type === "remove-managed").map((action) => ({ root: result.root, rel: action.rel }))),
+    );
+    expect(touched.length, "v2 changes every file, so the upgrade replaces some").toBeGreaterThan(0);
+    for (const { root, rel } of touched) writeFileSync(join(root.dir, rel), `my edits to ${rel}\n`);
+    const outcome = await install(w.t, { ...w.options, pack: V2 });
+    expect(statuses(outcome)).toContain("changed");
+    const backups = outcome.result.targets.flatMap((target) => target.roots.flatMap((result) => result.backups.map((backup) => join(result.root.dir, backup))));
+    for (const { root, rel } of touched) {
+      const copies = backups.filter((backup) => backup.endsWith(`/${rel}`) && backup.startsWith(root.dir));
+      expect(copies.map((copy) => readFileSync(copy, "utf8")), rel).toEqual([`my edits to ${rel}\n`]);
+      const hash = manifestOf(root).files[rel];
+      if (hash) expect(sha256(join(root.dir, rel)), `${rel}: v2's copy`).toBe(hash);
+      else expect(existsSync(join(root.dir, rel)), `${rel}: gone in v2`).toBe(false);
+    }
+    for (const root of w.roots) expect(manifestOf(root).packs[PACK]?.version).toBe("2.0.0");
+    for (const [path, content] of untouchable(w)) expect(readFileSync(path, "utf8"), path).toBe(content);
+  });
+
+  it("uninstall: the tree is byte-identical to before the install (in a fresh home, and over your files); only the hook helper stays in bosun's data folder", async () => {
+    for (const seeded of [false, true]) {
+      const w = makeWorld(runtime, scope);
+      if (seeded) seed(w);
+      const before = tree(w, { withoutData: true });
+      await install(w.t, { ...w.options, pack: V1 });
+      expect(tree(w, { withoutData: true }), "the install changed something").not.toEqual(before);
+      await uninstall(w.t, { ...w.options, pack: PACK });
+      expect(tree(w, { withoutData: true }), seeded ? "over your files" : "in a fresh home").toEqual(before);
+    }
+  });
+
+  it(`fault at every ${STRIDE}th write of an upgrade (from a seeded offset) and at its last ${LAST_WRITES}: the tree is byte-identical to before, or the upgrade is complete`, async () => {
+    const reference = await installedV1(runtime, scope);
+    const counter = watchedFs(() => {});
+    await install(reference.w.t, { ...reference.w.options, pack: V2, fs: counter });
+    const writes = counter.writes();
+    expect(writes).toBeGreaterThan(10);
+    const after = completed(reference.w);
+    const points = new Set<number>();
+    for (let k = 1 + Math.floor(caseRandom(runtime, scope)() * STRIDE); k <= writes; k += STRIDE) points.add(k);
+    for (let k = writes - LAST_WRITES + 1; k <= writes; k++) points.add(k);
+    let rolledBack = 0;
+    // A fault that rolled back leaves the tree as it was (asserted), so the next fault starts from
+    // it; one that hit after the commit needs v1 installed again.
+    let { w } = await installedV1(runtime, scope);
+    for (const k of [...points].sort((a, b) => a - b)) {
+      const before = tree(w);
+      const failed = await install(w.t, { ...w.options, pack: V2, fs: failingFs(k) }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (failed) {
+        expect(failed, `write ${k}`).toBeInstanceOf(InstallFailedError);
+        expect((failed as InstallFailedError).failures, `write ${k}`).toEqual([]);
+        expect(tree(w), `write ${k} of ${writes} failed: the tree must be as before`).toEqual(before);
+        rolledBack++;
+      } else {
+        expect(completed(w), `write ${k} of ${writes} hit after the commit: the upgrade must be complete`).toEqual(after);
+        ({ w } = await installedV1(runtime, scope));
+      }
+    }
+    expect(rolledBack, "the faults before the commit roll back").toBeGreaterThan(points.size / 2);
+  }, 60_000);
+
+  it(`SIGKILL at ${KILLS} seeded points of an upgrade: the next install recovers and completes it, your files intact, no stale lock, only committed journals`, async () => {
+    const reference = await installedV1(runtime, scope);
+    const counter = watchedFs(() => {});
+    await install(reference.w.t, { ...reference.w.options, pack: V2, fs: counter });
+    const total = counter.writes();
+    const expected = completed(reference.w);
+    const next = caseRandom(runtime, scope);
+    const runs = await Promise.all(
+      Array.from({ length: KILLS }, async () => {
+        const killAt = Math.floor(next() * total);
+        const { w } = await installedV1(runtime, scope);
+        return { w, killAt, crashed: await runChild(w, killAt, V2) };
+      }),
+    );
+    for (const { w, killAt, crashed } of runs) {
+      const label = `killed before change ${killAt} of ${total}`;
+      expect([crashed.signal, crashed.stderr], label).toEqual(["SIGKILL", ""]);
+      const outcome = await install(w.t, { ...w.options, pack: V2 });
+      expect(statuses(outcome), label).toHaveLength(w.roots.length);
+      expect(statuses(outcome).every((status) => status !== "planned"), label).toBe(true);
+      expect(completed(w), label).toEqual(expected);
+      for (const [path, content] of untouchable(w)) expect(readFileSync(path, "utf8"), path).toBe(content);
+      for (const root of w.roots) {
+        expect(existsSync(statePath(root, LOCK_FILE)), `${root.dir}: no stale lock`).toBe(false);
+        const journals = statePath(root, JOURNAL_DIR);
+        for (const name of existsSync(journals) ? readdirSync(journals) : []) expect(readFileSync(join(journals, name), "utf8"), `${root.dir}: ${name} committed`).toContain('"op":"commit"');
+      }
+    }
+  }, 60_000);
+
+  const editions = runtime.installSurface.cli?.editions ?? [undefined];
+  const perEdition = editions.map((edition) => ({ edition, ...configSurfaces(runtime, scope, edition) }));
+  const edited = [...new Set(perEdition.flatMap(({ surfaces }) => surfaces.filter((surface) => surface.edits).map((surface) => surface.file)))];
+  const editionNote = editions.length > 1 ? ` (each of its ${editions.length} CLI editions)` : "";
+  if (edited.length === 0) {
+    const reasons = [...new Set(perEdition.flatMap(({ none }) => none))].join("; ");
+    it(`config files: the contract edits none (${reasons}); the install records no config entry`, async () => {
+      for (const { edition, surfaces } of perEdition) {
+        const w = makeWorld(runtime, scope, edition);
+        expect(surfaces.filter((surface) => surface.edits)).toEqual([]);
+        seed(w, edition);
+        await install(w.t, { ...w.options, pack: V1 });
+        expect(manifestOf(w.main).config).toEqual([]);
+        for (const [path, content] of w.mine) expect(readFileSync(path, "utf8"), path).toBe(content);
+      }
+    });
+    return;
+  }
+  it(`config files (${edited.join(", ")})${editionNote}: your comments and CRLF line endings kept by the install, byte-identical after the uninstall`, async () => {
+    for (const { edition, surfaces } of perEdition) {
+      const w = makeWorld(runtime, scope, edition);
+      const seeded = seed(w, edition);
+      expect(seeded).toEqual(surfaces);
+      await install(w.t, { ...w.options, pack: V1 });
+      expect(manifestOf(w.main).config.length).toBeGreaterThan(0);
+      for (const surface of surfaces) {
+        const path = join(w.main.dir, surface.file);
+        const mine = w.mine.get(path)!;
+        const text = readFileSync(path, "utf8");
+        const label = `${surface.file} (${edition?.since ?? "no CLI edition"})`;
+        if (!surface.edits) {
+          expect(text, `${label}: bosun only looks in it`).toBe(mine);
+          continue;
+        }
+        expect(text, `${label}: bosun's entries added`).not.toBe(mine);
+        for (const comment of mine.match(/(\/\/|#)[^\r\n]*/g) ?? []) expect(text, label).toContain(comment);
+        expect(text.split("\n").slice(0, -1).every((line) => line.endsWith("\r")), `${label}: CRLF kept`).toBe(true);
+        expect((surface.syntax === "json" ? parseConfig(text) : parseToml(text)).ok, label).toBe(true);
+      }
+      await uninstall(w.t, { ...w.options, pack: PACK });
+      for (const [path, content] of w.mine) expect(readFileSync(path, "utf8"), path).toBe(content);
+    }
+  });
+}
