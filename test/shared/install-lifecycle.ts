@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { parseConfig } from "../../src/install/config/json-hooks.js";
 import { parseToml } from "../../src/install/config/toml-block.js";
-import { InstallFailedError } from "../../src/install/install-errors.js";
+import { InstallFailedError, PackNotInstalledError } from "../../src/install/install-errors.js";
+import type { InstallFs } from "../../src/install/install-fs.js";
 import type { InstallOutcome } from "../../src/install/install-pack.js";
 import { readManifest } from "../../src/install/manifest.js";
 import { JOURNAL_DIR, LOCK_FILE, MANIFEST_FILE, statePath, type InstallRoot } from "../../src/install/root.js";
@@ -33,8 +34,6 @@ const CHILD = fileURLToPath(new URL("../fixtures/install-crash-child.mjs", impor
  */
 const STRIDE = 7;
 const LAST_WRITES = 2;
-/** SIGKILL points per case, seeded per runtime and scope (the crash child is a process each: the costly part). */
-const KILLS = 2;
 
 const statuses = (outcome: InstallOutcome) => outcome.result.targets.flatMap((target) => target.roots.map((root) => root.status));
 const manifestOf = (root: InstallRoot) => readManifest(nodeFs, statePath(root, MANIFEST_FILE)).manifest;
@@ -48,21 +47,52 @@ function caseRandom(runtime: InstallRuntime, scope: InstallScope): () => number 
 }
 
 /** v1 installed over the user's files, then one of bosun's files edited by the user (the first the manifest lists). */
-async function installedV1(runtime: InstallRuntime, scope: InstallScope): Promise<{ w: World; edited: string }> {
+async function installedV1(runtime: InstallRuntime, scope: InstallScope): Promise<World> {
   const w = makeWorld(runtime, scope);
   seed(w);
   await install(w.t, { ...w.options, pack: V1 });
-  const edited = join(w.main.dir, Object.keys(manifestOf(w.main).files).sort()[0]!);
-  writeFileSync(edited, "my edits\n");
-  return { w, edited };
+  writeFileSync(join(w.main.dir, Object.keys(manifestOf(w.main).files).sort()[0]!), "my edits\n");
+  return w;
 }
 
-/** The crash child: one install in its own process, killed with SIGKILL before its `killAt`-th change (counted from 0). */
-function runChild(w: World, killAt: number, pack: string): Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+/**
+ * The runs a SIGKILL interrupts, each from where it starts: v1 into the user's files, v1 → v2
+ * over an edited file, and v1's uninstall. `again` is the next run, which recovers the killed one
+ * first; an uninstall killed after its commit finds the pack gone (then nothing is left to do).
+ */
+const KILLED_RUNS = {
+  "fresh install": {
+    start: async (runtime: InstallRuntime, scope: InstallScope) => {
+      const w = makeWorld(runtime, scope);
+      seed(w);
+      return w;
+    },
+    child: { pack: V1 },
+    again: (w: World, fs?: InstallFs) => install(w.t, { ...w.options, pack: V1, ...(fs ? { fs } : {}) }),
+  },
+  upgrade: {
+    start: installedV1,
+    child: { pack: V2 },
+    again: (w: World, fs?: InstallFs) => install(w.t, { ...w.options, pack: V2, ...(fs ? { fs } : {}) }),
+  },
+  uninstall: {
+    start: installedV1,
+    child: { pack: PACK, mode: "uninstall" },
+    again: (w: World, fs?: InstallFs) =>
+      uninstall(w.t, { ...w.options, pack: PACK, ...(fs ? { fs } : {}) }).catch((error: unknown) => {
+        if (error instanceof PackNotInstalledError) return null;
+        throw error;
+      }),
+  },
+} satisfies Record<string, { start: (runtime: InstallRuntime, scope: InstallScope) => Promise<World>; child: { pack: string; mode?: string }; again: (w: World, fs?: InstallFs) => Promise<InstallOutcome | null> }>;
+
+/** The crash child: one install or uninstall in its own process, killed with SIGKILL before its `killAt`-th change (counted from 0). */
+function runChild(w: World, killAt: number, run: { pack: string; mode?: string }): Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   const env = {
     ...w.t.env,
     CRASH_AFTER_WRITES: String(killAt),
-    INSTALL_PACK: pack,
+    INSTALL_PACK: run.pack,
+    ...(run.mode ? { INSTALL_MODE: run.mode } : {}),
     INSTALL_RUNTIMES: w.runtime.id,
     INSTALL_SCOPE: w.scope,
     INSTALL_CWD: w.cwd,
@@ -116,17 +146,23 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
     expect(unaccounted).toEqual([]);
   });
 
-  it("settled reinstall: the same pack again writes nothing at all (no file, no lock, no time changed)", async () => {
-    const w = makeWorld(runtime, scope);
-    seed(w);
-    await install(w.t, { ...w.options, pack: V1 });
-    const before = snapshotTree(w.t.root);
-    const fs = watchedFs(() => {});
-    const outcome = await install(w.t, { ...w.options, pack: V1, fs });
-    expect(statuses(outcome)).toEqual(w.roots.map(() => "unchanged"));
-    expect(outcome.settled, "found settled: nothing loaded or planned").toBe(true);
-    expect(fs.writes()).toBe(0);
-    expect(snapshotTree(w.t.root)).toEqual(before);
+  const plainOnly = configSurfaces(runtime, scope).surfaces.filter((surface) => surface.plainJsonOnly);
+  const plainNote = plainOnly.length === 0 ? "" : `; with comments in ${plainOnly.map((surface) => surface.file).join(", ")}, which the runtime reads as plain JSON, a full plan repeats the warning (not settled, by design) and still writes nothing`;
+  it(`settled reinstall: the same pack again is found settled and writes nothing at all (no file, no lock, no time changed)${plainNote}`, async () => {
+    for (const plain of plainOnly.length === 0 ? [true] : [true, false]) {
+      const w = makeWorld(runtime, scope);
+      seed(w, { plain });
+      await install(w.t, { ...w.options, pack: V1 });
+      const before = snapshotTree(w.t.root);
+      const fs = watchedFs(() => {});
+      const outcome = await install(w.t, { ...w.options, pack: V1, fs });
+      expect(statuses(outcome)).toEqual(w.roots.map(() => "unchanged"));
+      expect(fs.writes()).toBe(0);
+      expect(snapshotTree(w.t.root)).toEqual(before);
+      expect(outcome.settled, plain ? "settled: nothing loaded or planned" : "commented config: planned in full").toBe(plain);
+      const notes = outcome.result.targets.flatMap((target) => target.roots.flatMap((root) => root.plan.notes));
+      for (const surface of plainOnly) expect(notes.some((note) => note.includes(surface.plainJsonOnly!)), `${surface.file}: the warning`).toBe(!plain);
+    }
   });
 
   it("upgrade v1 → v2: every file you edited is backed up with your edits before v2 replaces or removes it; your own files stay", async () => {
@@ -168,17 +204,17 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
   it(`fault at every ${STRIDE}th write of an upgrade (from a seeded offset) and at its last ${LAST_WRITES}: the tree is byte-identical to before, or the upgrade is complete`, async () => {
     const reference = await installedV1(runtime, scope);
     const counter = watchedFs(() => {});
-    await install(reference.w.t, { ...reference.w.options, pack: V2, fs: counter });
+    await install(reference.t, { ...reference.options, pack: V2, fs: counter });
     const writes = counter.writes();
     expect(writes).toBeGreaterThan(10);
-    const after = completed(reference.w);
+    const after = completed(reference);
     const points = new Set<number>();
     for (let k = 1 + Math.floor(caseRandom(runtime, scope)() * STRIDE); k <= writes; k += STRIDE) points.add(k);
     for (let k = writes - LAST_WRITES + 1; k <= writes; k++) points.add(k);
     let rolledBack = 0;
     // A fault that rolled back leaves the tree as it was (asserted), so the next fault starts from
     // it; one that hit after the commit needs v1 installed again.
-    let { w } = await installedV1(runtime, scope);
+    let w = await installedV1(runtime, scope);
     for (const k of [...points].sort((a, b) => a - b)) {
       const before = tree(w);
       const failed = await install(w.t, { ...w.options, pack: V2, fs: failingFs(k) }).then(
@@ -192,38 +228,35 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
         rolledBack++;
       } else {
         expect(completed(w), `write ${k} of ${writes} hit after the commit: the upgrade must be complete`).toEqual(after);
-        ({ w } = await installedV1(runtime, scope));
+        w = await installedV1(runtime, scope);
       }
     }
     expect(rolledBack, "the faults before the commit roll back").toBeGreaterThan(points.size / 2);
   }, 60_000);
 
-  it(`SIGKILL at ${KILLS} seeded points of an upgrade: the next install recovers and completes it, your files intact, no stale lock, only committed journals`, async () => {
-    const reference = await installedV1(runtime, scope);
-    const counter = watchedFs(() => {});
-    await install(reference.w.t, { ...reference.w.options, pack: V2, fs: counter });
-    const total = counter.writes();
-    const expected = completed(reference.w);
+  it(`SIGKILL at a seeded point of a fresh install, an upgrade and an uninstall: the next run recovers and completes it, your files intact, no stale lock, only committed journals`, async () => {
     const next = caseRandom(runtime, scope);
     const runs = await Promise.all(
-      Array.from({ length: KILLS }, async () => {
-        const killAt = Math.floor(next() * total);
-        const { w } = await installedV1(runtime, scope);
-        return { w, killAt, crashed: await runChild(w, killAt, V2) };
+      Object.entries(KILLED_RUNS).map(async ([name, run]) => {
+        const reference = await run.start(runtime, scope);
+        const counter = watchedFs(() => {});
+        await run.again(reference, counter);
+        const killAt = Math.floor(next() * counter.writes());
+        const w = await run.start(runtime, scope);
+        const label = `${name} killed before change ${killAt} of ${counter.writes()}`;
+        return { w, run, label, expected: completed(reference), crashed: await runChild(w, killAt, run.child) };
       }),
     );
-    for (const { w, killAt, crashed } of runs) {
-      const label = `killed before change ${killAt} of ${total}`;
+    for (const { w, run, label, expected, crashed } of runs) {
       expect([crashed.signal, crashed.stderr], label).toEqual(["SIGKILL", ""]);
-      const outcome = await install(w.t, { ...w.options, pack: V2 });
-      expect(statuses(outcome), label).toHaveLength(w.roots.length);
-      expect(statuses(outcome).every((status) => status !== "planned"), label).toBe(true);
+      const outcome = await run.again(w);
+      if (outcome) expect(statuses(outcome).every((status) => status !== "planned"), label).toBe(true);
       expect(completed(w), label).toEqual(expected);
-      for (const [path, content] of untouchable(w)) expect(readFileSync(path, "utf8"), path).toBe(content);
+      for (const [path, content] of untouchable(w)) expect(readFileSync(path, "utf8"), `${label}: ${path}`).toBe(content);
       for (const root of w.roots) {
-        expect(existsSync(statePath(root, LOCK_FILE)), `${root.dir}: no stale lock`).toBe(false);
+        expect(existsSync(statePath(root, LOCK_FILE)), `${label}: ${root.dir}: no stale lock`).toBe(false);
         const journals = statePath(root, JOURNAL_DIR);
-        for (const name of existsSync(journals) ? readdirSync(journals) : []) expect(readFileSync(join(journals, name), "utf8"), `${root.dir}: ${name} committed`).toContain('"op":"commit"');
+        for (const name of existsSync(journals) ? readdirSync(journals) : []) expect(readFileSync(join(journals, name), "utf8"), `${label}: ${root.dir}: ${name} committed`).toContain('"op":"commit"');
       }
     }
   }, 60_000);
@@ -238,7 +271,7 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
       for (const { edition, surfaces } of perEdition) {
         const w = makeWorld(runtime, scope, edition);
         expect(surfaces.filter((surface) => surface.edits)).toEqual([]);
-        seed(w, edition);
+        seed(w, { edition });
         await install(w.t, { ...w.options, pack: V1 });
         expect(manifestOf(w.main).config).toEqual([]);
         for (const [path, content] of w.mine) expect(readFileSync(path, "utf8"), path).toBe(content);
@@ -249,7 +282,7 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
   it(`config files (${edited.join(", ")})${editionNote}: your comments and CRLF line endings kept by the install, byte-identical after the uninstall`, async () => {
     for (const { edition, surfaces } of perEdition) {
       const w = makeWorld(runtime, scope, edition);
-      const seeded = seed(w, edition);
+      const seeded = seed(w, { edition });
       expect(seeded).toEqual(surfaces);
       await install(w.t, { ...w.options, pack: V1 });
       expect(manifestOf(w.main).config.length).toBeGreaterThan(0);

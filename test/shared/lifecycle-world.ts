@@ -34,6 +34,8 @@ export interface ConfigSurface {
   syntax: "json" | "toml";
   edits: boolean;
   contracts: string[];
+  /** The runtime reads the file as plain JSON and ignores it whole when it has comments: the plan warns with this. */
+  plainJsonOnly?: string;
 }
 
 /**
@@ -45,15 +47,16 @@ export function configSurfaces(runtime: InstallRuntime, scope: InstallScope, edi
   const layout = runtime.installSurface.layout(scope, edition);
   const byFile = new Map<string, ConfigSurface>();
   const none: string[] = [];
-  const add = (file: string, syntax: ConfigSurface["syntax"], edits: boolean, contract: string) => {
+  const add = (file: string, syntax: ConfigSurface["syntax"], edits: boolean, contract: string, plainJsonOnly?: string) => {
     const known = byFile.get(file) ?? { file, syntax, edits: false, contracts: [] };
-    byFile.set(file, { ...known, edits: known.edits || edits, contracts: [...known.contracts, contract] });
+    const plain = known.plainJsonOnly ?? plainJsonOnly;
+    byFile.set(file, { ...known, edits: known.edits || edits, contracts: [...known.contracts, contract], ...(plain ? { plainJsonOnly: plain } : {}) });
   };
   const hooks = layout.hooks;
   if (isSkip(hooks)) none.push(`hooks: ${hooks.skip}`);
   else {
     const takesEvent = PACK_HOOK_EVENT in hooks.events;
-    if (hooks.register.kind === "config") add(hooks.register.files[0]!, "json", takesEvent, hooks.register.contract);
+    if (hooks.register.kind === "config") add(hooks.register.files[0]!, "json", takesEvent, hooks.register.contract, hooks.register.plainJsonOnly);
     else none.push(`hooks: one file per hook in ${hooks.register.dir}/ (${hooks.register.contract}), no config file`);
     if (hooks.toml) add(hooks.toml.file, "toml", takesEvent, hooks.toml.contract);
     if (hooks.retiredToml) add(hooks.retiredToml.file, "toml", false, hooks.retiredToml.contract);
@@ -61,13 +64,18 @@ export function configSurfaces(runtime: InstallRuntime, scope: InstallScope, edi
   const settings = layout.settings;
   if (settings === undefined) none.push("settings: no settings file");
   else if (isSkip(settings)) none.push(`settings: ${settings.skip}`);
-  else add(settings.file, "json", PACK_SETTING_KEYS.some((key) => !isSkip(settings[key])), settings.contract);
+  else add(settings.file, "json", PACK_SETTING_KEYS.some((key) => !isSkip(settings[key])), settings.contract, settings.plainJsonOnly);
   return { surfaces: [...byFile.values()], none };
 }
 
-/** The user's own config, in their style: a BOM-less JSONC with comments, a trailing comma and CRLF; a TOML with comments and CRLF. */
-export function userConfig(syntax: ConfigSurface["syntax"]): string {
+/**
+ * The user's own config, in their style: a JSONC with comments, a trailing comma and CRLF; a
+ * TOML with comments and CRLF. `plain`: the JSON without comments (CRLF kept), as a user of a
+ * runtime that ignores a commented file has it.
+ */
+export function userConfig(syntax: ConfigSurface["syntax"], plain = false): string {
   if (syntax === "toml") return '# my own config\r\nmodel = "mine" # keep this\r\n\r\n[mine]\r\nkey = 1\r\n';
+  if (plain) return '{\r\n  "mine": { "keep": true }\r\n}\r\n';
   return '{\r\n  // my own settings\r\n  "mine": { "keep": true }, // keep this\r\n}\r\n';
 }
 
@@ -116,11 +124,15 @@ export function makeWorld(runtime: InstallRuntime, scope: InstallScope, edition?
   return { t, runtime, scope, cwd, roots, main: roots[0]!, options, mine: new Map() };
 }
 
-/** Plants the user's files: each config file the contract names (in their style), a file of theirs in the runtime's folder and one in the working folder. */
-export function seed(w: World, edition?: ContractEdition): ConfigSurface[] {
-  const { surfaces } = configSurfaces(w.runtime, w.scope, edition);
+/**
+ * Plants the user's files: each config file the contract names (in their style; `plain`: without
+ * comments where the runtime reads it as plain JSON), a file of theirs in the runtime's folder
+ * and one in the working folder.
+ */
+export function seed(w: World, options: { edition?: ContractEdition; plain?: boolean } = {}): ConfigSurface[] {
+  const { surfaces } = configSurfaces(w.runtime, w.scope, options.edition);
   const put = (path: string, content: string) => w.mine.set(w.t.write(path, content), content);
-  for (const surface of surfaces) put(join(w.main.dir, surface.file), userConfig(surface.syntax));
+  for (const surface of surfaces) put(join(w.main.dir, surface.file), userConfig(surface.syntax, options.plain === true && surface.plainJsonOnly !== undefined));
   put(join(w.main.dir, "my-notes.md"), "my own notes\n");
   put(join(w.cwd, "my-work.txt"), "my own work\n");
   return surfaces;
