@@ -1,6 +1,6 @@
 // What the shared install-lifecycle suite (install-lifecycle.ts) stands on: the runtime × scope
 // cases read from the install registry, a temp home for one case, the config files the runtime's
-// declared contract has bosun edit (seeded in the user's style: comments, CRLF), and a view of
+// declared contract has bosun edit (seeded in the user's style: BOM, comments, CRLF), and a view of
 // the tree that two homes can be compared by.
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
@@ -69,14 +69,14 @@ export function configSurfaces(runtime: InstallRuntime, scope: InstallScope, edi
 }
 
 /**
- * The user's own config, in their style: a JSONC with comments, a trailing comma and CRLF; a
- * TOML with comments and CRLF. `plain`: the JSON without comments (CRLF kept), as a user of a
- * runtime that ignores a commented file has it.
+ * The user's own config, in their style: a JSONC with a BOM, comments, a trailing comma and
+ * CRLF; a TOML with a BOM, comments and CRLF. `plain`: the JSON without comments or BOM (CRLF
+ * kept), as a user of a runtime that ignores a commented file has it.
  */
 export function userConfig(syntax: ConfigSurface["syntax"], plain = false): string {
-  if (syntax === "toml") return '# my own config\r\nmodel = "mine" # keep this\r\n\r\n[mine]\r\nkey = 1\r\n';
+  if (syntax === "toml") return '\ufeff# my own config\r\nmodel = "mine" # keep this\r\n\r\n[mine]\r\nkey = 1\r\n';
   if (plain) return '{\r\n  "mine": { "keep": true }\r\n}\r\n';
-  return '{\r\n  // my own settings\r\n  "mine": { "keep": true }, // keep this\r\n}\r\n';
+  return '\ufeff{\r\n  // my own settings\r\n  "mine": { "keep": true }, // keep this\r\n}\r\n';
 }
 
 export interface World {
