@@ -2,8 +2,8 @@
 // suite against every adapter): a fresh install, a settled reinstall that writes nothing, an
 // upgrade that backs up your edits, an uninstall that gives the tree back byte for byte, a fault
 // at a stride of writes (tree restored, or the run complete), SIGKILL at seeded points (the next
-// run recovers), and the config files the runtime's contract edits keeping your comments and
-// CRLF. Everything it expects per runtime is derived from the runtime's declared install surface.
+// run recovers), and the config files the runtime's contract edits keeping your BOM, comments
+// and CRLF. Everything it expects per runtime is derived from the runtime's declared install surface.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -22,7 +22,7 @@ import { isSkip, type InstallRuntime, type InstallScope } from "../../src/runtim
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { failingFs, install, uninstall, watchedFs } from "../fixtures/install.js";
 import { seededRandom } from "../fixtures/random.js";
-import { completed, configSurfaces, makeWorld, PACK, seed, tree, V1, V2, type World } from "./lifecycle-world.js";
+import { completed, configSurfaces, makeWorld, PACK, PACK_HOOK_EVENT, seed, tree, V1, V2, type World } from "./lifecycle-world.js";
 
 const CHILD = fileURLToPath(new URL("../fixtures/install-crash-child.mjs", import.meta.url));
 /**
@@ -58,18 +58,15 @@ async function installedV1(runtime: InstallRuntime, scope: InstallScope): Promis
 }
 
 /**
- * The runs a fault or a SIGKILL interrupts, each from where it starts: v1 into the user's files,
- * v1 → v2 over an edited file, and v1's uninstall. `again` runs it (the next run recovers a
+ * The runs a fault or a SIGKILL interrupts, each from where it starts: v1 into an empty home
+ * (bosun makes the runtime's folders and config files), v1 → v2 over an edited file and the
+ * user's config files, and v1's uninstall from there. `again` runs it (the next run recovers a
  * killed one first; an uninstall killed after its commit finds the pack gone: nothing is left to
  * do). `stride`: the upgrade, which does the most, takes the most faults.
  */
 const RUNS = {
   "fresh install": {
-    start: async (runtime: InstallRuntime, scope: InstallScope) => {
-      const w = makeWorld(runtime, scope);
-      seed(w);
-      return w;
-    },
+    start: async (runtime: InstallRuntime, scope: InstallScope) => makeWorld(runtime, scope),
     child: { pack: V1 },
     stride: 3 * STRIDE,
     again: (w: World, fs?: InstallFs) => install(w.t, { ...w.options, pack: V1, ...(fs ? { fs } : {}) }),
@@ -124,7 +121,7 @@ function placedFolders(runtime: InstallRuntime, scope: InstallScope): string[] {
   if (!isSkip(layout.skills)) folders.push(`${layout.skills.root ?? "main"}:${layout.skills.dir}/`);
   if (!isSkip(layout.commands)) folders.push(`${layout.commands.root ?? "main"}:${layout.commands.dir}/`);
   if (!isSkip(layout.agents)) folders.push(`main:${layout.agents.dir}/`);
-  if (!isSkip(layout.hooks) && "stop" in layout.hooks.events) folders.push(`main:${layout.hooks.filesDir}/`);
+  if (!isSkip(layout.hooks) && PACK_HOOK_EVENT in layout.hooks.events) folders.push(`main:${layout.hooks.filesDir}/`);
   return folders;
 }
 

@@ -15,7 +15,7 @@ import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 export const PACK = "lifecycle";
 export const V1 = packDir("lifecycle-v1");
 export const V2 = packDir("lifecycle-v2");
-const PACK_HOOK_EVENT = (JSON.parse(readFileSync(join(V1, "hooks/life-hook.json"), "utf8")) as { event: string }).event;
+export const PACK_HOOK_EVENT = (JSON.parse(readFileSync(join(V1, "hooks/life-hook.json"), "utf8")) as { event: string }).event;
 const PACK_SETTING_KEYS = Object.keys((JSON.parse(readFileSync(join(V1, "pack.json"), "utf8")) as { settings: object }).settings) as ("permissions" | "env")[];
 
 /** The scopes a runtime declares: every runtime has a global root; a project scope when it has a project root. */
