@@ -305,27 +305,33 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
     });
     return;
   }
-  it(`config files (${edited.join(", ")})${editionNote}: your BOM, comments and CRLF line endings kept by the install, byte-identical after the uninstall`, async () => {
+  it(`config files (${edited.join(", ")})${editionNote}: your BOM, comments and CRLF line endings kept by the install and the upgrade, byte-identical after the uninstall`, async () => {
     for (const { edition, surfaces } of perEdition) {
       const w = makeWorld(runtime, scope, edition);
       const seeded = seed(w, { edition });
       expect(seeded).toEqual(surfaces);
-      await install(w.t, { ...w.options, pack: V1 });
-      expect(manifestOf(w.main).config.length).toBeGreaterThan(0);
-      for (const surface of surfaces) {
-        const path = join(w.main.dir, surface.file);
-        const mine = w.mine.get(path)!;
-        const text = readFileSync(path, "utf8");
-        const label = `${surface.file} (${edition?.since ?? "no CLI edition"})`;
-        if (!surface.edits) {
-          expect(text, `${label}: bosun only looks in it`).toBe(mine);
-          continue;
+      const previous = new Map<string, string>();
+      for (const pack of [V1, V2]) {
+        await install(w.t, { ...w.options, pack });
+        expect(manifestOf(w.main).config.length).toBeGreaterThan(0);
+        for (const surface of surfaces) {
+          const path = join(w.main.dir, surface.file);
+          const mine = w.mine.get(path)!;
+          const text = readFileSync(path, "utf8");
+          const label = `${surface.file} (${edition?.since ?? "no CLI edition"}) after ${pack === V1 ? "the install" : "the upgrade"}`;
+          if (!surface.edits) {
+            expect(text, `${label}: bosun only looks in it`).toBe(mine);
+            continue;
+          }
+          expect(text, `${label}: bosun's entries added`).not.toBe(mine);
+          // v2 changes the hook's command and the settings; a TOML block stays as it was.
+          if (surface.syntax === "json" && previous.has(path)) expect(text, `${label}: v2's entries`).not.toBe(previous.get(path));
+          previous.set(path, text);
+          expect(text.startsWith("\ufeff"), `${label}: BOM kept`).toBe(true);
+          for (const comment of mine.match(/(\/\/|#)[^\r\n]*/g) ?? []) expect(text, label).toContain(comment);
+          expect(text.split("\n").slice(0, -1).every((line) => line.endsWith("\r")), `${label}: CRLF kept`).toBe(true);
+          expect((surface.syntax === "json" ? parseConfig(text) : parseToml(text)).ok, label).toBe(true);
         }
-        expect(text, `${label}: bosun's entries added`).not.toBe(mine);
-        expect(text.startsWith("\ufeff"), `${label}: BOM kept`).toBe(true);
-        for (const comment of mine.match(/(\/\/|#)[^\r\n]*/g) ?? []) expect(text, label).toContain(comment);
-        expect(text.split("\n").slice(0, -1).every((line) => line.endsWith("\r")), `${label}: CRLF kept`).toBe(true);
-        expect((surface.syntax === "json" ? parseConfig(text) : parseToml(text)).ok, label).toBe(true);
       }
       await uninstall(w.t, { ...w.options, pack: PACK });
       for (const [path, content] of w.mine) expect(readFileSync(path, "utf8"), path).toBe(content);
