@@ -2,7 +2,7 @@
 // the install registry, in every scope it declares: adding a runtime there runs it through the
 // seven checks with nothing else to write.
 import { describe, expect, it } from "vitest";
-import { listInstallRuntimes } from "../../src/runtimes/install-registry.js";
+import { listInstallRuntimes } from "../../src/runtimes/registry.js";
 import { installLifecycleSuite } from "../shared/install-lifecycle.js";
 import { lifecycleCases } from "../shared/lifecycle-world.js";
 

@@ -5,9 +5,10 @@
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, relative } from "node:path";
-import { rootsFor, type InstallRoot } from "../../src/install/root.js";
-import { listInstallRuntimes } from "../../src/runtimes/install-registry.js";
-import { INSTALL_SCOPES, isSkip, type ContractEdition, type InstallRuntime, type InstallScope } from "../../src/runtimes/install-types.js";
+import { rootsFor, type InstallRoot } from "../../src/install/records/root.js";
+import { listInstallRuntimes } from "../../src/runtimes/registry.js";
+import { INSTALL_SCOPES, isSkip, type ContractEdition, type InstallScope } from "../../src/runtimes/kit/install-types.js";
+import type { InstallRuntime } from "../../src/runtimes/kit/types.js";
 import { installOptions, packDir } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
