@@ -21,7 +21,7 @@ const { loadModelsDevFixture, scaleModelsDevData } = await tsImport(join(root, "
 const { openLocation } = await dist("catalog/location.js");
 const { ModelsDevClient } = await dist("catalog/models-dev-client.js");
 const { ExtensionHost } = await dist("extensions/host.js");
-const { resolvePaths } = await dist("boot/paths.js");
+const { resolvePaths } = await dist("kernel/paths.js");
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);

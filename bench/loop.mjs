@@ -17,12 +17,12 @@ const HISTORY = 200;
 
 const { streamText } = await import("ai");
 const { runAgent } = await import(dist("agent/loop.js"));
-const { ApprovalGate } = await import(dist("agent/approval.js"));
-const { Redactor } = await import(dist("agent/secrets.js"));
-const { FileSessionStore } = await import(dist("agent/session-store.js"));
-const { ToolRegistry } = await import(dist("agent/tool-registry.js"));
+const { ApprovalGate } = await import(dist("agent/approval/approval.js"));
+const { Redactor } = await import(dist("kernel/redact/secrets.js"));
+const { FileSessionStore } = await import(dist("agent/session/store.js"));
+const { ToolRegistry } = await import(dist("agent/tools/tool-registry.js"));
 const { builtinTools } = await import(dist("agent/tools/builtin.js"));
-const { createSpillStore } = await import(dist("agent/spill-store.js"));
+const { createSpillStore } = await import(dist("agent/session/spill-store.js"));
 const { defaultSystemPrompt } = await import(dist("agent/system-prompt.js"));
 const { ExtensionHost } = await import(dist("extensions/host.js"));
 const { extensionRoots } = await import(dist("extensions/roots.js"));

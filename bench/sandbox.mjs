@@ -32,20 +32,20 @@ const TOKENS = 2_000;
 const CREDENTIAL = "bench-credential-do-not-read\n";
 const TURN_COMMAND = "wc -l notes.txt; echo shell pid $$";
 
-const { openRunSandbox } = await import(dist("agent/sandbox/run-sandbox.js"));
+const { openRunSandbox } = await import(dist("app/run-sandbox.js"));
 const { openSandbox } = await import(dist("agent/sandbox/open-sandbox.js"));
 const { sandboxSettings } = await import(dist("agent/sandbox/sandbox-settings.js"));
 const { credentialLocationsFor } = await import(dist("runtimes/credential-locations.js"));
 const { authStoreFile } = await import(dist("catalog/catalog-files.js"));
-const { resolvePaths } = await import(dist("boot/paths.js"));
-const { isInside } = await import(dist("fs/path-inside.js"));
+const { resolvePaths } = await import(dist("kernel/paths.js"));
+const { isInside } = await import(dist("kernel/fs/path-inside.js"));
 const { runAgent } = await import(dist("agent/loop.js"));
-const { ApprovalGate } = await import(dist("agent/approval.js"));
-const { Redactor } = await import(dist("agent/secrets.js"));
-const { FileSessionStore } = await import(dist("agent/session-store.js"));
-const { ToolRegistry } = await import(dist("agent/tool-registry.js"));
+const { ApprovalGate } = await import(dist("agent/approval/approval.js"));
+const { Redactor } = await import(dist("kernel/redact/secrets.js"));
+const { FileSessionStore } = await import(dist("agent/session/store.js"));
+const { ToolRegistry } = await import(dist("agent/tools/tool-registry.js"));
 const { builtinTools } = await import(dist("agent/tools/builtin.js"));
-const { createSpillStore } = await import(dist("agent/spill-store.js"));
+const { createSpillStore } = await import(dist("agent/session/spill-store.js"));
 const { defaultSystemPrompt } = await import(dist("agent/system-prompt.js"));
 
 mkdirSync("/var/tmp", { recursive: true });

@@ -16,12 +16,12 @@ const LATENCY_MS = 200;
 const TASKS = 16;
 
 const { runAgent } = await import(dist("agent/loop.js"));
-const { withSubagents } = await import(dist("agent/subagent.js"));
-const { SubagentSessionCache } = await import(dist("agent/subagent-sessions.js"));
-const { ApprovalGate } = await import(dist("agent/approval.js"));
-const { Redactor } = await import(dist("agent/secrets.js"));
-const { FileSessionStore } = await import(dist("agent/session-store.js"));
-const { ToolRegistry } = await import(dist("agent/tool-registry.js"));
+const { withSubagents } = await import(dist("agent/subagents/subagent.js"));
+const { SubagentSessionCache } = await import(dist("agent/subagents/sessions.js"));
+const { ApprovalGate } = await import(dist("agent/approval/approval.js"));
+const { Redactor } = await import(dist("kernel/redact/secrets.js"));
+const { FileSessionStore } = await import(dist("agent/session/store.js"));
+const { ToolRegistry } = await import(dist("agent/tools/tool-registry.js"));
 const { builtinTools } = await import(dist("agent/tools/builtin.js"));
 
 const { scratch, workdir, llm, target, model } = await startScriptedAgentBench("subagents", "delegate what is independent");

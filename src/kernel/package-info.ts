@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** bosun's package folder (this file is at `<root>/{src,dist}/boot/`). */
+/** bosun's package folder (this file is at `<root>/{src,dist}/kernel/`). */
 export function packageRoot(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 }
