@@ -75,6 +75,28 @@ export interface AgentRunResult {
   instructions: InstructionRecord[];
 }
 
+/** What a run has counted so far: what its end record and result report. */
+interface Tally {
+  turns: number;
+  usage: { inputTokens: number; outputTokens: number };
+  /** The text of the last reply. */
+  lastText: string;
+}
+
+/** One run of the loop: what every turn works with, set up once. */
+interface Run {
+  options: AgentOptions;
+  ui: AgentUi;
+  hooks: AgentHooks;
+  agent: AgentInfo;
+  retries: RetryBudget;
+  /** The tools as the model is sent them; undefined when the model cannot call tools. */
+  toolSet: ReturnType<ToolRegistry["modelTools"]> | undefined;
+  /** The system prompt, after the extensions and redaction. */
+  system: string;
+  compactor: Compactor;
+}
+
 /**
  * Runs the agent on one prompt: stream the model's reply, run the tools it calls (through
  * approval), feed the results back, and stop at a reply without tool calls, at the turn limit,
@@ -85,23 +107,12 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
   quietSdkWarnings();
   const { session, signal, redactor } = options;
   const ui = redactingUi(options.ui, redactor);
-  const hooks = new AgentHooks(options.extensions ?? null, (message) => ui.onEvent({ type: "notice", message }));
-  const retries = options.retries ?? new RetryBudget();
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-  const agent: AgentInfo = {
-    sessionId: session.id,
-    workdir: options.workdir,
-    model: options.modelRef,
-    mode: options.approval.mode,
-    depth: options.depth ?? 0,
-    tools: options.tools,
-  };
-  const usage = { inputTokens: 0, outputTokens: 0 };
-  let turns = 0;
-  let lastText = "";
+  const tally: Tally = { turns: 0, usage: { inputTokens: 0, outputTokens: 0 }, lastText: "" };
   const instructions = options.instructions?.files ?? [];
 
   const end = (reason: RunEndReason, error?: string): AgentRunResult => {
+    const { turns, usage, lastText } = tally;
     session.append({ type: "run", phase: "end", reason, turns, usage, ...(error ? { error } : {}) });
     session.sync();
     return { sessionId: session.id, reason, text: lastText, turns, usage, instructions };
@@ -116,109 +127,24 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
     ...(instructions.length > 0 ? { instructions } : {}),
   });
   try {
-    await hooks.init(agent);
-    const toolSet = options.toolCalls ? options.tools.modelTools() : undefined;
-    if (!toolSet) ui.onEvent({ type: "notice", message: "this model cannot call tools; it answers without them" });
-    const base =
-      options.systemPrompt ??
-      defaultSystemPrompt({
-        workdir: options.workdir,
-        platform: `${process.platform} (${process.arch})`,
-        date: (options.now ?? (() => new Date()))().toISOString().slice(0, 10),
-        toolNames: toolSet ? options.tools.names() : [],
-        mode: options.approval.mode,
-        depth: agent.depth,
-      });
-    const system = redactor.text(await hooks.systemPrompt(agent, withProjectInstructions(base, options.instructions)));
-    // Every request carries the system prompt and the tool definitions: counted once.
-    const toolDefinitions = toolSet ? options.tools.list().map((t) => ({ name: t.name, description: t.description, parameters: toolJsonSchema(t) })) : [];
-    const fixedTokens = estimateTextTokens(system) + estimateTextTokens(JSON.stringify(toolDefinitions));
-    const compactor = new Compactor({
-      model: options.model,
-      limits: options.limits,
-      fixedTokens: () => fixedTokens,
-      retries,
-      ui,
-      ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
-    });
+    const run = await openRun(options, ui);
     session.append({ type: "message", message: { role: "user", content: prompt } });
-
     for (;;) {
       if (signal.aborted) return end("aborted");
-      if (turns >= maxTurns) {
-        ui.onEvent({ type: "notice", message: `stopped after ${turns} turns (the turn limit) without a final answer` });
+      if (tally.turns >= maxTurns) {
+        ui.onEvent({ type: "notice", message: `stopped after ${tally.turns} turns (the turn limit) without a final answer` });
         return end("turn-limit");
       }
-      turns++;
-      ui.onEvent({ type: "turn-start", turn: turns });
-      await compactor.compactIfNeeded(session, signal);
-
-      let step: StepResult;
-      let overflowCompacted = false;
-      for (;;) {
-        const request = await hooks.beforeLlmCall(agent, turns, system, session.messages);
-        try {
-          step = await retries.run(
-            () =>
-              streamModelStep({
-                model: options.model,
-                system: request.system,
-                messages: request.messages,
-                ...(toolSet ? { tools: toolSet } : {}),
-                ...(options.limits.output > 0 ? { maxOutputTokens: options.limits.output } : {}),
-                signal,
-                ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
-                onText: (delta) => ui.onEvent({ type: "text", delta }),
-              }),
-            signal,
-            (attempt, delayMs, info, hadPartialReply) => ui.onEvent({ type: "retry", attempt, delayMs, reason: info.message, hadPartialReply }),
-          );
-          break;
-        } catch (error) {
-          if (error instanceof ModelStepError && error.info.contextOverflow && !overflowCompacted) {
-            overflowCompacted = true;
-            ui.onEvent({ type: "notice", message: "the request was too large for the model's context; compacting and trying again" });
-            await compactor.compactIfNeeded(session, signal, true);
-            continue;
-          }
-          throw error;
-        }
-      }
-
-      usage.inputTokens += step.usage.inputTokens ?? 0;
-      usage.outputTokens += step.usage.outputTokens ?? 0;
-      lastText = step.text;
-      ui.onEvent({ type: "reply-end", text: step.text, usage: step.usage });
-      await hooks.afterLlmCall(agent, { turn: turns, text: step.text, toolCalls: step.toolCalls, usage: step.usage, finishReason: step.finishReason });
-      if (step.assistant) session.append({ type: "message", message: step.assistant, usage: step.usage });
+      tally.turns++;
+      const step = await modelTurn(run, tally);
       if (step.toolCalls.length === 0) return end("final");
-
-      const results: ToolModelMessage["content"] = [];
-      for (const call of step.toolCalls) {
-        const outcome = await runToolCall(call, {
-          registry: options.tools,
-          approval: options.approval,
-          hooks,
-          agent,
-          redactor,
-          session,
-          ui,
-          workdir: options.workdir,
-          env: options.env,
-          signal,
-          ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-          ...(options.jobs ? { jobs: options.jobs } : {}),
-        });
-        results.push(outcome.part);
-      }
-      session.append({ type: "message", message: { role: "tool", content: results } });
-      session.sync();
+      await toolTurn(run, step);
     }
   } catch (error) {
     if (error instanceof AgentAbortedError || signal.aborted) {
       const partial = error instanceof AgentAbortedError ? error.partialText : "";
       if (partial) {
-        lastText = partial;
+        tally.lastText = partial;
         session.append({ type: "message", message: { role: "assistant", content: [{ type: "text", text: partial }] } satisfies ModelMessage });
       }
       return end("aborted");
@@ -227,6 +153,126 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
     end("error", redactor.text(describeError(failure)));
     throw failure;
   }
+}
+
+/** Sets a run up: `agent_init`, the tools the model is sent, the system prompt (through `system_prompt`), the compactor. */
+async function openRun(options: AgentOptions, ui: AgentUi): Promise<Run> {
+  const hooks = new AgentHooks(options.extensions ?? null, (message) => ui.onEvent({ type: "notice", message }));
+  const retries = options.retries ?? new RetryBudget();
+  const agent: AgentInfo = {
+    sessionId: options.session.id,
+    workdir: options.workdir,
+    model: options.modelRef,
+    mode: options.approval.mode,
+    depth: options.depth ?? 0,
+    tools: options.tools,
+  };
+  await hooks.init(agent);
+  const toolSet = options.toolCalls ? options.tools.modelTools() : undefined;
+  if (!toolSet) ui.onEvent({ type: "notice", message: "this model cannot call tools; it answers without them" });
+  const base =
+    options.systemPrompt ??
+    defaultSystemPrompt({
+      workdir: options.workdir,
+      platform: `${process.platform} (${process.arch})`,
+      date: (options.now ?? (() => new Date()))().toISOString().slice(0, 10),
+      toolNames: toolSet ? options.tools.names() : [],
+      mode: options.approval.mode,
+      depth: agent.depth,
+    });
+  const system = options.redactor.text(await hooks.systemPrompt(agent, withProjectInstructions(base, options.instructions)));
+  // Every request carries the system prompt and the tool definitions: counted once.
+  const toolDefinitions = toolSet ? options.tools.list().map((t) => ({ name: t.name, description: t.description, parameters: toolJsonSchema(t) })) : [];
+  const fixedTokens = estimateTextTokens(system) + estimateTextTokens(JSON.stringify(toolDefinitions));
+  const compactor = new Compactor({
+    model: options.model,
+    limits: options.limits,
+    fixedTokens: () => fixedTokens,
+    retries,
+    ui,
+    ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+  });
+  return { options, ui, hooks, agent, retries, toolSet, system, compactor };
+}
+
+/**
+ * The model's turn: compact when the session is near the context limit, stream one reply
+ * (through `before_llm_call`, retried as the budget allows; a context overflow compacts once and
+ * tries again), and record it (the tally, `after_llm_call`, the session).
+ */
+async function modelTurn(run: Run, tally: Tally): Promise<StepResult> {
+  const { options, ui, hooks, agent, compactor } = run;
+  const turn = tally.turns;
+  const { session, signal } = options;
+  ui.onEvent({ type: "turn-start", turn });
+  await compactor.compactIfNeeded(session, signal);
+  let step: StepResult | undefined;
+  let overflowCompacted = false;
+  while (!step) {
+    const request = await hooks.beforeLlmCall(agent, turn, run.system, session.messages);
+    try {
+      step = await streamReply(run, request);
+    } catch (error) {
+      if (!(error instanceof ModelStepError && error.info.contextOverflow && !overflowCompacted)) throw error;
+      overflowCompacted = true;
+      ui.onEvent({ type: "notice", message: "the request was too large for the model's context; compacting and trying again" });
+      await compactor.compactIfNeeded(session, signal, true);
+    }
+  }
+  tally.usage.inputTokens += step.usage.inputTokens ?? 0;
+  tally.usage.outputTokens += step.usage.outputTokens ?? 0;
+  tally.lastText = step.text;
+  ui.onEvent({ type: "reply-end", text: step.text, usage: step.usage });
+  await hooks.afterLlmCall(agent, { turn, text: step.text, toolCalls: step.toolCalls, usage: step.usage, finishReason: step.finishReason });
+  if (step.assistant) session.append({ type: "message", message: step.assistant, usage: step.usage });
+  return step;
+}
+
+/** One model call, streamed to the UI as it comes, retried on what the retry budget allows. */
+function streamReply(run: Run, request: { system: string; messages: ModelMessage[] }): Promise<StepResult> {
+  const { options, ui, toolSet } = run;
+  const { signal } = options;
+  return run.retries.run(
+    () =>
+      streamModelStep({
+        model: options.model,
+        system: request.system,
+        messages: request.messages,
+        ...(toolSet ? { tools: toolSet } : {}),
+        ...(options.limits.output > 0 ? { maxOutputTokens: options.limits.output } : {}),
+        signal,
+        ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+        onText: (delta) => ui.onEvent({ type: "text", delta }),
+      }),
+    signal,
+    (attempt, delayMs, info, hadPartialReply) => ui.onEvent({ type: "retry", attempt, delayMs, reason: info.message, hadPartialReply }),
+  );
+}
+
+/** The tools' turn: each call the reply made, in order, through approval; the results go to the session, synced. */
+async function toolTurn(run: Run, step: StepResult): Promise<void> {
+  const { options, ui, hooks, agent } = run;
+  const { session } = options;
+  const results: ToolModelMessage["content"] = [];
+  for (const call of step.toolCalls) {
+    const outcome = await runToolCall(call, {
+      registry: options.tools,
+      approval: options.approval,
+      hooks,
+      agent,
+      redactor: options.redactor,
+      session,
+      ui,
+      workdir: options.workdir,
+      env: options.env,
+      signal: options.signal,
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+      ...(options.jobs ? { jobs: options.jobs } : {}),
+    });
+    results.push(outcome.part);
+  }
+  session.append({ type: "message", message: { role: "tool", content: results } });
+  session.sync();
 }
 
 let sdkWarningsQuieted = false;
