@@ -1,6 +1,7 @@
 import * as nodeFs from "node:fs";
 import type { Stats } from "node:fs";
 import { join } from "node:path";
+import { saveCacheFile } from "../../kernel/fs/cache-file.js";
 
 /** The cache file, in bosun's cache folder. */
 export const DIGEST_CACHE_FILE = "pack-digests.json";
@@ -96,14 +97,7 @@ export class DigestCache {
   save(): void {
     if (!this.file || !this.changed || !this.write) return;
     const kept = Object.fromEntries([...this.packs].slice(-MAX_PACKS));
-    const temp = `${this.file}.${process.pid}.tmp`;
-    try {
-      nodeFs.mkdirSync(join(this.file, ".."), { recursive: true, mode: 0o700 });
-      nodeFs.writeFileSync(temp, `${JSON.stringify({ format: FORMAT, packs: kept })}\n`, { mode: 0o600 });
-      nodeFs.renameSync(temp, this.file);
-    } catch {
-      removeQuietly(temp);
-    }
+    saveCacheFile(this.file, `${JSON.stringify({ format: FORMAT, packs: kept })}\n`);
   }
 }
 
@@ -127,13 +121,4 @@ function readPacks(file: string): Map<string, Record<string, string>> {
     // no cache, or a damaged one: hash everything
   }
   return packs;
-}
-
-/** Removes a temp file left by a failed write; a cache folder that is not one (a file in its place) has none. */
-export function removeQuietly(path: string): void {
-  try {
-    nodeFs.rmSync(path, { force: true });
-  } catch {
-    // nothing was written there
-  }
 }

@@ -3,7 +3,8 @@ import * as nodeFs from "node:fs";
 import type { Stats } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { DigestCache, removeQuietly } from "../lock/digest-cache.js";
+import { DigestCache } from "../lock/digest-cache.js";
+import { saveCacheFile } from "../../kernel/fs/cache-file.js";
 
 /** The cache file, in bosun's cache folder. */
 export const LOAD_CACHE_FILE = "pack-loads.json";
@@ -98,14 +99,7 @@ export class LoadCache {
     // Too big: the packs just loaded only, else nothing (the next load parses again).
     if (text.length > MAX_BYTES) text = serialize(this.version, (kept = kept.filter(([dir]) => this.seen.has(dir))));
     if (text.length > MAX_BYTES) return;
-    const temp = `${this.file}.${process.pid}.tmp`;
-    try {
-      nodeFs.mkdirSync(join(this.file, ".."), { recursive: true, mode: 0o700 });
-      nodeFs.writeFileSync(temp, text, { mode: 0o600 });
-      nodeFs.renameSync(temp, this.file);
-    } catch {
-      removeQuietly(temp);
-    }
+    saveCacheFile(this.file, text);
   }
 
   private lookup<T>(dir: string, kind: LoadKind, rel: string, hash: string): T | undefined {
