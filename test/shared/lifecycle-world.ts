@@ -2,14 +2,13 @@
 // cases read from the install registry, a temp home for one case, the config files the runtime's
 // declared contract has bosun edit (seeded in the user's style: BOM, comments, CRLF), and a view of
 // the tree that two homes can be compared by.
-import { createHash } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { rootsFor, type InstallRoot } from "../../src/install/records/root.js";
 import { listInstallRuntimes } from "../../src/runtimes/registry.js";
 import { INSTALL_SCOPES, isSkip, type ContractEdition, type InstallScope } from "../../src/runtimes/kit/install-types.js";
 import type { InstallRuntime } from "../../src/runtimes/kit/types.js";
-import { installOptions, packDir } from "../fixtures/install.js";
+import { installOptions, packDir, treeState } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 /** The suite's pack: one of every artifact kind, a hook on `stop`, settings and a support file; v2 changes every file. */
@@ -142,24 +141,8 @@ export function seed(w: World, options: { edition?: ContractEdition; plain?: boo
 /** The tree under the temp root, path by path: a file's mode and SHA-256, a folder's mode, a symlink's target. */
 export function tree(w: World, options: { withoutData?: boolean } = {}): Record<string, string> {
   const data = relative(w.t.root, w.t.paths.data);
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      const rel = relative(w.t.root, path);
-      // The hook helper stays in bosun's data folder after an uninstall, by design (README).
-      if (options.withoutData && (rel === data || rel.startsWith(`${data}/`))) continue;
-      const info = lstatSync(path);
-      const mode = (info.mode & 0o7777).toString(8);
-      if (info.isSymbolicLink()) out[rel] = `link -> ${readlinkSync(path)}`;
-      else if (info.isDirectory()) {
-        out[rel] = `dir ${mode}`;
-        walk(path);
-      } else out[rel] = `file ${mode} ${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
-    }
-  };
-  walk(w.t.root);
-  return out;
+  // The hook helper stays in bosun's data folder after an uninstall, by design (README).
+  return treeState(w.t.root, options.withoutData ? { skip: (rel) => rel === data || rel.startsWith(`${data}/`) } : {});
 }
 
 /**
@@ -169,24 +152,12 @@ export function tree(w: World, options: { withoutData?: boolean } = {}): Record<
  * the tidying after a commit left behind, by design).
  */
 export function completed(w: World): Record<string, string> {
-  const out: Record<string, string> = {};
   const dropped = /(^|\/)(bosun-journal|bosun-install\.lock)(\/|$)|(^|\/)(bosun-manifest|bosun-install-state)\.json$/;
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      const rel = relative(w.t.root, path);
-      if (dropped.test(rel)) continue;
-      const key = rel.replace(/bosun-backups\/[^/]+/, "bosun-backups/<run>");
-      const info = lstatSync(path);
-      const mode = (info.mode & 0o7777).toString(8);
-      if (info.isSymbolicLink()) out[key] = `link -> ${readlinkSync(path)}`;
-      else if (info.isDirectory()) {
-        out[key] = `dir ${mode}`;
-        walk(path);
-      } else out[key] = `file ${mode} ${createHash("sha256").update(readFileSync(path, "utf8").replaceAll(w.t.root, "~")).digest("hex")}`;
-    }
-  };
-  walk(w.t.root);
+  const out = treeState(w.t.root, {
+    skip: (rel) => dropped.test(rel),
+    key: (rel) => rel.replace(/bosun-backups\/[^/]+/, "bosun-backups/<run>"),
+    content: (path) => readFileSync(path, "utf8").replaceAll(w.t.root, "~"),
+  });
   const empty = (path: string, state: string) => state.startsWith("dir") && !Object.entries(out).some(([other, what]) => other.startsWith(`${path}/`) && !what.startsWith("dir"));
   return Object.fromEntries(Object.entries(out).filter(([path, state]) => !empty(path, state)));
 }

@@ -2,8 +2,7 @@
 // Everything here is derived from what a runtime declares (`credentialLocations`) and from what its
 // detection is seen to inspect through the real file reader, so a new runtime needs no entry here.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Env } from "../../src/kernel/paths.js";
 import { reportRuntime, type AgentReport } from "../../src/runtimes/collect-status.js";
@@ -207,34 +206,6 @@ export function plantLogins(home: StatusHome, places: Omit<CredentialPlaces, "en
     plant(home, join(home.root, target), plantedContent(target, secret, places.env));
   }
   return secrets;
-}
-
-/**
- * Every path under `root` with its type, size, mode, mtime and inode, and a hash of a file's bytes
- * when it can be read (a mode-000 file cannot be, but by root): as fixtures/fs-snapshot.ts's
- * `snapshotTree`, for homes holding odd files.
- */
-export function snapshotHome(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      const info = lstatSync(path);
-      const kind = info.isDirectory() ? "d" : info.isSymbolicLink() ? "l" : info.isFile() ? "f" : "other";
-      let hash = "";
-      if (info.isFile()) {
-        try {
-          hash = createHash("sha256").update(readFileSync(path)).digest("hex").slice(0, 12);
-        } catch {
-          hash = "unreadable";
-        }
-      }
-      out[relative(root, path)] = `${kind} size=${info.size} mode=${(info.mode & 0o7777).toString(8)} mtime=${info.mtimeMs} ino=${info.ino} ${hash}`;
-      if (info.isDirectory()) walk(path);
-    }
-  };
-  walk(root);
-  return out;
 }
 
 /** One odd thing put where a credential file is looked for. `secret` goes into those that hold bytes. */

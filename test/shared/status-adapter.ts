@@ -27,11 +27,11 @@ import {
   releaseFifoAfter,
   reportOf,
   runStatus,
-  snapshotHome,
   type CredentialPlaces,
   type StatusHome,
   type StatusRun,
 } from "./status-adapter-home.js";
+import { snapshotTree } from "../fixtures/fs-snapshot.js";
 
 const AUTH_KEYS = ["connected", "mode", "authPath", "error"];
 const AUTH_MODES = ["plugin", "external", "env", ""];
@@ -222,16 +222,16 @@ export function statusAdapterSuite(runtime: StatusRuntime, everyRuntime: readonl
     for (const planted of [false, true]) {
       const home = makeStatusHome(runtime, planted ? Object.fromEntries(places.env.map((name) => [name, "planted"])) : {});
       if (planted) plantLogins(home, places, () => "planted");
-      const before = snapshotHome(home.root);
+      const before = snapshotTree(home.root);
       await runStatus(runtime, home.ctx);
       await reportOf(runtime, home.ctx);
       await collectAgentReports(home.ctx, undefined);
-      expect(snapshotHome(home.root), planted ? "planted home" : "empty home").toEqual(before);
+      expect(snapshotTree(home.root), planted ? "planted home" : "empty home").toEqual(before);
       // The CLI keeps its own state (log, hook snapshot) in bosun's folders; nothing else may change.
       const bosunFolders = [home.paths.config, home.paths.data, home.paths.cache, home.paths.state].map((folder) => folder.slice(home.root.length + 1));
       const agentsOwn = (snapshot: Record<string, string>) => Object.entries(snapshot).filter(([path, entry]) => !entry.startsWith("d ") && !bosunFolders.some((folder) => path.startsWith(folder + "/")));
       expect((await runCli(["agents", "--json"], home.env, home.cwd)).code).toBe(0);
-      expect(agentsOwn(snapshotHome(home.root))).toEqual(agentsOwn(before));
+      expect(agentsOwn(snapshotTree(home.root))).toEqual(agentsOwn(before));
       expect(existsSync(join(home.binDir, `${runtime.binary}.ran`))).toBe(false);
     }
   });
@@ -264,7 +264,7 @@ export function statusAdapterSuite(runtime: StatusRuntime, everyRuntime: readonl
           const path = join(home.root, place);
           mkdirSync(dirname(path), { recursive: true });
           oddity.make(path, secret);
-          const before = snapshotHome(home.root);
+          const before = snapshotTree(home.root);
           const release = oddity.name === "a FIFO" ? releaseFifoAfter(path, FIFO_RELEASE_MS) : () => undefined;
           const started = Date.now();
           let run: StatusRun | undefined;
@@ -288,7 +288,7 @@ export function statusAdapterSuite(runtime: StatusRuntime, everyRuntime: readonl
             if (run!.auth.error !== undefined) expectDisplaySafe(run!.auth.error, [secret], label);
           }
           expect(home.reader.maxBytes.every((limit) => limit <= MAX_CREDENTIAL_BYTES), `${label}: read past the limit`).toBe(true);
-          expect(snapshotHome(home.root), label).toEqual(before);
+          expect(snapshotTree(home.root), label).toEqual(before);
           // Every runtime still reports; one that does not look at this place reports as in an empty home.
           expect(reports.map((report) => report.id)).toEqual(everyRuntime.map((other) => other.id));
           const own = reports.find((report) => report.id === runtime.id)!;
