@@ -31,23 +31,20 @@ function variadicIndex(command: CompletionCommand): number {
   return command.arguments.at(-1)?.variadic ? command.arguments.length - 1 : -1;
 }
 
+/** bash: the tables made from the commands, then the completer that walks the words with them. */
 function bashScript(nodes: CompletionCommand[]): string[] {
-  const quote = (text: string) => `'${text}'`;
+  return [...bashNodeTable(nodes), "", ...bashValueTable(nodes), "", ...BASH_COMPLETER];
+}
+
+const bashQuote = (text: string) => `'${text}'`;
+
+/** `__bosun_node`: for each command path, its subcommands, flags, valued flags, argument count and variadic index. */
+function bashNodeTable(nodes: CompletionCommand[]): string[] {
   const nodeCases = nodes.map((node) => {
     const flags = node.options.flatMap((option) => option.flags);
     const valued = node.options.filter((option) => option.takesValue).flatMap((option) => option.flags);
     const subcommands = node.subcommands.map((sub) => sub.path.at(-1)!);
-    return `    ${quote(node.path.join(" "))}) subcommands=${quote(subcommands.join(" "))} flags=${quote(flags.join(" "))} valued=${quote(valued.join(" "))} nargs=${node.arguments.length} last=${variadicIndex(node)} ;;`;
-  });
-  const valueCases = nodes.flatMap((node) => {
-    const key = (what: string) => quote(`${node.path.join(" ")}|${what}`);
-    return [
-      ...node.options.filter((option) => option.takesValue).map((option) => [option.flags.map(key).join("|"), option.values] as const),
-      ...node.arguments.map((argument, index) => [key(`#${index}`), argument.values] as const),
-    ]
-      .map(([pattern, values]) => [pattern, bashValues(values)] as const)
-      .filter(([, action]) => action !== "")
-      .map(([pattern, action]) => `    ${pattern}) ${action} ;;`);
+    return `    ${bashQuote(node.path.join(" "))}) subcommands=${bashQuote(subcommands.join(" "))} flags=${bashQuote(flags.join(" "))} valued=${bashQuote(valued.join(" "))} nargs=${node.arguments.length} last=${variadicIndex(node)} ;;`;
   });
   return [
     "# What the command the words lead to has: subcommands, flags, the flags that take a value, its",
@@ -58,62 +55,80 @@ function bashScript(nodes: CompletionCommand[]): string[] {
     "    *) subcommands='' flags='' valued='' nargs=0 last=-1 ;;",
     "  esac",
     "}",
-    "",
+  ];
+}
+
+/** `__bosun_value`: for each flag that takes a value and each argument with known values, how to complete it. */
+function bashValueTable(nodes: CompletionCommand[]): string[] {
+  const valueCases = nodes.flatMap((node) => {
+    const key = (what: string) => bashQuote(`${node.path.join(" ")}|${what}`);
+    return [
+      ...node.options.filter((option) => option.takesValue).map((option) => [option.flags.map(key).join("|"), option.values] as const),
+      ...node.arguments.map((argument, index) => [key(`#${index}`), argument.values] as const),
+    ]
+      .map(([pattern, values]) => [pattern, bashValues(values)] as const)
+      .filter(([, action]) => action !== "")
+      .map(([pattern, action]) => `    ${pattern}) ${action} ;;`);
+  });
+  return [
     "# Completes the value of a flag (--scope) or of the Nth argument (#0) of a command.",
     "__bosun_value() {",
     '  case "$1|$2" in',
     ...valueCases,
     "  esac",
     "}",
-    "",
-    "__bosun_words() {",
-    "  local word",
-    '  while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen -W "$1" -- "$2")',
-    "}",
-    "",
-    "# A comma-separated list (claude,codex): completes the item after the last comma.",
-    "__bosun_list() {",
-    "  local word prefix=''",
-    '  [[ $2 == *,* ]] && prefix=${2%,*},',
-    '  while IFS= read -r word; do COMPREPLY+=("$prefix$word"); done < <(compgen -W "$1" -- "${2##*,}")',
-    "}",
-    "",
-    "__bosun_directories() {",
-    "  local word",
-    "  compopt -o filenames 2>/dev/null",
-    '  while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen -d -- "$1")',
-    "}",
-    "",
-    "_bosun() {",
-    "  local cur=${COMP_WORDS[COMP_CWORD]} path='' pending='' args=0 i word subcommands flags valued nargs last",
-    "  # bash splits --scope=local into --scope, =, local",
-    "  [[ $cur == '=' ]] && cur=''",
-    "  COMPREPLY=()",
-    "  for ((i = 1; i < COMP_CWORD; i++)); do",
-    "    word=${COMP_WORDS[i]}",
-    "    if [[ -n $pending ]]; then",
-    "      [[ $word == '=' ]] || pending=''",
-    "      continue",
-    "    fi",
-    '    __bosun_node "$path"',
-    "    case $word in",
-    "      =) ;;",
-    '      -*) [[ " $valued " == *" $word "* ]] && pending=$word ;;',
-    '      *) if [[ " $subcommands " == *" $word "* ]]; then path=${path:+$path }$word args=0; else args=$((args + 1)); fi ;;',
-    "    esac",
-    "  done",
-    '  if [[ -n $pending ]]; then __bosun_value "$path" "$pending" "$cur"; return 0; fi',
-    '  __bosun_node "$path"',
-    '  if [[ $cur == -* ]]; then __bosun_words "$flags" "$cur"; return 0; fi',
-    '  if [[ -n $subcommands ]] && ((args == 0)); then __bosun_words "$subcommands" "$cur"; fi',
-    "  if ((last >= 0 && args > last)); then args=$last; fi",
-    '  if ((args < nargs)); then __bosun_value "$path" "#$args" "$cur"; fi',
-    "  return 0",
-    "}",
-    "",
-    "complete -F _bosun bosun",
   ];
 }
+
+/** The fixed part of the bash script: the word helpers, and `_bosun`, which walks the words to the command and completes the last. */
+const BASH_COMPLETER = [
+  "__bosun_words() {",
+  "  local word",
+  '  while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen -W "$1" -- "$2")',
+  "}",
+  "",
+  "# A comma-separated list (claude,codex): completes the item after the last comma.",
+  "__bosun_list() {",
+  "  local word prefix=''",
+  '  [[ $2 == *,* ]] && prefix=${2%,*},',
+  '  while IFS= read -r word; do COMPREPLY+=("$prefix$word"); done < <(compgen -W "$1" -- "${2##*,}")',
+  "}",
+  "",
+  "__bosun_directories() {",
+  "  local word",
+  "  compopt -o filenames 2>/dev/null",
+  '  while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen -d -- "$1")',
+  "}",
+  "",
+  "_bosun() {",
+  "  local cur=${COMP_WORDS[COMP_CWORD]} path='' pending='' args=0 i word subcommands flags valued nargs last",
+  "  # bash splits --scope=local into --scope, =, local",
+  "  [[ $cur == '=' ]] && cur=''",
+  "  COMPREPLY=()",
+  "  for ((i = 1; i < COMP_CWORD; i++)); do",
+  "    word=${COMP_WORDS[i]}",
+  "    if [[ -n $pending ]]; then",
+  "      [[ $word == '=' ]] || pending=''",
+  "      continue",
+  "    fi",
+  '    __bosun_node "$path"',
+  "    case $word in",
+  "      =) ;;",
+  '      -*) [[ " $valued " == *" $word "* ]] && pending=$word ;;',
+  '      *) if [[ " $subcommands " == *" $word "* ]]; then path=${path:+$path }$word args=0; else args=$((args + 1)); fi ;;',
+  "    esac",
+  "  done",
+  '  if [[ -n $pending ]]; then __bosun_value "$path" "$pending" "$cur"; return 0; fi',
+  '  __bosun_node "$path"',
+  '  if [[ $cur == -* ]]; then __bosun_words "$flags" "$cur"; return 0; fi',
+  '  if [[ -n $subcommands ]] && ((args == 0)); then __bosun_words "$subcommands" "$cur"; fi',
+  "  if ((last >= 0 && args > last)); then args=$last; fi",
+  '  if ((args < nargs)); then __bosun_value "$path" "#$args" "$cur"; fi',
+  "  return 0",
+  "}",
+  "",
+  "complete -F _bosun bosun",
+];
 
 function bashValues(values: Values): string {
   const list = words(values).join(" ");
@@ -197,30 +212,19 @@ function argumentName(option: CompletionOption): string {
   return longFlag(option).replace(/^-+/, "");
 }
 
+/** fish: the tables made from the commands, the fixed helpers that find where the words lead, then a completion per subcommand, flag and argument. */
 function fishScript(nodes: CompletionCommand[]): string[] {
-  const quote = (text: string) => `'${text.replace(/[\\']/g, "\\$&")}'`;
-  // Command names are plain words, so the condition needs no escaping inside double quotes.
-  const at = (node: CompletionCommand, argument?: number) => `"__bosun_at '${["bosun", ...node.path].join(" ")}'${argument === undefined ? "" : ` ${argument}`}"`;
-  const action = (values: Values) => {
-    const list = words(values).join(" ");
-    const parts = [...(list ? [values.commaList ? `(__bosun_list ${list})` : list] : []), ...(values.directories ? ["(__fish_complete_directories)"] : [])];
-    return parts.length > 0 ? ` -a ${quote(parts.join(" "))}` : "";
-  };
-  const completions = nodes.flatMap((node) => [
-    ...node.subcommands.map((sub) => `complete -c bosun -n ${at(node, 0)} -a ${sub.path.at(-1)} -d ${quote(sub.description)}`),
-    ...node.options.map((option) => {
-      const flags = option.flags.map((flag) => (flag.startsWith("--") ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`)).join(" ");
-      return `complete -c bosun -n ${at(node)} ${flags}${option.takesValue ? ` -x${action(option.values)}` : ""} -d ${quote(option.description)}`;
-    }),
-    ...node.arguments.flatMap((argument, index) => {
-      const values = action(argument.values);
-      return values ? [`complete -c bosun -n ${at(node, argument.variadic ? undefined : index)}${values}`] : [];
-    }),
-  ]);
-  const subcommandCases = nodes.filter((node) => node.subcommands.length > 0).flatMap((node) => [`        case ${quote(["bosun", ...node.path].join(" "))}`, `            printf '%s\\n' ${node.subcommands.map((sub) => sub.path.at(-1)).join(" ")}`]);
+  return [...fishTables(nodes), "", ...FISH_COMPLETER, ...fishCompletions(nodes)];
+}
+
+const fishQuote = (text: string) => `'${text.replace(/[\\']/g, "\\$&")}'`;
+
+/** `__bosun_subcommands` and `__bosun_valued`: for each command, its subcommands and the flags that take a value. */
+function fishTables(nodes: CompletionCommand[]): string[] {
+  const subcommandCases = nodes.filter((node) => node.subcommands.length > 0).flatMap((node) => [`        case ${fishQuote(["bosun", ...node.path].join(" "))}`, `            printf '%s\\n' ${node.subcommands.map((sub) => sub.path.at(-1)).join(" ")}`]);
   const valuedCases = nodes.flatMap((node) => {
     const valued = node.options.filter((option) => option.takesValue).flatMap((option) => option.flags);
-    return valued.length > 0 ? [`        case ${quote(["bosun", ...node.path].join(" "))}`, `            printf '%s\\n' ${valued.join(" ")}`] : [];
+    return valued.length > 0 ? [`        case ${fishQuote(["bosun", ...node.path].join(" "))}`, `            printf '%s\\n' ${valued.join(" ")}`] : [];
   });
   return [
     "# The subcommands of a command (bosun agents).",
@@ -236,53 +240,77 @@ function fishScript(nodes: CompletionCommand[]): string[] {
     ...valuedCases,
     "    end",
     "end",
-    "",
-    "# Where the words before the cursor lead: the command (bosun agents login), how many of its",
-    "# arguments are given, and 1 when the next word is a flag's value.",
-    "function __bosun_state",
-    "    set -l words (commandline -opc)",
-    "    set -e words[1]",
-    "    set -l path bosun",
-    "    set -l args 0",
-    "    set -l pending 0",
-    "    for word in $words",
-    "        if test $pending = 1",
-    "            set pending 0",
-    "            continue",
-    "        end",
-    "        switch $word",
-    "            case '--*=*'",
-    "            case '-*'",
-    '                contains -- $word (__bosun_valued "$path"); and set pending 1',
-    "            case '*'",
-    '                if contains -- $word (__bosun_subcommands "$path")',
-    '                    set path "$path $word"',
-    "                    set args 0",
-    "                else",
-    "                    set args (math $args + 1)",
-    "                end",
-    "        end",
-    "    end",
-    "    printf '%s\\n' $path $args $pending",
-    "end",
-    "",
-    "# Whether the words lead to this command (and, given an index, to that argument of it).",
-    "function __bosun_at",
-    "    set -l state (__bosun_state)",
-    '    test "$state[1]" = "$argv[1]"; or return 1',
-    "    set -q argv[2]; or return 0",
-    '    test "$state[3]" = 0; and test "$state[2]" = "$argv[2]"',
-    "end",
-    "",
-    "# A comma-separated list (claude,codex): the items so far, then each value.",
-    "function __bosun_list",
-    "    set -l prefix (commandline -ct | string replace -r '^--[^=]*=' '' | string replace -r '[^,]*$' '')",
-    "    for value in $argv",
-    '        echo "$prefix$value"',
-    "    end",
-    "end",
-    "",
-    "complete -c bosun -f",
-    ...completions,
   ];
+}
+
+/** The fixed part of the fish script: `__bosun_state` walks the words, `__bosun_at` asks where they lead, `__bosun_list` completes a list. */
+const FISH_COMPLETER = [
+  "# Where the words before the cursor lead: the command (bosun agents login), how many of its",
+  "# arguments are given, and 1 when the next word is a flag's value.",
+  "function __bosun_state",
+  "    set -l words (commandline -opc)",
+  "    set -e words[1]",
+  "    set -l path bosun",
+  "    set -l args 0",
+  "    set -l pending 0",
+  "    for word in $words",
+  "        if test $pending = 1",
+  "            set pending 0",
+  "            continue",
+  "        end",
+  "        switch $word",
+  "            case '--*=*'",
+  "            case '-*'",
+  '                contains -- $word (__bosun_valued "$path"); and set pending 1',
+  "            case '*'",
+  '                if contains -- $word (__bosun_subcommands "$path")',
+  '                    set path "$path $word"',
+  "                    set args 0",
+  "                else",
+  "                    set args (math $args + 1)",
+  "                end",
+  "        end",
+  "    end",
+  "    printf '%s\\n' $path $args $pending",
+  "end",
+  "",
+  "# Whether the words lead to this command (and, given an index, to that argument of it).",
+  "function __bosun_at",
+  "    set -l state (__bosun_state)",
+  '    test "$state[1]" = "$argv[1]"; or return 1',
+  "    set -q argv[2]; or return 0",
+  '    test "$state[3]" = 0; and test "$state[2]" = "$argv[2]"',
+  "end",
+  "",
+  "# A comma-separated list (claude,codex): the items so far, then each value.",
+  "function __bosun_list",
+  "    set -l prefix (commandline -ct | string replace -r '^--[^=]*=' '' | string replace -r '[^,]*$' '')",
+  "    for value in $argv",
+  '        echo "$prefix$value"',
+  "    end",
+  "end",
+  "",
+  "complete -c bosun -f",
+];
+
+/** A `complete` line for each subcommand, flag and argument with known values, under the condition of its command. */
+function fishCompletions(nodes: CompletionCommand[]): string[] {
+  // Command names are plain words, so the condition needs no escaping inside double quotes.
+  const at = (node: CompletionCommand, argument?: number) => `"__bosun_at '${["bosun", ...node.path].join(" ")}'${argument === undefined ? "" : ` ${argument}`}"`;
+  const action = (values: Values) => {
+    const list = words(values).join(" ");
+    const parts = [...(list ? [values.commaList ? `(__bosun_list ${list})` : list] : []), ...(values.directories ? ["(__fish_complete_directories)"] : [])];
+    return parts.length > 0 ? ` -a ${fishQuote(parts.join(" "))}` : "";
+  };
+  return nodes.flatMap((node) => [
+    ...node.subcommands.map((sub) => `complete -c bosun -n ${at(node, 0)} -a ${sub.path.at(-1)} -d ${fishQuote(sub.description)}`),
+    ...node.options.map((option) => {
+      const flags = option.flags.map((flag) => (flag.startsWith("--") ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`)).join(" ");
+      return `complete -c bosun -n ${at(node)} ${flags}${option.takesValue ? ` -x${action(option.values)}` : ""} -d ${fishQuote(option.description)}`;
+    }),
+    ...node.arguments.flatMap((argument, index) => {
+      const values = action(argument.values);
+      return values ? [`complete -c bosun -n ${at(node, argument.variadic ? undefined : index)}${values}`] : [];
+    }),
+  ]);
 }

@@ -80,7 +80,37 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
   const packArg = frozenRun ? frozenRun.packDir : pack;
   // The preview and the run load and hash the pack once when it does not change in between.
   const reuse = new installer.PackReuse();
-  const bases: InstallPackOptions[] = runs.map((entry) => ({
+  const bases = runs.map((entry) => runOptions(entry, { packArg, flags, resolve, lockTimeoutMs, cwd, boot, reuse }));
+  const previews: Shown[] = [];
+  for (const base of bases) {
+    // A dry run shows everything the pack runs, so it plans in full even when the install is settled.
+    const preview = await run(flags.dryRun ? { ...base, trustSettled: false } : base);
+    // Built before anything is written: it compares the plan with what is installed now.
+    previews.push({ outcome: preview, audit: await audits.auditOfPreview(preview) });
+  }
+  const lockPart = frozenRun ? { frozen: true as const } : {};
+  if (flags.dryRun) return renderAll(previews, true, flags, boot, output, lockPart);
+
+  const interactive = Boolean((output.stdin ?? process.stdin).isTTY);
+  const changes = previews.map(({ outcome }) => outcome.result.targets.flatMap(({ roots }) => roots).filter((root) => root.status !== "unchanged").length + (outcome.result.helper && !outcome.result.helper.installed ? 1 : 0));
+  for (const [index, { outcome, audit }] of previews.entries()) if ((changes[index] as number) > 0) await checkBeforeApplying(outcome, audit, { interactive, resolve, yes: Boolean(flags.yes) }, boot, output);
+
+  const shown: Shown[] = [];
+  for (const [index, base] of bases.entries()) {
+    const preview = previews[index] as Shown;
+    shown.push(changes[index] === 0 ? preview : await applyRun(run, base, preview, { mode, interactive, resolve, yes: Boolean(flags.yes), audits, boot, output }));
+  }
+  const lock = lockState ? await locks.recordRun(lockState, (shown[0] as Shown).outcome, boot) : null;
+  await renderAll(shown, false, flags, boot, output, lock ? { lock } : lockPart);
+}
+
+/** One run's options, as its preview (a dry run) takes them; the real run adds to them. */
+function runOptions(
+  entry: { scope: InstallScope; runtimes: string[] | undefined; allDetected: boolean },
+  context: { packArg: string | undefined; flags: InstallFlags; resolve: "keep" | "remove" | undefined; lockTimeoutMs: number; cwd: string; boot: Boot; reuse: InstallPackOptions["reuse"] },
+): InstallPackOptions {
+  const { packArg, flags, resolve, lockTimeoutMs, cwd, boot, reuse } = context;
+  return {
     ...(packArg === undefined ? {} : { pack: packArg }),
     ...(entry.runtimes ? { runtimes: entry.runtimes } : {}),
     allDetected: entry.allDetected,
@@ -99,51 +129,40 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     agentsConfig: boot.config?.value.agents,
     ...(boot.config?.value.install?.max_pack_file_bytes === undefined ? {} : { maxPackFileBytes: boot.config.value.install.max_pack_file_bytes }),
     reuse,
-  }));
-  const previews: Shown[] = [];
-  for (const base of bases) {
-    // A dry run shows everything the pack runs, so it plans in full even when the install is settled.
-    const preview = await run(flags.dryRun ? { ...base, trustSettled: false } : base);
-    // Built before anything is written: it compares the plan with what is installed now.
-    previews.push({ outcome: preview, audit: await audits.auditOfPreview(preview) });
-  }
-  const lockPart = frozenRun ? { frozen: true as const } : {};
-  if (flags.dryRun) return renderAll(previews, true, flags, boot, output, lockPart);
+  };
+}
 
-  const interactive = Boolean((output.stdin ?? process.stdin).isTTY);
-  const changes = previews.map(({ outcome }) => outcome.result.targets.flatMap(({ roots }) => roots).filter((root) => root.status !== "unchanged").length + (outcome.result.helper && !outcome.result.helper.installed ? 1 : 0));
-  for (const [index, { outcome, audit }] of previews.entries()) if ((changes[index] as number) > 0) await checkBeforeApplying(outcome, audit, { interactive, resolve, yes: Boolean(flags.yes) }, boot, output);
-
-  const shown: Shown[] = [];
-  for (const [index, base] of bases.entries()) {
-    const { outcome: preview, audit } = previews[index] as Shown;
-    if (changes[index] === 0) {
-      shown.push({ outcome: preview, audit });
-      continue;
-    }
-    // The audit of the plans the run applies (made again under the lock): with --yes it is shown then, before the first write.
-    let applied = audit;
-    const beforeApply = audit ? await audits.auditBeforeApplying(preview.pack.name, Boolean(flags.yes), boot, output, (made) => (applied = made)) : undefined;
-    const progress = await progressBar(output, mode);
-    let outcome: InstallOutcome;
-    try {
-      outcome = await run({
-        ...base,
-        dryRun: false,
-        ...(interactive && !resolve ? { ask: async (questions) => (await import("./install-prompt.js")).askInstallQuestions(output, boot.paths.home, questions) } : {}),
-        onProgress: progress.update,
-        ...(beforeApply ? { beforeApply } : {}),
-      });
-    } finally {
-      progress.stop();
-    }
-    logOutcome(boot, outcome);
-    await (await import("./hook-snapshot.js")).saveHookSnapshotAfterInstall(boot, output, outcome);
-    // What the pack runs was shown before applying: the report after it leaves the block out (its JSON keeps it).
-    shown.push({ outcome, audit: applied, form: "none" });
+/**
+ * Applies one run that changes something: with its audit made again under the lock (shown then
+ * with --yes, before the first write), a progress bar, and the questions asked on a terminal;
+ * the hook snapshot is saved after it.
+ */
+async function applyRun(
+  run: (options: InstallPackOptions) => Promise<InstallOutcome>,
+  base: InstallPackOptions,
+  { outcome: preview, audit }: Shown,
+  context: { mode: string; interactive: boolean; resolve: string | undefined; yes: boolean; audits: typeof import("./install-audit.js"); boot: Boot; output: Output },
+): Promise<Shown> {
+  const { mode, interactive, resolve, yes, audits, boot, output } = context;
+  let applied = audit;
+  const beforeApply = audit ? await audits.auditBeforeApplying(preview.pack.name, yes, boot, output, (made) => (applied = made)) : undefined;
+  const progress = await progressBar(output, mode);
+  let outcome: InstallOutcome;
+  try {
+    outcome = await run({
+      ...base,
+      dryRun: false,
+      ...(interactive && !resolve ? { ask: async (questions) => (await import("./install-prompt.js")).askInstallQuestions(output, boot.paths.home, questions) } : {}),
+      onProgress: progress.update,
+      ...(beforeApply ? { beforeApply } : {}),
+    });
+  } finally {
+    progress.stop();
   }
-  const lock = lockState ? await locks.recordRun(lockState, (shown[0] as Shown).outcome, boot) : null;
-  await renderAll(shown, false, flags, boot, output, lock ? { lock } : lockPart);
+  logOutcome(boot, outcome);
+  await (await import("./hook-snapshot.js")).saveHookSnapshotAfterInstall(boot, output, outcome);
+  // What the pack runs was shown before applying: the report after it leaves the block out (its JSON keeps it).
+  return { outcome, audit: applied, form: "none" };
 }
 
 /** `bosun install --check`: the project's lock against what is installed (install-lock.ts). */

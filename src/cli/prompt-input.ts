@@ -33,65 +33,11 @@ type Reading = { kind: "message"; text: string } | { kind: "cleared" } | { kind:
 export function createPromptInput(input: InputStream, terminal: NodeJS.WritableStream, history: PromptHistory, look: PromptLook): PromptInput {
   let leaveArmed = false;
   const pasteOff = () => terminal.write(PASTE_OFF);
-  // Between two readline interfaces the terminal is briefly not raw, and a Ctrl-C typed then
-  // arrives as SIGINT: it counts as pressed at the prompt, not lost.
-  let interruptPrompt: (() => void) | null = null;
-  let interruptedBetween = false;
+  const interrupts: Interrupts = { atPrompt: null, between: false };
   const onSignal = () => {
-    if (interruptPrompt) interruptPrompt();
-    else interruptedBetween = true;
+    if (interrupts.atPrompt) interrupts.atPrompt();
+    else interrupts.between = true;
   };
-
-  const readOnce = () =>
-    new Promise<Reading>((resolve) => {
-      const rl = createInterface({
-        input,
-        output: terminal,
-        terminal: true,
-        history: [...history.entries],
-        historySize: HISTORY_SIZE,
-        removeHistoryDuplicates: true,
-        prompt: look.first,
-      });
-      const lines: string[] = [];
-      let pasting = false;
-      let settled = false;
-      const onKey = (_text: string | undefined, key: { name?: string } | undefined) => {
-        if (key?.name === "paste-start") pasting = true;
-        else if (key?.name === "paste-end") pasting = false;
-      };
-      const settle = (reading: Reading) => {
-        if (settled) return;
-        settled = true;
-        interruptPrompt = null;
-        input.off("keypress", onKey);
-        pasteOff();
-        rl.close();
-        resolve(reading);
-      };
-      input.on("keypress", onKey);
-      rl.on("line", (line: string) => {
-        const continued = pasting || line.endsWith("\\");
-        if (!continued) {
-          lines.push(line);
-          settle({ kind: "message", text: lines.join("\n") });
-          return;
-        }
-        lines.push(pasting ? line : line.slice(0, -1));
-        forgetLatest(rl, line);
-        rl.setPrompt(look.more);
-        rl.prompt();
-      });
-      interruptPrompt = () => {
-        const typed = rl.line !== "" || lines.length > 0;
-        terminal.write(typed ? "^C\n" : "\n");
-        settle(typed ? { kind: "cleared" } : { kind: "interrupt" });
-      };
-      rl.on("SIGINT", interruptPrompt);
-      rl.on("close", () => settle({ kind: "eof" }));
-      terminal.write(PASTE_ON);
-      rl.prompt();
-    });
 
   process.on("exit", pasteOff);
   return {
@@ -101,7 +47,7 @@ export function createPromptInput(input: InputStream, terminal: NodeJS.WritableS
         return await readMessage();
       } finally {
         process.off("SIGINT", onSignal);
-        interruptedBetween = false;
+        interrupts.between = false;
       }
     },
     close() {
@@ -111,8 +57,8 @@ export function createPromptInput(input: InputStream, terminal: NodeJS.WritableS
 
   async function readMessage(): Promise<string | null> {
     for (;;) {
-      const reading: Reading = interruptedBetween ? { kind: "interrupt" } : await readOnce();
-      interruptedBetween = false;
+      const reading: Reading = interrupts.between ? { kind: "interrupt" } : await readOnce(input, terminal, history, look, interrupts);
+      interrupts.between = false;
       if (reading.kind === "eof") {
         terminal.write("\n");
         return null;
@@ -131,6 +77,69 @@ export function createPromptInput(input: InputStream, terminal: NodeJS.WritableS
       return text;
     }
   }
+}
+
+/**
+ * Where a Ctrl-C goes. Between two readline interfaces the terminal is briefly not raw, and a
+ * Ctrl-C typed then arrives as SIGINT: it counts as pressed at the prompt (`between`), not lost.
+ */
+interface Interrupts {
+  /** Handles a Ctrl-C at the prompt being read, or null between prompts. */
+  atPrompt: (() => void) | null;
+  between: boolean;
+}
+
+/** One readline interface, open for one message (of one or more lines) or until a Ctrl-C or Ctrl-D ends it. */
+function readOnce(input: InputStream, terminal: NodeJS.WritableStream, history: PromptHistory, look: PromptLook, interrupts: Interrupts): Promise<Reading> {
+  return new Promise<Reading>((resolve) => {
+    const rl = createInterface({
+      input,
+      output: terminal,
+      terminal: true,
+      history: [...history.entries],
+      historySize: HISTORY_SIZE,
+      removeHistoryDuplicates: true,
+      prompt: look.first,
+    });
+    const lines: string[] = [];
+    let pasting = false;
+    let settled = false;
+    const onKey = (_text: string | undefined, key: { name?: string } | undefined) => {
+      if (key?.name === "paste-start") pasting = true;
+      else if (key?.name === "paste-end") pasting = false;
+    };
+    const settle = (reading: Reading) => {
+      if (settled) return;
+      settled = true;
+      interrupts.atPrompt = null;
+      input.off("keypress", onKey);
+      terminal.write(PASTE_OFF);
+      rl.close();
+      resolve(reading);
+    };
+    input.on("keypress", onKey);
+    rl.on("line", (line: string) => {
+      const continued = pasting || line.endsWith("\\");
+      if (!continued) {
+        lines.push(line);
+        settle({ kind: "message", text: lines.join("\n") });
+        return;
+      }
+      lines.push(pasting ? line : line.slice(0, -1));
+      forgetLatest(rl, line);
+      rl.setPrompt(look.more);
+      rl.prompt();
+    });
+    interrupts.atPrompt = () => {
+      const typed = rl.line !== "" || lines.length > 0;
+      terminal.write(typed ? "^C\n" : "\n");
+      settle(typed ? { kind: "cleared" } : { kind: "interrupt" });
+    };
+    rl.on("SIGINT", interrupts.atPrompt);
+    rl.on("close", () => settle({ kind: "eof" }));
+    terminal.write(PASTE_ON);
+    rl.prompt();
+  });
 }
 
 /** Readline put the line just entered into its history; a line that only continues a message is not one to recall. */

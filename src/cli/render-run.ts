@@ -51,6 +51,8 @@ export interface RunRendererOptions {
 
 const WAITING = "waiting for the model";
 
+type Style = ReturnType<typeof styler>;
+
 /**
  * Shows a run: the model's text streams to stdout as it arrives (not with `--json`, whose stdout
  * is the final result alone); tool calls, retries, compaction and the plan go to stderr.
@@ -62,66 +64,14 @@ const WAITING = "waiting for the model";
  */
 export function createRunRenderer(output: Output, options: RunRendererOptions): RunRenderer {
   const style = styler(output, "stderr");
-  const spinner = options.spinner ?? null;
+  const screen = createScreen(output, options.spinner ?? null);
+  const { wait, err } = screen;
   const toolCalls: ToolCallRecord[] = [];
   const subagents: SubagentRecord[] = [];
   const unapproved: UnapprovedCall[] = [];
   const usage = new UsageTally();
   const descriptions = new Map<string, string>();
   const prompts = new Map<string, string>();
-  let openLine = false;
-  /** The label and start of the wait the spinner shows, or null when the agent is not waiting. */
-  let waiting: { label: string; since: number } | null = null;
-  const wait = (label: string | null) => {
-    waiting = label === null ? null : { label, since: Date.now() };
-    if (waiting) spinner?.start(waiting.label, waiting.since);
-    else spinner?.stop();
-  };
-  // With --quiet, progress lines are left out; notices (something the user should know) are not.
-  const err = (line: string, kind: "progress" | "notice" = "progress") => {
-    if (kind === "progress" && output.verbosity === "quiet") return;
-    spinner?.stop();
-    endText();
-    writeLine(output.stderr, line);
-    if (waiting) spinner?.start(waiting.label, waiting.since);
-  };
-  const endText = () => {
-    if (openLine) output.stdout.write("\n");
-    openLine = false;
-  };
-  const marks: Record<ToolStatus, string> = { ok: style("green", "✓"), error: style("red", "✗"), denied: style("yellow", "⊘"), vetoed: style("yellow", "⊘"), aborted: style("yellow", "⊘") };
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-  /** The stderr line for a progress event (a top-level agent's, or a sub-agent's with `tag`), if it has one. */
-  const progressLine = (event: AgentEvent, tag: string): string | null => {
-    switch (event.type) {
-      case "tool-start":
-        return style("dim", `${tag}→ ${event.description}`);
-      case "tool-end":
-        return `${tag}  ${marks[event.status]} ${event.summary}${event.ms >= 1000 ? style("dim", ` (${seconds(event.ms)})`) : ""}`;
-      case "retry":
-        return style(
-          "yellow",
-          `${tag}bosun: the model call failed (${event.reason})${event.hadPartialReply ? " partway through its reply, which starts over" : ""}; retrying in ${seconds(event.delayMs)} (retry ${event.attempt})`,
-        );
-      case "compaction":
-        return style(
-          "dim",
-          `${tag}bosun: context compacted (${event.step === "stub" ? "old tool outputs moved to files" : "earlier turns summarized"}): about ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens`,
-        );
-      case "notice":
-        return style("yellow", `${tag}bosun: ${event.message}`);
-      default:
-        return null;
-    }
-  };
-  const subagentTag = (agent: SubagentRef) => `${"  ".repeat(agent.depth - 1)}${style("cyan", `#${agent.seq}`)} `;
-  /** Usage (replies and compaction summaries) and refusals, from the top-level agent and from every sub-agent. */
-  const account = (event: AgentEvent) => {
-    if (event.type === "reply-end" || event.type === "summary-end") usage.add(event.usage);
-    else if (event.type === "tool-end" && event.unapproved) unapproved.push({ tool: event.tool, ...event.unapproved });
-    else if (event.type === "subagent-event") account(event.event);
-  };
   const width = Math.max(20, ((output.stderr as { columns?: number }).columns ?? 120) - 6);
 
   return {
@@ -139,10 +89,10 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
     }),
     finish() {
       wait(null);
-      endText();
+      screen.endText();
     },
     onEvent(event: AgentEvent) {
-      account(event);
+      account(event, usage, unapproved);
       switch (event.type) {
         case "turn-start":
           wait(WAITING);
@@ -150,13 +100,11 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
         case "text":
           if (event.delta === "") return;
           wait(null);
-          if (options.json) return;
-          output.stdout.write(event.delta);
-          openLine = !event.delta.endsWith("\n");
+          if (!options.json) screen.text(event.delta);
           return;
         case "reply-end":
           wait(null);
-          endText();
+          screen.endText();
           return;
         case "tool-start":
           wait(null);
@@ -165,45 +113,162 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
         case "tool-end": {
           const description = descriptions.get(event.callId) ?? event.tool;
           toolCalls.push({ tool: event.tool, description, status: event.status, summary: event.summary, ms: event.ms });
-          if (!descriptions.has(event.callId)) err(style("dim", `→ ${description}`));
-          const line = progressLine(event, "");
-          if (line !== null) err(line);
-          for (const tailLine of event.outputTail ?? []) err(style("dim", `    ${displayLine(tailLine, width)}`));
+          for (const line of toolEndLines(style, event, descriptions.has(event.callId) ? null : description, width)) err(line);
           return;
         }
-        case "subagent-start": {
+        case "subagent-start":
           prompts.set(`${event.agent.id}#${event.agent.seq}`, event.prompt);
-          const what = event.continued ? "continued" : `task ${event.agent.task}/${event.agent.tasks}`;
-          err(`${subagentTag(event.agent)}${style("bold", "sub-agent")} ${style("dim", `(${what}, ${event.agent.id}):`)} ${oneLine(event.prompt, 100)}`);
+          err(subagentStartLine(style, event));
           return;
-        }
         case "subagent-event": {
-          const line = progressLine(event.event, subagentTag(event.agent));
+          const line = progressLine(style, event.event, subagentTag(style, event.agent));
           if (line !== null) err(line, event.event.type === "notice" ? "notice" : "progress");
           return;
         }
-        case "subagent-end": {
-          const { agent } = event;
-          subagents.push({ id: agent.id, depth: agent.depth, task: agent.task, tasks: agent.tasks, prompt: prompts.get(`${agent.id}#${agent.seq}`) ?? "", status: event.status, ms: event.ms, turns: event.turns, ...(event.error ? { error: event.error } : {}) });
-          const how =
-            event.status === "completed"
-              ? style("green", `completed in ${seconds(event.ms)} (${event.turns} turn${event.turns === 1 ? "" : "s"})`)
-              : style(event.status === "failed" ? "red" : "yellow", `${event.status} after ${seconds(event.ms)}${event.error ? `: ${oneLine(event.error, 160)}` : ""}`);
-          err(`${subagentTag(agent)}${style("bold", "sub-agent")} ${how}`);
+        case "subagent-end":
+          subagents.push(subagentRecord(event, prompts.get(`${event.agent.id}#${event.agent.seq}`) ?? ""));
+          err(subagentEndLine(style, event));
           return;
-        }
         default:
           break;
       }
-      const line = progressLine(event, "");
+      const line = progressLine(style, event, "");
       if (line !== null) err(line, event.type === "notice" ? "notice" : "progress");
       if (event.type === "retry") wait(`${WAITING} (retry ${event.attempt})`);
     },
     showPlan(items: PlanItem[]) {
       err(style("bold", "plan:"));
-      for (const item of items) err(`  ${item.status === "done" ? style("green", "[x]") : item.status === "in_progress" ? style("cyan", "[>]") : "[ ]"} ${item.step}`);
+      for (const item of items) err(planLine(style, item));
     },
   };
+}
+
+/** Usage (replies and compaction summaries) and refusals, from the top-level agent and from every sub-agent. */
+function account(event: AgentEvent, usage: UsageTally, unapproved: UnapprovedCall[]): void {
+  if (event.type === "reply-end" || event.type === "summary-end") usage.add(event.usage);
+  else if (event.type === "tool-end" && event.unapproved) unapproved.push({ tool: event.tool, ...event.unapproved });
+  else if (event.type === "subagent-event") account(event.event, usage, unapproved);
+}
+
+/** Where a run's lines go: the model's text to stdout, whole lines to stderr, the spinner between. */
+interface Screen {
+  /** Starts the spinner with `label`, or stops it (null) when the agent no longer waits. */
+  wait(label: string | null): void;
+  /** Writes one stderr line; with --quiet, progress lines are left out, notices (something the user should know) are not. */
+  err(line: string, kind?: "progress" | "notice"): void;
+  /** Streams a piece of the model's text to stdout. */
+  text(delta: string): void;
+  /** Ends the streamed text with a newline if it needs one. */
+  endText(): void;
+}
+
+/** The spinner is cleared for every stderr line and restarted after it, so a line is never cut by it. */
+function createScreen(output: Output, spinner: WaitSpinner | null): Screen {
+  let openLine = false;
+  /** The label and start of the wait the spinner shows, or null when the agent is not waiting. */
+  let waiting: { label: string; since: number } | null = null;
+  const endText = () => {
+    if (openLine) output.stdout.write("\n");
+    openLine = false;
+  };
+  return {
+    wait(label) {
+      waiting = label === null ? null : { label, since: Date.now() };
+      if (waiting) spinner?.start(waiting.label, waiting.since);
+      else spinner?.stop();
+    },
+    err(line, kind = "progress") {
+      if (kind === "progress" && output.verbosity === "quiet") return;
+      spinner?.stop();
+      endText();
+      writeLine(output.stderr, line);
+      if (waiting) spinner?.start(waiting.label, waiting.since);
+    },
+    text(delta) {
+      output.stdout.write(delta);
+      openLine = !delta.endsWith("\n");
+    },
+    endText,
+  };
+}
+
+/** The stderr line for a progress event (a top-level agent's, or a sub-agent's with `tag`), if it has one. */
+function progressLine(style: Style, event: AgentEvent, tag: string): string | null {
+  switch (event.type) {
+    case "tool-start":
+      return style("dim", `${tag}→ ${event.description}`);
+    case "tool-end":
+      return toolEndLine(style, event, tag);
+    case "retry":
+      return style(
+        "yellow",
+        `${tag}bosun: the model call failed (${event.reason})${event.hadPartialReply ? " partway through its reply, which starts over" : ""}; retrying in ${seconds(event.delayMs)} (retry ${event.attempt})`,
+      );
+    case "compaction":
+      return style(
+        "dim",
+        `${tag}bosun: context compacted (${event.step === "stub" ? "old tool outputs moved to files" : "earlier turns summarized"}): about ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens`,
+      );
+    case "notice":
+      return style("yellow", `${tag}bosun: ${event.message}`);
+    default:
+      return null;
+  }
+}
+
+/** A finished tool call: its mark and summary, and how long it took when that was a second or more. */
+function toolEndLine(style: Style, event: Extract<AgentEvent, { type: "tool-end" }>, tag: string): string {
+  return `${tag}  ${statusMark(style, event.status)} ${event.summary}${event.ms >= 1000 ? style("dim", ` (${seconds(event.ms)})`) : ""}`;
+}
+
+/** The mark before a tool call's summary: done, failed, or not run (denied, vetoed, aborted). */
+function statusMark(style: Style, status: ToolStatus): string {
+  if (status === "ok") return style("green", "✓");
+  if (status === "error") return style("red", "✗");
+  return style("yellow", "⊘");
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The lines of a finished tool call: its description first when no start was shown (`unseen`),
+ * then its summary, then the last lines of a command's output.
+ */
+function toolEndLines(style: Style, event: Extract<AgentEvent, { type: "tool-end" }>, unseen: string | null, width: number): string[] {
+  const lines = unseen === null ? [] : [style("dim", `→ ${unseen}`)];
+  lines.push(toolEndLine(style, event, ""));
+  for (const tailLine of event.outputTail ?? []) lines.push(style("dim", `    ${displayLine(tailLine, width)}`));
+  return lines;
+}
+
+/** A sub-agent's lines start with its number in the tree, indented by its depth. */
+function subagentTag(style: Style, agent: SubagentRef): string {
+  return `${"  ".repeat(agent.depth - 1)}${style("cyan", `#${agent.seq}`)} `;
+}
+
+function subagentStartLine(style: Style, event: Extract<AgentEvent, { type: "subagent-start" }>): string {
+  const what = event.continued ? "continued" : `task ${event.agent.task}/${event.agent.tasks}`;
+  return `${subagentTag(style, event.agent)}${style("bold", "sub-agent")} ${style("dim", `(${what}, ${event.agent.id}):`)} ${oneLine(event.prompt, 100)}`;
+}
+
+function subagentEndLine(style: Style, event: Extract<AgentEvent, { type: "subagent-end" }>): string {
+  const how =
+    event.status === "completed"
+      ? style("green", `completed in ${seconds(event.ms)} (${event.turns} turn${event.turns === 1 ? "" : "s"})`)
+      : style(event.status === "failed" ? "red" : "yellow", `${event.status} after ${seconds(event.ms)}${event.error ? `: ${oneLine(event.error, 160)}` : ""}`);
+  return `${subagentTag(style, event.agent)}${style("bold", "sub-agent")} ${how}`;
+}
+
+/** The `--json` record of a sub-agent run that ended, with the prompt it was started with. */
+function subagentRecord(event: Extract<AgentEvent, { type: "subagent-end" }>, prompt: string): SubagentRecord {
+  const { agent } = event;
+  return { id: agent.id, depth: agent.depth, task: agent.task, tasks: agent.tasks, prompt, status: event.status, ms: event.ms, turns: event.turns, ...(event.error ? { error: event.error } : {}) };
+}
+
+function planLine(style: Style, item: PlanItem): string {
+  return `  ${item.status === "done" ? style("green", "[x]") : item.status === "in_progress" ? style("cyan", "[>]") : "[ ]"} ${item.step}`;
 }
 
 /** A line of a command's output (plain text: the tool took its control sequences out before redacting it), cut to `width`. */

@@ -7,6 +7,9 @@ import { reportError } from "./errors.js";
 import { columns, notify, styler, writeLine, type InputStream, type Output } from "./output.js";
 import { statsLine } from "./run-stats.js";
 import type { TurnRunner } from "./run-turn.js";
+import type { PromptInput } from "./prompt-input.js";
+import type { SessionSummary } from "../agent/session/list.js";
+import type { Redactor } from "../kernel/redact/secrets.js";
 
 export interface InteractiveRun {
   boot: Boot;
@@ -64,7 +67,6 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
   ]);
   const sessions = sessionsDir(boot.paths);
   const scope = projectScope(process.cwd(), boot.paths.home);
-  const modelName = (target: ModelTarget) => `${target.providerID}/${target.modelID}`;
 
   let sessionId: string | undefined;
   let modelSpec = run.modelSpec;
@@ -76,13 +78,14 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
     const title = summarizeSessionFile(continued.file)?.title;
     opening = `continuing ${sessionId}${title ? ` ("${title}")` : ""}`;
   } else opening = "new session";
-  let model = modelName(await runner.source.resolve(modelSpec));
-  let redactor = await runner.redactor(modelSpec);
+  const model = modelName(await runner.source.resolve(modelSpec));
+  const redactor = await runner.redactor(modelSpec);
+  const chat: Chat = { run, style, say, sessionId, modelSpec, model, redactor };
   notify(output, `bosun: ${opening} · ${model} · ${run.mode} mode${sessionId ? "" : ` · in ${process.cwd()}`}`);
   notify(output, style("dim", "bosun: type a message and press Enter; /help lists the commands, Ctrl-D leaves"));
 
   const history = await openPromptHistory(join(boot.paths.state, "prompt-history.jsonl"), {
-    redact: (text) => redactor.text(text),
+    redact: (text) => chat.redactor.text(text),
     onError: (error) => say(style("yellow", `bosun: prompts are not kept in the history: ${describeError(error)}`)),
   });
   const input = createPromptInput(run.stdin, output.stderr, history, {
@@ -91,55 +94,87 @@ export async function runInteractive(run: InteractiveRun): Promise<void> {
     leaveHint: style("dim", "(press Ctrl-C again or Ctrl-D to leave, or type /exit)"),
   });
 
-  const send = async (prompt: string) => {
-    const { result, stats } = await runner.run({
-      prompt,
-      ...(sessionId ? { sessionId } : {}),
-      ...(modelSpec ? { modelSpec } : {}),
-      onStart: (info) => {
-        if (!sessionId) notify(output, style("dim", `bosun: session ${info.sessionId}`));
-        sessionId = info.sessionId;
-      },
-    });
-    if (result.reason === "aborted") say(style("yellow", "bosun: cancelled; the session is kept"));
-    if (result.reason === "turn-limit") say(style("yellow", "bosun: the turn limit (--max-turns) stopped it; send a message to go on"));
-    notify(output, style("dim", `bosun: ${statsLine(stats)}`));
-  };
-  const commands: Record<string, (argument: string) => Promise<void> | void> = {
+  const commands = chatCommands(chat, { root: scope.root, list: () => projectSessions(sessions, scope, 20) });
+  try {
+    await converse(input, chat, commands);
+  } finally {
+    input.close();
+    if (chat.sessionId) say(`bosun: session ${chat.sessionId} is saved; continue it with bosun run -c (or --session ${chat.sessionId})`);
+  }
+}
+
+/** What the messages of one interactive run share: the session (once the first message has started it) and the model, which /model changes. */
+interface Chat {
+  run: InteractiveRun;
+  style: ReturnType<typeof styler>;
+  say(line: string): void;
+  sessionId: string | undefined;
+  modelSpec: string | undefined;
+  model: string;
+  redactor: Redactor;
+}
+
+type Commands = Record<string, (argument: string) => Promise<void> | void>;
+
+/** Message after message until the user leaves; a message or command that fails is reported and the session goes on. */
+async function converse(input: PromptInput, chat: Chat, commands: Commands): Promise<void> {
+  for (;;) {
+    const text = await input.read();
+    if (text === null) return;
+    const line = parsePromptLine(text);
+    if (line.kind === "command" && (line.name === "exit" || line.name === "quit")) return;
+    try {
+      if (line.kind === "message") await sendMessage(chat, line.text);
+      else if (Object.hasOwn(commands, line.name)) await commands[line.name]!(line.argument);
+      else chat.say(`bosun: unknown command /${line.name}; the commands are /model, /sessions, /help and /exit (start a message with // to send a line that begins with /)`);
+    } catch (error) {
+      reportError(error, chat.run.output);
+    }
+  }
+}
+
+/** Runs one message as a turn of the session (starting it with the first), then says how it ended and what it cost. */
+async function sendMessage(chat: Chat, prompt: string): Promise<void> {
+  const { output, runner } = chat.run;
+  const { style, say, sessionId, modelSpec } = chat;
+  const { result, stats } = await runner.run({
+    prompt,
+    ...(sessionId ? { sessionId } : {}),
+    ...(modelSpec ? { modelSpec } : {}),
+    onStart: (info) => {
+      if (!chat.sessionId) notify(output, style("dim", `bosun: session ${info.sessionId}`));
+      chat.sessionId = info.sessionId;
+    },
+  });
+  if (result.reason === "aborted") say(style("yellow", "bosun: cancelled; the session is kept"));
+  if (result.reason === "turn-limit") say(style("yellow", "bosun: the turn limit (--max-turns) stopped it; send a message to go on"));
+  notify(output, style("dim", `bosun: ${statsLine(stats)}`));
+}
+
+/** The slash commands: /help, /model (shows or switches the model), /sessions (this project's, newest first). */
+function chatCommands(chat: Chat, projectSessions: { root: string; list(): SessionSummary[] }): Commands {
+  const { style, say } = chat;
+  const { runner } = chat.run;
+  return {
     help: () => {
       for (const line of columns(HELP.map(([keys, does]) => [style("bold", keys!), does!]))) say(line);
     },
     model: async (argument) => {
-      if (argument === "") return say(`bosun: the model is ${model}; /model provider/model switches (bosun models lists them)`);
+      if (argument === "") return say(`bosun: the model is ${chat.model}; /model provider/model switches (bosun models lists them)`);
       const [target, redacting] = await Promise.all([runner.source.resolve(argument), runner.redactor(argument)]);
-      [model, redactor, modelSpec] = [modelName(target), redacting, argument];
-      say(`bosun: the model is now ${model}`);
+      [chat.model, chat.redactor, chat.modelSpec] = [modelName(target), redacting, argument];
+      say(`bosun: the model is now ${chat.model}`);
     },
     sessions: () => {
-      const list = projectSessions(sessions, scope, 20);
-      if (list.length === 0) return say(`bosun: no sessions in ${scope.root} yet`);
-      say(`bosun: sessions in ${scope.root}, newest first (continue one with bosun run --session ID):`);
-      const rows = list.map((s) => [s.id === sessionId ? style("cyan", `* ${s.id}`) : `  ${s.id}`, s.updatedAt.replace("T", " ").slice(0, 16), `${s.model.providerID}/${s.model.modelID}`, s.title]);
+      const list = projectSessions.list();
+      if (list.length === 0) return say(`bosun: no sessions in ${projectSessions.root} yet`);
+      say(`bosun: sessions in ${projectSessions.root}, newest first (continue one with bosun run --session ID):`);
+      const rows = list.map((s) => [s.id === chat.sessionId ? style("cyan", `* ${s.id}`) : `  ${s.id}`, s.updatedAt.replace("T", " ").slice(0, 16), `${s.model.providerID}/${s.model.modelID}`, s.title]);
       for (const line of columns(rows)) say(line);
     },
   };
+}
 
-  try {
-    for (;;) {
-      const text = await input.read();
-      if (text === null) break;
-      const line = parsePromptLine(text);
-      if (line.kind === "command" && (line.name === "exit" || line.name === "quit")) break;
-      try {
-        if (line.kind === "message") await send(line.text);
-        else if (Object.hasOwn(commands, line.name)) await commands[line.name]!(line.argument);
-        else say(`bosun: unknown command /${line.name}; the commands are /model, /sessions, /help and /exit (start a message with // to send a line that begins with /)`);
-      } catch (error) {
-        reportError(error, output);
-      }
-    }
-  } finally {
-    input.close();
-    if (sessionId) say(`bosun: session ${sessionId} is saved; continue it with bosun run -c (or --session ${sessionId})`);
-  }
+function modelName(target: ModelTarget): string {
+  return `${target.providerID}/${target.modelID}`;
 }

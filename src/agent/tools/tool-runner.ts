@@ -11,7 +11,7 @@ import type { ToolRegistry } from "./tool-registry.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import type { BackgroundJobs } from "./background-jobs.js";
 import { showPath } from "./paths.js";
-import { ToolError, type SandboxNeeds, type ToolAccess, type ToolContext } from "./tool.js";
+import { ToolError, type AgentTool, type SandboxNeeds, type ToolAccess, type ToolContext } from "./tool.js";
 
 /** No tool result reaches the model longer than this; the whole text goes to a spill file. */
 export const MAX_TOOL_OUTPUT_CHARS = 50_000;
@@ -43,53 +43,99 @@ export interface ToolRunOutcome {
  */
 export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promise<ToolRunOutcome> {
   const started = Date.now();
-  const finish = (status: ToolStatus, output: string, summary: string, isError: boolean, spill?: string, shown: ToolEndDetails = {}): ToolRunOutcome => {
-    const value = deps.redactor.text(output);
-    const shortSummary = deps.redactor.text(summary);
-    const ms = Date.now() - started;
-    const outputTail = shown.outputTail && shown.outputTail.length > 0 ? deps.redactor.text(shown.outputTail.join("\n")).split("\n") : undefined;
-    deps.ui.onEvent({
-      type: "tool-end",
-      callId: call.toolCallId,
-      tool: call.toolName,
-      status,
-      summary: shortSummary,
-      ms,
-      ...(outputTail ? { outputTail } : {}),
-      ...(shown.unapproved ? { unapproved: shown.unapproved } : {}),
-    });
-    deps.session.append({ type: "tool", callId: call.toolCallId, tool: call.toolName, status, summary: shortSummary, ms, ...(spill ? { spill } : {}) });
-    return {
-      status,
-      part: { type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: isError ? { type: "error-text", value } : { type: "text", value } },
-    };
+  const end = (ending: Ending) => endCall(call, deps, started, ending);
+  const checked = checkCall(call, deps);
+  if ("status" in checked) return end(checked);
+  deps.ui.onEvent({ type: "tool-start", callId: call.toolCallId, tool: checked.tool.name, description: checked.description });
+  const refused = await clearCall(call, checked, deps);
+  if (refused) return end(refused);
+  const ran = await executeCall(call, checked, deps);
+  if (deps.signal.aborted) return end({ status: "aborted", output: `${ran.output}\n(The user cancelled the run.)`, summary: "cancelled", isError: true, spill: ran.spill });
+  return end(await afterCall(call, checked, capOutput(call, checked.tool, ran, deps), deps));
+}
+
+/** How a call ended: what the model is given, and what the UI and the session are told. */
+interface Ending {
+  status: ToolStatus;
+  output: string;
+  summary: string;
+  isError: boolean;
+  spill?: string | undefined;
+  shown?: ToolEndDetails;
+}
+
+/** A call whose arguments are valid, with what its question and its sandbox need of it. */
+interface CheckedCall {
+  tool: AgentTool;
+  input: unknown;
+  description: string;
+  danger: string | null;
+  needs: SandboxNeeds | null;
+}
+
+/** What a tool's execution gave, before the output is capped. */
+interface Ran {
+  output: string;
+  summary: string;
+  isError: boolean;
+  spill?: string | undefined;
+  outputTail?: string[] | undefined;
+}
+
+/** Redacts what the call ended with, tells the UI and the session, and makes the model's result. */
+function endCall(call: StepToolCall, deps: ToolRunDeps, started: number, ending: Ending): ToolRunOutcome {
+  const { status, output, summary, isError, spill, shown = {} } = ending;
+  const value = deps.redactor.text(output);
+  const shortSummary = deps.redactor.text(summary);
+  const ms = Date.now() - started;
+  const outputTail = shown.outputTail && shown.outputTail.length > 0 ? deps.redactor.text(shown.outputTail.join("\n")).split("\n") : undefined;
+  deps.ui.onEvent({
+    type: "tool-end",
+    callId: call.toolCallId,
+    tool: call.toolName,
+    status,
+    summary: shortSummary,
+    ms,
+    ...(outputTail ? { outputTail } : {}),
+    ...(shown.unapproved ? { unapproved: shown.unapproved } : {}),
+  });
+  deps.session.append({ type: "tool", callId: call.toolCallId, tool: call.toolName, status, summary: shortSummary, ms, ...(spill ? { spill } : {}) });
+  return {
+    status,
+    part: { type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: isError ? { type: "error-text", value } : { type: "text", value } },
   };
+}
 
-  if (call.invalid) return finish("error", `Error: ${call.invalid}`, "invalid call", true);
+/** The call as the model made it: a known tool, arguments its schema takes, a description it can give. */
+function checkCall(call: StepToolCall, deps: ToolRunDeps): CheckedCall | Ending {
+  const invalid = (output: string, summary: string): Ending => ({ status: "error", output, summary, isError: true });
+  if (call.invalid) return invalid(`Error: ${call.invalid}`, "invalid call");
   const tool = deps.registry.get(call.toolName);
-  if (!tool) return finish("error", `Error: there is no tool named ${call.toolName}; the tools are ${deps.registry.names().join(", ")}`, "unknown tool", true);
+  if (!tool) return invalid(`Error: there is no tool named ${call.toolName}; the tools are ${deps.registry.names().join(", ")}`, "unknown tool");
   const parsed = tool.inputSchema.safeParse(call.input);
-  if (!parsed.success) return finish("error", `Error: invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`, "invalid arguments", true);
+  if (!parsed.success) return invalid(`Error: invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`, "invalid arguments");
   const input: unknown = parsed.data;
-
-  let description: string;
-  let danger: string | null;
-  let needs: SandboxNeeds | null;
   try {
-    description = deps.redactor.text(tool.describe(input, deps.workdir));
-    danger = tool.danger?.(input, deps.workdir, deps.sandbox) ?? null;
-    needs = tool.sandboxNeeds?.(input, deps.workdir, deps.sandbox) ?? null;
+    return {
+      tool,
+      input,
+      description: deps.redactor.text(tool.describe(input, deps.workdir)),
+      danger: tool.danger?.(input, deps.workdir, deps.sandbox) ?? null,
+      needs: tool.sandboxNeeds?.(input, deps.workdir, deps.sandbox) ?? null,
+    };
   } catch (error) {
-    return finish("error", `Error: ${describeError(error)}`, "invalid arguments", true);
+    return invalid(`Error: ${describeError(error)}`, "invalid arguments");
   }
-  deps.ui.onEvent({ type: "tool-start", callId: call.toolCallId, tool: tool.name, description });
+}
 
+/** Whether the call may run: not vetoed by a `tool_before` extension, not cancelled, approved; null when it may. */
+async function clearCall(call: StepToolCall, { tool, input, description, danger, needs }: CheckedCall, deps: ToolRunDeps): Promise<Ending | null> {
   const before: ToolBeforeCall = { name: tool.name, callId: call.toolCallId, input };
   await deps.hooks.toolBefore(deps.agent, before);
   if (typeof before.veto === "string" && before.veto !== "") {
-    return finish("vetoed", `Not run: an extension refused this call: ${before.veto}`, `vetoed: ${before.veto}`, true);
+    return { status: "vetoed", output: `Not run: an extension refused this call: ${before.veto}`, summary: `vetoed: ${before.veto}`, isError: true };
   }
-  if (deps.signal.aborted) return finish("aborted", "Not run: the user cancelled the run.", "cancelled", true);
+  if (deps.signal.aborted) return { status: "aborted", output: "Not run: the user cancelled the run.", summary: "cancelled", isError: true };
 
   const preview = tool.preview ? deps.redactor.text(tool.preview(input)) : undefined;
   const escape = needs ? deps.redactor.text(describeNeeds(needs, deps.workdir)) : null;
@@ -98,18 +144,19 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
     if (deps.signal.aborted) return { allowed: false as const, message: "Not run: the user cancelled the run." };
     return { allowed: false as const, message: `Not run: asking for approval failed (${describeError(error)}).` };
   });
-  if (!approval.allowed) {
-    if (deps.signal.aborted) return finish("aborted", approval.message, "cancelled", true);
-    return finish("denied", approval.message, `denied: ${approval.message.replace(/^Not run: /, "").split(". ")[0]}`, true, undefined, {
-      ...(approval.noApprover ? { unapproved: { access: tool.access, dangerous: danger !== null, sandbox: escape !== null } } : {}),
-    });
-  }
+  if (approval.allowed) return null;
+  if (deps.signal.aborted) return { status: "aborted", output: approval.message, summary: "cancelled", isError: true };
+  return {
+    status: "denied",
+    output: approval.message,
+    summary: `denied: ${approval.message.replace(/^Not run: /, "").split(". ")[0]}`,
+    isError: true,
+    shown: { ...(approval.noApprover ? { unapproved: { access: tool.access, dangerous: danger !== null, sandbox: escape !== null } } : {}) },
+  };
+}
 
-  let output: string;
-  let summary: string;
-  let isError: boolean;
-  let spill: string | undefined;
-  let outputTail: string[] | undefined;
+/** Executes the tool; a throw becomes an error result (a `ToolError`'s message is meant for the model as it is). */
+async function executeCall(call: StepToolCall, { tool, input, needs }: CheckedCall, deps: ToolRunDeps): Promise<Ran> {
   try {
     const context: ToolContext = {
       workdir: deps.workdir,
@@ -123,25 +170,31 @@ export async function runToolCall(call: StepToolCall, deps: ToolRunDeps): Promis
       ...(deps.jobs ? { jobs: deps.jobs } : {}),
     };
     const result = await tool.execute(input, context);
-    output = result.output;
-    isError = result.isError ?? false;
-    summary = result.summary ?? (isError ? "failed" : "done");
-    spill = result.spillFile;
-    outputTail = result.outputTail;
+    const isError = result.isError ?? false;
+    return { output: result.output, isError, summary: result.summary ?? (isError ? "failed" : "done"), spill: result.spillFile, outputTail: result.outputTail };
   } catch (error) {
-    isError = true;
-    output = error instanceof ToolError ? `Error: ${error.message}` : `Error: ${tool.name} failed: ${describeError(error)}`;
-    summary = error instanceof ToolError ? error.message : "failed";
+    return {
+      isError: true,
+      output: error instanceof ToolError ? `Error: ${error.message}` : `Error: ${tool.name} failed: ${describeError(error)}`,
+      summary: error instanceof ToolError ? error.message : "failed",
+    };
   }
-  if (deps.signal.aborted) return finish("aborted", `${output}\n(The user cancelled the run.)`, "cancelled", true, spill);
+}
 
-  if (output.length > MAX_TOOL_OUTPUT_CHARS && !spill) {
-    spill = deps.session.spill.write(`${tool.name}-${call.toolCallId}.txt`, output);
-    output = `${output.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n… [output cut at ${MAX_TOOL_OUTPUT_CHARS} of ${output.length} characters; the whole output is in ${spill}: read it with the read tool]`;
-  }
+/** An output too long for the model is cut, the whole of it written to a spill file the model can read. */
+function capOutput(call: StepToolCall, tool: AgentTool, ran: Ran, deps: ToolRunDeps): Ran {
+  if (ran.output.length <= MAX_TOOL_OUTPUT_CHARS || ran.spill) return ran;
+  const spill = deps.session.spill.write(`${tool.name}-${call.toolCallId}.txt`, ran.output);
+  const output = `${ran.output.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n… [output cut at ${MAX_TOOL_OUTPUT_CHARS} of ${ran.output.length} characters; the whole output is in ${spill}: read it with the read tool]`;
+  return { ...ran, output, spill };
+}
+
+/** `tool_after` extensions see the redacted result and may change its output; the call ends with it. */
+async function afterCall(call: StepToolCall, { tool, input }: CheckedCall, ran: Ran, deps: ToolRunDeps): Promise<Ending> {
+  const { output, isError, summary, spill, outputTail } = ran;
   const after = { name: tool.name, callId: call.toolCallId, input, result: { output: deps.redactor.text(output), isError, status: isError ? "error" : "ok" } };
   await deps.hooks.toolAfter(deps.agent, after);
-  return finish(isError ? "error" : "ok", String(after.result.output), summary, isError, spill, outputTail ? { outputTail } : {});
+  return { status: isError ? "error" : "ok", output: String(after.result.output), summary, isError, spill, shown: outputTail ? { outputTail } : {} };
 }
 
 /** A call's sandbox needs in words, for the question and the refusal: "writes outside the sandbox: ~/x; keeps running after the call". */
