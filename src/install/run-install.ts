@@ -106,25 +106,8 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
   const now = request.now ?? (() => new Date());
   const warnings: string[] = [];
   const packHashes = new Map<string, string>();
-  const rootsOf = (request: InstallRequest) => request.targets.flatMap((target) => target.roots.map((root) => ({ target, root })));
-  const all = rootsOf(request);
-
-  // 1. Plan without a lock. Another run at work here (or one killed part way) shows as a journal
-  //    without its commit line; the journals are looked at before and after planning, as a run
-  //    may start meanwhile. Then this plan proves nothing: the lock is taken and it is made again.
-  let plans = all.map(({ target, root }) => {
-    const before = journalState(fs, root);
-    let planned: RootPlan | null = null;
-    let failure: unknown = null;
-    try {
-      planned = plan(request, target, root, now, packHashes);
-    } catch (error) {
-      failure = error;
-    }
-    const busy = before.busy || journalState(fs, root).signature !== before.signature;
-    if (failure !== null && (!busy || request.dryRun)) throw failure;
-    return { target, root, plan: planned as RootPlan, pendingJournals: busy ? 1 : 0 };
-  });
+  // 1. Plan without a lock.
+  let plans = planUnlocked(request, now, packHashes);
   const helperNeeded = request.helper !== null && request.targets.some((target) => target.desired?.usesHelper) && !exists(fs, request.helper.target);
   const uninstall = request.targets.every((target) => target.desired === null);
   // A run at work or interrupted may be rolled back to a manifest that has the pack: looked at again under the lock.
@@ -172,21 +155,53 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     committed = true;
     return outcome;
   } finally {
-    for (const lock of locks.reverse()) {
-      try {
-        lock.release();
-      } catch (error) {
-        warnings.push(`could not release ${lock.file}: ${(error as Error).message}`);
-      }
-    }
-    // A root bosun left (no manifest): its state folder goes once the lock is gone, if empty.
-    for (const { root } of plans) if (!exists(fs, statePath(root, MANIFEST_FILE))) for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
-    // The last pack left: a root bosun made (and the folders above it it made) goes too, once empty.
-    if (committed) for (const dir of emptiedRoots(fs, plans)) tryRmdir(fs, dir);
-    // The folders this run made that hold nothing (it failed, or they were made only to take the
-    // lock of a root with nothing to change), deepest first; the others hold what it installed.
-    for (const dir of createdDirs.reverse()) tryRmdir(fs, dir);
+    releaseRoots(fs, locks, plans, committed, createdDirs, warnings);
   }
+}
+
+/** A root's plan made without the lock, and whether another run was at work there meanwhile (a journal without its commit line). */
+type UnlockedPlan = PlannedRoot & { pendingJournals: number };
+
+/**
+ * Plans every root without a lock. Another run at work here (or one killed part way) shows as a
+ * journal without its commit line; the journals are looked at before and after planning, as a run
+ * may start meanwhile. Then this plan proves nothing (a planning failure too, unless this is a dry
+ * run): the lock is taken and it is made again.
+ */
+function planUnlocked(request: InstallRequest, now: () => Date, packHashes: Map<string, string>): UnlockedPlan[] {
+  const fs = request.fs;
+  const all = request.targets.flatMap((target) => target.roots.map((root) => ({ target, root })));
+  return all.map(({ target, root }) => {
+    const before = journalState(fs, root);
+    let planned: RootPlan | null = null;
+    let failure: unknown = null;
+    try {
+      planned = plan(request, target, root, now, packHashes);
+    } catch (error) {
+      failure = error;
+    }
+    const busy = before.busy || journalState(fs, root).signature !== before.signature;
+    if (failure !== null && (!busy || request.dryRun)) throw failure;
+    return { target, root, plan: planned as RootPlan, pendingJournals: busy ? 1 : 0 };
+  });
+}
+
+/** The locks released (last taken first), then the folders the run leaves empty removed: a root's state folder, an emptied root, the ones it made. */
+function releaseRoots(fs: InstallFs, locks: HeldLock[], plans: readonly PlannedRoot[], committed: boolean, createdDirs: string[], warnings: string[]): void {
+  for (const lock of locks.reverse()) {
+    try {
+      lock.release();
+    } catch (error) {
+      warnings.push(`could not release ${lock.file}: ${(error as Error).message}`);
+    }
+  }
+  // A root bosun left (no manifest): its state folder goes once the lock is gone, if empty.
+  for (const { root } of plans) if (!exists(fs, statePath(root, MANIFEST_FILE))) for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
+  // The last pack left: a root bosun made (and the folders above it it made) goes too, once empty.
+  if (committed) for (const dir of emptiedRoots(fs, plans)) tryRmdir(fs, dir);
+  // The folders this run made that hold nothing (it failed, or they were made only to take the
+  // lock of a root with nothing to change), deepest first; the others hold what it installed.
+  for (const dir of createdDirs.reverse()) tryRmdir(fs, dir);
 }
 
 /** One run's writing: every changing root applied with its journal, all committed together. */
