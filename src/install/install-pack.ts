@@ -91,6 +91,34 @@ export function bundledPackDir(packageRoot: string): string {
  * installer (plan, questions, journal, apply, commit).
  */
 export async function installPack(options: InstallPackOptions): Promise<InstallOutcome> {
+  const basis = await installBasis(options);
+  // A reinstall of a settled pack: nothing to load, nothing to plan.
+  if (options.trustSettled !== false) {
+    const settled = settledOutcome(basis.fs, basis.placements, basis.inputs, options.scope, basis.packDir, basis.helperTarget, basis.clis);
+    if (settled) return settled;
+  }
+  return loadAndInstall(options, basis);
+}
+
+/** What the settled check and a full install both work from, worked out without loading the pack. */
+interface InstallBasis {
+  packDir: string;
+  ctx: RootContext;
+  runtimes: InstallRuntime[];
+  fs: InstallFs;
+  helperTarget: string;
+  helperCommand: string;
+  /** The helper's command from "$HOME" (null: the helper is not under it). */
+  portableHelperCommand: string | null;
+  agents: ReturnType<typeof collectHeadlessDefaults>;
+  placements: Placement[];
+  clis: Map<string, CliTarget>;
+  /** Each placement's settled inputs (settled.ts). */
+  inputs: string[];
+}
+
+/** The runtimes and their roots, bosun's hook helper, each runtime's CLI edition, and what each root would be settled from. */
+async function installBasis(options: InstallPackOptions): Promise<InstallBasis> {
   const packDir = resolve(options.pack ?? bundledPackDir(options.packageRoot));
   const ctx: RootContext = { env: options.env, home: options.home, cwd: options.cwd };
   const runtimes = selectRuntimes(options, ctx);
@@ -122,12 +150,12 @@ export async function installPack(options: InstallPackOptions): Promise<InstallO
       home: options.home,
     });
   });
-  // A reinstall of a settled pack: nothing to load, nothing to plan.
-  if (options.trustSettled !== false) {
-    const settled = settledOutcome(fs, placements, inputs, options.scope, packDir, helperTarget, clis);
-    if (settled) return settled;
-  }
+  return { packDir, ctx, runtimes, fs, helperTarget, helperCommand, portableHelperCommand, agents, placements, clis, inputs };
+}
 
+/** A full install: the pack loaded (or the preview's load taken), converted to each runtime's layout, and the installer run. */
+async function loadAndInstall(options: InstallPackOptions, basis: InstallBasis): Promise<InstallOutcome> {
+  const { packDir, ctx, runtimes, fs, helperTarget, helperCommand, portableHelperCommand, agents, clis, inputs } = basis;
   // Loaded only past the settled check: the pack loader brings the schema library with it, and
   // the planner, the runner and the converters to each runtime's layout are most of the rest.
   const [{ loadPack }, { LoadCache }, { DigestCache }, { packDigest }, { buildInstallTargets }, { templateVars }, { runInstall }, { packMigrationRecords }] = await Promise.all([

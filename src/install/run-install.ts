@@ -11,9 +11,8 @@ import { RootExecutor } from "./apply/executor.js";
 import { errorCode, exists, isNonFolder, makeDirs, readOrNull, tryRmdir, tryUnlink, type InstallFs } from "./apply/install-fs.js";
 import { InstallBlockedError, InstallFailedError, InstallFileError, NeedsChoiceError, PackNotInstalledError, type RolledBack } from "./install-errors.js";
 import { readInstallState, serializeInstallState, type InstallState } from "./records/install-state.js";
-import { beginRecord, journalDir, journalRel, JournalWriter, listJournals, newRunId, pruneJournals, removeJournal } from "./apply/journal.js";
-import type { RestoreFailure } from "./install-errors.js";
-import { undoJournal } from "./apply/journal-undo.js";
+import { beginRecord, journalRel, JournalWriter, newRunId } from "./apply/journal.js";
+import { rollBackRoots, stateDirChain, tidyRoots } from "./apply/run-journals.js";
 import { journalState, recoverInterrupted } from "./apply/recovery.js";
 import { readManifest, serializeManifest, type Manifest } from "./records/manifest.js";
 import type { Choice, MigrationRecord } from "./records/migration-record.js";
@@ -107,25 +106,8 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
   const now = request.now ?? (() => new Date());
   const warnings: string[] = [];
   const packHashes = new Map<string, string>();
-  const rootsOf = (request: InstallRequest) => request.targets.flatMap((target) => target.roots.map((root) => ({ target, root })));
-  const all = rootsOf(request);
-
-  // 1. Plan without a lock. Another run at work here (or one killed part way) shows as a journal
-  //    without its commit line; the journals are looked at before and after planning, as a run
-  //    may start meanwhile. Then this plan proves nothing: the lock is taken and it is made again.
-  let plans = all.map(({ target, root }) => {
-    const before = journalState(fs, root);
-    let planned: RootPlan | null = null;
-    let failure: unknown = null;
-    try {
-      planned = plan(request, target, root, now, packHashes);
-    } catch (error) {
-      failure = error;
-    }
-    const busy = before.busy || journalState(fs, root).signature !== before.signature;
-    if (failure !== null && (!busy || request.dryRun)) throw failure;
-    return { target, root, plan: planned as RootPlan, pendingJournals: busy ? 1 : 0 };
-  });
+  // 1. Plan without a lock.
+  let plans = planUnlocked(request, now, packHashes);
   const helperNeeded = request.helper !== null && request.targets.some((target) => target.desired?.usesHelper) && !exists(fs, request.helper.target);
   const uninstall = request.targets.every((target) => target.desired === null);
   // A run at work or interrupted may be rolled back to a manifest that has the pack: looked at again under the lock.
@@ -173,37 +155,75 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
     committed = true;
     return outcome;
   } finally {
-    for (const lock of locks.reverse()) {
-      try {
-        lock.release();
-      } catch (error) {
-        warnings.push(`could not release ${lock.file}: ${(error as Error).message}`);
-      }
-    }
-    // A root bosun left (no manifest): its state folder goes once the lock is gone, if empty.
-    for (const { root } of plans) if (!exists(fs, statePath(root, MANIFEST_FILE))) for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
-    // The last pack left: a root bosun made (and the folders above it it made) goes too, once empty.
-    if (committed) for (const dir of emptiedRoots(fs, plans)) tryRmdir(fs, dir);
-    // The folders this run made that hold nothing (it failed, or they were made only to take the
-    // lock of a root with nothing to change), deepest first; the others hold what it installed.
-    for (const dir of createdDirs.reverse()) tryRmdir(fs, dir);
+    releaseRoots(fs, locks, plans, committed, createdDirs, warnings);
   }
 }
 
-async function apply(
-  request: InstallRequest,
-  plans: { target: InstallTarget; root: InstallRoot; plan: RootPlan }[],
-  changing: { target: InstallTarget; root: InstallRoot; plan: RootPlan }[],
-  helperNeeded: boolean,
-  recovered: Map<string, string[]>,
-  createdDirs: string[],
-  warnings: string[],
-  now: () => Date,
-): Promise<InstallResult> {
+/** A root's plan made without the lock, and whether another run was at work there meanwhile (a journal without its commit line). */
+type UnlockedPlan = PlannedRoot & { pendingJournals: number };
+
+/**
+ * Plans every root without a lock. Another run at work here (or one killed part way) shows as a
+ * journal without its commit line; the journals are looked at before and after planning, as a run
+ * may start meanwhile. Then this plan proves nothing (a planning failure too, unless this is a dry
+ * run): the lock is taken and it is made again.
+ */
+function planUnlocked(request: InstallRequest, now: () => Date, packHashes: Map<string, string>): UnlockedPlan[] {
   const fs = request.fs;
-  const runId = newRunId(now(), request.random ?? (() => randomBytes(4).toString("hex")));
-  const stamp = now().toISOString();
-  const executors: RootExecutor[] = [];
+  const all = request.targets.flatMap((target) => target.roots.map((root) => ({ target, root })));
+  return all.map(({ target, root }) => {
+    const before = journalState(fs, root);
+    let planned: RootPlan | null = null;
+    let failure: unknown = null;
+    try {
+      planned = plan(request, target, root, now, packHashes);
+    } catch (error) {
+      failure = error;
+    }
+    const busy = before.busy || journalState(fs, root).signature !== before.signature;
+    if (failure !== null && (!busy || request.dryRun)) throw failure;
+    return { target, root, plan: planned as RootPlan, pendingJournals: busy ? 1 : 0 };
+  });
+}
+
+/** The locks released (last taken first), then the folders the run leaves empty removed: a root's state folder, an emptied root, the ones it made. */
+function releaseRoots(fs: InstallFs, locks: HeldLock[], plans: readonly PlannedRoot[], committed: boolean, createdDirs: string[], warnings: string[]): void {
+  for (const lock of locks.reverse()) {
+    try {
+      lock.release();
+    } catch (error) {
+      warnings.push(`could not release ${lock.file}: ${(error as Error).message}`);
+    }
+  }
+  // A root bosun left (no manifest): its state folder goes once the lock is gone, if empty.
+  for (const { root } of plans) if (!exists(fs, statePath(root, MANIFEST_FILE))) for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
+  // The last pack left: a root bosun made (and the folders above it it made) goes too, once empty.
+  if (committed) for (const dir of emptiedRoots(fs, plans)) tryRmdir(fs, dir);
+  // The folders this run made that hold nothing (it failed, or they were made only to take the
+  // lock of a root with nothing to change), deepest first; the others hold what it installed.
+  for (const dir of createdDirs.reverse()) tryRmdir(fs, dir);
+}
+
+/** One run's writing: every changing root applied with its journal, all committed together. */
+interface ApplyRun {
+  request: InstallRequest;
+  plans: PlannedRoot[];
+  runId: string;
+  /** The run's time, in every record it writes. */
+  stamp: string;
+  /** Every root's executor, in the order they were opened (the rollback goes the other way). */
+  executors: RootExecutor[];
+}
+
+/**
+ * Applies the roots that change (and rewrites the install state of those whose settled record
+ * went stale), then commits every journal; any failure before that rolls every root back. Once
+ * committed, the journals are tidied and each root's result told.
+ */
+async function apply(request: InstallRequest, plans: PlannedRoot[], changing: PlannedRoot[], helperNeeded: boolean, recovered: Map<string, string[]>, createdDirs: string[], warnings: string[], now: () => Date): Promise<InstallResult> {
+  const fs = request.fs;
+  const run: ApplyRun = { request, plans, runId: newRunId(now(), request.random ?? (() => randomBytes(4).toString("hex"))), stamp: now().toISOString(), executors: [] };
+  const { runId, executors } = run;
   /** Roots whose install state alone was rewritten (their files are unchanged). */
   const refreshed = new Set<string>();
   let helperInstalled = false;
@@ -211,52 +231,16 @@ async function apply(
   let done = 0;
   try {
     if (helperNeeded && request.helper) helperInstalled = installHelper(fs, request.helper.source, request.helper.target, createdDirs);
-    for (const { target, root, plan } of changing) {
-      const journal = new JournalWriter(fs, root, runId);
-      const executor = new RootExecutor(fs, root, journal);
-      executors.push(executor);
-      journal.open(beginRecord(root, runId, stamp, plan.pack.name, request.bosunVersion));
-      executor.declareNewFiles(plan.actions);
-      for (const action of plan.actions) {
-        executor.apply(action);
-        if (MUTATING_ACTIONS.has(effectiveType(action) as never)) request.onProgress?.(++done, total);
-      }
-      const manifest = nextManifest(plan, { now: stamp, bosunVersion: request.bosunVersion, written: executor.written, madeDirs: executor.madeDirs, removedDirs: executor.removedDirs, createdRoot: createdRootDepth(root, createdDirs) });
-      executor.writeStateFile(stateRel(root, MANIFEST_FILE), manifest ? serializeManifest(manifest) : null);
-      const state = nextState(plan, stamp, journalRel(root, runId));
-      const settled = manifest ? settle(request, plans, target, root, plan, manifest, state) : null;
-      executor.writeStateFile(stateRel(root, STATE_FILE), manifest ? serializeInstallState(settled ? { ...state, settled } : state) : null);
-    }
+    for (const planned of changing) applyRoot(run, planned, createdDirs, () => request.onProgress?.(++done, total));
     // Roots with nothing to change whose settled record no longer says what they were planned
     // from (another root's change came with a new pack): only their install state is rewritten.
-    for (const { target, root, plan } of plans) {
-      if (changing.some((other) => other.root === root) || !plan.manifest.found) continue;
-      const settled = settle(request, plans, target, root, plan, plan.manifest.manifest, plan.state);
-      if (!settled || JSON.stringify(settled) === JSON.stringify(plan.state.settled)) continue;
-      const journal = new JournalWriter(fs, root, runId);
-      const executor = new RootExecutor(fs, root, journal);
-      executors.push(executor);
-      refreshed.add(root.dir);
-      journal.open(beginRecord(root, runId, stamp, plan.pack.name, request.bosunVersion));
-      executor.writeStateFile(stateRel(root, STATE_FILE), serializeInstallState({ ...plan.state, settled }));
+    for (const planned of plans) {
+      if (!changing.some((other) => other.root === planned.root) && refreshSettled(run, planned)) refreshed.add(planned.root.dir);
     }
     // Every root is applied: commit them all.
     for (const executor of executors) executor.journal.commit(now().toISOString());
   } catch (error) {
-    const failures: { root: string; failure: RestoreFailure }[] = [];
-    for (const executor of [...executors].reverse()) {
-      const { journal, root } = executor;
-      if (!journal.isOpen && journal.records.length === 0) {
-        removeJournal(fs, root, runId);
-        tryRmdir(fs, journalDir(root));
-        continue;
-      }
-      journal.close();
-      const restored = undoJournal(fs, root, runId, journal.records);
-      for (const failure of restored) failures.push({ root: root.dir, failure });
-      if (restored.length === 0) removeJournal(fs, root, runId);
-      tryRmdir(fs, journalDir(root));
-    }
+    const failures = rollBackRoots(fs, executors, runId);
     if (helperInstalled && request.helper) tryUnlink(fs, request.helper.target);
     throw new InstallFailedError(error, failures);
   } finally {
@@ -269,20 +253,7 @@ async function apply(
     }
   }
 
-  // Committed: tidy up (failures here are only warnings; the install is complete).
-  for (const executor of executors) {
-    const { root } = executor;
-    try {
-      const gone = !exists(fs, statePath(root, MANIFEST_FILE));
-      if (gone) {
-        for (const journal of listJournals(fs, root)) removeJournal(fs, root, journal.runId);
-        tryRmdir(fs, journalDir(root));
-        for (const dir of stateDirChain(root)) tryRmdir(fs, dir);
-      } else pruneJournals(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS);
-    } catch (error) {
-      warnings.push(`could not tidy ${journalDir(root)}: ${(error as Error).message}`);
-    }
-  }
+  tidyRoots(fs, executors, request.keepJournals ?? DEFAULT_KEEP_JOURNALS, warnings);
   const byRoot = new Map(executors.filter((executor) => !refreshed.has(executor.root.dir)).map((executor) => [executor.root.dir, executor]));
   const results = plans.map(({ root, plan }) => {
     const executor = byRoot.get(root.dir);
@@ -298,6 +269,39 @@ async function apply(
   // Only a pack whose hooks run bosun's helper has a helper line; it was installed now, or was already there.
   const helperUsed = request.targets.some((target) => target.desired?.usesHelper);
   return result(request, results, request.helper && helperUsed ? { path: request.helper.target, installed: helperInstalled } : null, warnings);
+}
+
+/** One changing root: its journal opened, each action applied, then its manifest and install state (with the settled record) written last. */
+function applyRoot(run: ApplyRun, { target, root, plan }: PlannedRoot, createdDirs: readonly string[], progress: () => void): void {
+  const { request, runId, stamp } = run;
+  const journal = new JournalWriter(request.fs, root, runId);
+  const executor = new RootExecutor(request.fs, root, journal);
+  run.executors.push(executor);
+  journal.open(beginRecord(root, runId, stamp, plan.pack.name, request.bosunVersion));
+  executor.declareNewFiles(plan.actions);
+  for (const action of plan.actions) {
+    executor.apply(action);
+    if (MUTATING_ACTIONS.has(effectiveType(action) as never)) progress();
+  }
+  const manifest = nextManifest(plan, { now: stamp, bosunVersion: request.bosunVersion, written: executor.written, madeDirs: executor.madeDirs, removedDirs: executor.removedDirs, createdRoot: createdRootDepth(root, createdDirs) });
+  executor.writeStateFile(stateRel(root, MANIFEST_FILE), manifest ? serializeManifest(manifest) : null);
+  const state = nextState(plan, stamp, journalRel(root, runId));
+  const settled = manifest ? settle(request, run.plans, target, root, plan, manifest, state) : null;
+  executor.writeStateFile(stateRel(root, STATE_FILE), manifest ? serializeInstallState(settled ? { ...state, settled } : state) : null);
+}
+
+/** A root with nothing to change: its install state rewritten (with its own journal) when its settled record changed; true then. */
+function refreshSettled(run: ApplyRun, { target, root, plan }: PlannedRoot): boolean {
+  const { request, runId } = run;
+  if (!plan.manifest.found) return false;
+  const settled = settle(request, run.plans, target, root, plan, plan.manifest.manifest, plan.state);
+  if (!settled || JSON.stringify(settled) === JSON.stringify(plan.state.settled)) return false;
+  const journal = new JournalWriter(request.fs, root, runId);
+  const executor = new RootExecutor(request.fs, root, journal);
+  run.executors.push(executor);
+  journal.open(beginRecord(root, runId, run.stamp, plan.pack.name, request.bosunVersion));
+  executor.writeStateFile(stateRel(root, STATE_FILE), serializeInstallState({ ...plan.state, settled }));
+  return true;
 }
 
 /**
@@ -458,12 +462,6 @@ function failIfNotInstalled(plans: readonly { target: InstallTarget; root: Insta
 
 function hasPack(manifest: Manifest, pack: string): boolean {
   return Object.hasOwn(manifest.packs, pack) || manifest.config.some((record) => record.kind === "hook" && record.pack === pack);
-}
-
-function stateDirChain(root: InstallRoot): string[] {
-  if (!root.stateDir) return [];
-  const parts = root.stateDir.split("/");
-  return parts.map((_, i) => join(root.dir, ...parts.slice(0, parts.length - i)));
 }
 
 function result(request: InstallRequest, roots: RootResult[], helper: InstallResult["helper"], warnings: string[]): InstallResult {

@@ -48,17 +48,7 @@ export function undoJournal(fs: InstallFs, root: InstallRoot, runId: string, rec
       case "stash":
         attempt(record.path, () => {
           const stash = at(`${stashRel}/${record.n}`);
-          const target = at(record.path);
-          if (!fs.lstatSync(stash, { throwIfNoEntry: false })) return;
-          try {
-            fs.renameSync(stash, target);
-          } catch (error) {
-            // Copied across file systems only when it is a file: a link is never followed.
-            if (errorCode(error) !== "EXDEV" || !fs.lstatSync(stash).isFile()) throw error;
-            fs.copyFileSync(stash, target);
-            fs.chmodSync(target, fs.lstatSync(stash).mode & 0o7777);
-            fs.unlinkSync(stash);
-          }
+          restoreStashed(fs, stash, at(record.path));
         });
         break;
       case "move":
@@ -85,18 +75,7 @@ export function undoJournal(fs: InstallFs, root: InstallRoot, runId: string, rec
       case "intent":
         // Each path on its own: one that cannot be undone does not keep the others.
         for (const path of [...record.files].reverse()) attempt(path, () => removeFile(fs, at(path)));
-        for (const path of [...record.dirs].sort((a, b) => b.split("/").length - a.split("/").length)) {
-          attempt(path, () => {
-            const dir = at(path);
-            if (!fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
-            try {
-              fs.rmdirSync(dir);
-            } catch (error) {
-              // A folder someone else filled meanwhile stays (with what they put there).
-              if (errorCode(error) !== "ENOTEMPTY" && errorCode(error) !== "EEXIST") throw error;
-            }
-          });
-        }
+        for (const path of [...record.dirs].sort((a, b) => b.split("/").length - a.split("/").length)) attempt(path, () => removeIntendedDir(fs, at(path)));
         break;
       case "begin":
       case "commit":
@@ -111,4 +90,27 @@ export function undoJournal(fs: InstallFs, root: InstallRoot, runId: string, rec
 function removeFile(fs: InstallFs, path: string): void {
   const info = fs.lstatSync(path, { throwIfNoEntry: false });
   if (info && !info.isDirectory()) fs.unlinkSync(path);
+}
+
+/** Puts a stashed original back (a move; a copy across file systems only when it is a file: a link is never followed). Gone already: nothing to do. */
+function restoreStashed(fs: InstallFs, stash: string, target: string): void {
+  if (!fs.lstatSync(stash, { throwIfNoEntry: false })) return;
+  try {
+    fs.renameSync(stash, target);
+  } catch (error) {
+    if (errorCode(error) !== "EXDEV" || !fs.lstatSync(stash).isFile()) throw error;
+    fs.copyFileSync(stash, target);
+    fs.chmodSync(target, fs.lstatSync(stash).mode & 0o7777);
+    fs.unlinkSync(stash);
+  }
+}
+
+/** Removes a folder a run meant to make, while it is empty: one someone else filled meanwhile stays (with what they put there). */
+function removeIntendedDir(fs: InstallFs, dir: string): void {
+  if (!fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
+  try {
+    fs.rmdirSync(dir);
+  } catch (error) {
+    if (errorCode(error) !== "ENOTEMPTY" && errorCode(error) !== "EEXIST") throw error;
+  }
 }

@@ -94,24 +94,29 @@ function expandStep(step: PackMigrationStep, ctx: MigrationContext, id: string):
       if (!base) return [];
       return [emptyDir(`${base}/${normalizeRelPath(step.path, `migration ${id}`)}`, `folder emptied by migration ${id}`, id)];
     }
-    case "retire-file": {
-      const base = surfaceDir(layout, ctx.rootKey, pack, step.surface);
-      if (!base) return [];
-      const rel = `${base}/${normalizeRelPath(step.path, `migration ${id}`)}`;
-      if (owned(rel)) return [{ type: "remove-managed", relPath: rel, reason: `retired by migration ${id}`, ownershipEvidence: evidence }];
-      const hash = ctx.ownerOf(rel) === undefined ? ctx.hash(rel) : null;
-      if (hash === null || !step.sha256.includes(hash)) return [];
-      return [
-        {
-          type: "remove-managed",
-          relPath: rel,
-          reason: `retired by migration ${id}`,
-          classification: "managed-pristine",
-          ownershipEvidence: `its content is exactly a file pack ${pack} shipped (sha256 ${hash.slice(0, 12)}…)`,
-        },
-      ];
-    }
+    case "retire-file":
+      return retireFile(ctx, step, evidence, id);
   }
+}
+
+/** A retired file: removed when the pack owns it, or when no pack does and it is exactly one of the contents the pack shipped. */
+function retireFile(ctx: MigrationContext, step: Extract<PackMigrationStep, { type: "retire-file" }>, evidence: string, id: string): MigrationAction[] {
+  const pack = ctx.pack.name;
+  const base = surfaceDir(ctx.layout, ctx.rootKey, pack, step.surface);
+  if (!base) return [];
+  const rel = `${base}/${normalizeRelPath(step.path, `migration ${id}`)}`;
+  if (ctx.ownerOf(rel) === pack) return [{ type: "remove-managed", relPath: rel, reason: `retired by migration ${id}`, ownershipEvidence: evidence }];
+  const hash = ctx.ownerOf(rel) === undefined ? ctx.hash(rel) : null;
+  if (hash === null || !step.sha256.includes(hash)) return [];
+  return [
+    {
+      type: "remove-managed",
+      relPath: rel,
+      reason: `retired by migration ${id}`,
+      classification: "managed-pristine",
+      ownershipEvidence: `its content is exactly a file pack ${pack} shipped (sha256 ${hash.slice(0, 12)}…)`,
+    },
+  ];
 }
 
 /** A retired hook: its files, its hooks file (Copilot), and its registrations in the runtime's config. */

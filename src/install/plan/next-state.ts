@@ -29,6 +29,40 @@ export function effectiveType(action: PlannedAction): string {
  */
 export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest | null {
   const before = plan.effective;
+  const { files, stats, owned } = filesAfter(plan, inputs);
+  const packs = packsAfter(plan, inputs, files, owned);
+  // Files no pack lists any more are not bosun's.
+  const listed = new Set<string>();
+  for (const name in packs) for (const rel of (packs[name] as PackRecord).files) listed.add(rel);
+  for (const rel in files) {
+    if (!listed.has(rel)) delete files[rel];
+    else if (!stats[rel] && before.fileStats[rel] && files[rel] === before.files[rel]) stats[rel] = before.fileStats[rel] as FileStatRecord;
+  }
+  if (Object.keys(packs).length === 0 && configAfter(plan).length === 0) return null;
+  return {
+    schemaVersion: before.schemaVersion,
+    bosunVersion: inputs.bosunVersion,
+    runtime: plan.root.runtime,
+    scope: plan.root.scope,
+    updatedAt: inputs.now,
+    packs,
+    files,
+    config: configAfter(plan),
+    createdFiles: plan.createdFiles,
+    createdDirs: nextCreatedDirs(before.createdDirs, inputs),
+    // A root made by an earlier run stays bosun's; this run finds it there.
+    createdRoot: before.createdRoot || (inputs.createdRoot ?? 0),
+    fileStats: stats,
+  };
+}
+
+/**
+ * Each file's hash and stats after the run's actions, and the files this pack owns then: what
+ * bosun wrote takes the hash of what was written, what it kept keeps its entry, what it removed
+ * (or you kept as yours) leaves.
+ */
+function filesAfter(plan: RootPlan, inputs: ManifestInputs): { files: Record<string, string>; stats: Record<string, FileStatRecord>; owned: Set<string> } {
+  const before = plan.effective;
   const files: Record<string, string> = { ...before.files };
   const stats: Record<string, FileStatRecord> = {};
   const owned = new Set(before.packs[plan.pack.name]?.files ?? []);
@@ -74,6 +108,12 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
         break;
     }
   }
+  return { files, stats, owned };
+}
+
+/** Every pack's record after the run: the others' file lists trimmed to what is left, this pack's written anew (or held, or gone). */
+function packsAfter(plan: RootPlan, inputs: ManifestInputs, files: Readonly<Record<string, string>>, owned: ReadonlySet<string>): Record<string, PackRecord> {
+  const before = plan.effective;
   const packs: Record<string, PackRecord> = {};
   for (const [name, pack] of Object.entries(before.packs)) if (name !== plan.pack.name) packs[name] = { ...pack, files: pack.files.filter((rel) => rel in files) };
   const previous = before.packs[plan.pack.name];
@@ -95,29 +135,7 @@ export function nextManifest(plan: RootPlan, inputs: ManifestInputs): Manifest |
       ...(plan.pack.succeeds?.length ? { succeeds: plan.pack.succeeds } : {}),
     };
   }
-  // Files no pack lists any more are not bosun's.
-  const listed = new Set<string>();
-  for (const name in packs) for (const rel of (packs[name] as PackRecord).files) listed.add(rel);
-  for (const rel in files) {
-    if (!listed.has(rel)) delete files[rel];
-    else if (!stats[rel] && before.fileStats[rel] && files[rel] === before.files[rel]) stats[rel] = before.fileStats[rel] as FileStatRecord;
-  }
-  if (Object.keys(packs).length === 0 && configAfter(plan).length === 0) return null;
-  return {
-    schemaVersion: before.schemaVersion,
-    bosunVersion: inputs.bosunVersion,
-    runtime: plan.root.runtime,
-    scope: plan.root.scope,
-    updatedAt: inputs.now,
-    packs,
-    files,
-    config: configAfter(plan),
-    createdFiles: plan.createdFiles,
-    createdDirs: nextCreatedDirs(before.createdDirs, inputs),
-    // A root made by an earlier run stays bosun's; this run finds it there.
-    createdRoot: before.createdRoot || (inputs.createdRoot ?? 0),
-    fileStats: stats,
-  };
+  return packs;
 }
 
 /** The folders bosun created, as recorded before, with the ones this run made and without the ones it removed. */

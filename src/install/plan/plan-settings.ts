@@ -34,132 +34,158 @@ const EVIDENCE = "settings bosun recorded in bosun-manifest.json, matched by the
  * has is removed, only while it is still exactly what bosun wrote; one you removed stays removed.
  */
 export function planSettings(input: SettingsPlanInput): SettingsPlan {
-  const { view, packName, origin, created } = input;
-  const actions: Omit<PlannedAction, "index">[] = [];
-  const notes: string[] = [];
   const settingRecords = input.manifest.config.filter((record): record is SettingRecord => record.kind === "setting");
-  const others = settingRecords.filter((record) => record.pack !== packName);
-  const ours = settingRecords.filter((record) => record.pack === packName);
-  const records: SettingRecord[] = [...others];
+  const others = settingRecords.filter((record) => record.pack !== input.packName);
+  const ours = settingRecords.filter((record) => record.pack === input.packName);
+  const plan: SettingsPlan = { actions: [], notes: [], records: [...others] };
+  /** This pack's records that leave, file after file (their containers pass to those that stay). */
   const dropped: SettingRecord[] = [];
-
   const files = [...new Set([...input.settings.map((setting) => setting.file), ...ours.map((record) => record.file)])].sort();
   for (const file of files) {
     const desired = input.settings.filter((setting) => setting.file === file);
     const recorded = ours.filter((record) => record.file === file);
-    const contract = desired[0]?.contract;
-    const refused = desired.find((setting) => setting.refused);
-    if (refused) {
-      actions.push(blocked(origin, file, `pack.json: ${refused.field}: ${refused.refused}`, contract));
-      records.push(...recorded);
-      continue;
-    }
-    const read = view.readJson(file);
-    if (read.error !== null) {
-      actions.push(blocked(origin, file, `${file}: ${read.error}; fix it, then run again (bosun edits only config files it can parse)`, contract));
-      records.push(...recorded);
-      continue;
-    }
-    const value = (read.value ?? {}) as Record<string, unknown>;
-    const slot = desired.map((setting) => settingSlotProblem(value, setting)).find((problem) => problem !== null);
-    if (slot) {
-      actions.push(blocked(origin, file, `${file}: ${slot}; fix it, then run again`, contract));
-      records.push(...recorded);
-      continue;
-    }
-    const isWanted = (record: SettingRecord) => desired.some((setting) => matches(record, setting));
-    // A value the pack still sets, to another value: replaced in place below, not removed here.
-    const isChanged = (record: SettingRecord) => record.mode === "value" && desired.some((setting) => setting.mode === "value" && samePath(setting.path, record.path));
-    let text = read.text;
-    const changes: string[] = [];
-    // 1. What this pack no longer sets goes, while it is exactly what bosun wrote.
-    for (const leaving of recorded.filter((entry) => !isWanted(entry) && !isChanged(entry))) {
-      // The containers an entry that left before it created are its to remove once empty; not one
-      // the pack still puts something in (it stays where it is, keeping the file's key order).
-      const record = keepFilled(handOver([leaving], dropped)[0]!, desired);
-      dropped.push(leaving);
-      if (text === null) continue;
-      const now = parseConfig(text);
-      const current = now.ok ? settingAt(now.value, record.path) : undefined;
-      const there = record.mode === "entry" ? Array.isArray(current) && current.some((item) => sameSetting(item, record.value)) : current !== undefined && sameSetting(current, record.value);
-      if (!there) continue;
-      // Its containers go only once empty: another entry in them (of this pack or another) keeps them.
-      text = removeSetting(text, record);
-      changes.push(`removes ${describe(record)}`);
-    }
-    // 2. What the pack sets: added, kept, or asked about.
-    const conflicts: { setting: DesiredSetting; current: unknown }[] = [];
-    for (const setting of desired) {
-      const before = recorded.find((record) => matches(record, setting));
-      const parsed = text === null ? {} : (parseConfig(text) as { value: Record<string, unknown> }).value;
-      const current = settingAt(parsed, setting.path);
-      if (setting.mode === "entry") {
-        const there = Array.isArray(current) && current.some((item) => sameSetting(item, setting.value));
-        // Already there: bosun's (recorded) stays bosun's, yours stays yours; recorded but gone: you removed it.
-        if (there || before) {
-          if (before) records.push(before);
-          continue;
-        }
-        const added = applySetting(text, setting);
-        text = added.text;
-        records.push(record(packName, setting, added.created));
-        changes.push(`adds ${describe(setting)}`);
+    planSettingsFile(input, plan, dropped, file, desired, recorded);
+  }
+  return { ...plan, records: handOver(plan.records, dropped) };
+}
+
+/** A file's text as its edit is worked out, and what the action's reason lists. */
+interface FileEdit {
+  text: string | null;
+  changes: string[];
+}
+
+/** A key that holds a value of yours, not the pack's. */
+type Conflict = { setting: DesiredSetting; current: unknown };
+
+/**
+ * One settings file: refused when the pack's settings are, or the file cannot be parsed or has
+ * no room for them (its records kept as they were); else what leaves is removed, what the pack
+ * sets is added, and the file rewritten when that changed it, with a question for each conflict.
+ */
+function planSettingsFile(input: SettingsPlanInput, plan: SettingsPlan, dropped: SettingRecord[], file: string, desired: readonly DesiredSetting[], recorded: readonly SettingRecord[]): void {
+  const { view, packName, origin, created } = input;
+  const { actions, notes, records } = plan;
+  const contract = desired[0]?.contract;
+  const refused = desired.find((setting) => setting.refused);
+  if (refused) {
+    actions.push(blocked(origin, file, `pack.json: ${refused.field}: ${refused.refused}`, contract));
+    records.push(...recorded);
+    return;
+  }
+  const read = view.readJson(file);
+  if (read.error !== null) {
+    actions.push(blocked(origin, file, `${file}: ${read.error}; fix it, then run again (bosun edits only config files it can parse)`, contract));
+    records.push(...recorded);
+    return;
+  }
+  const value = (read.value ?? {}) as Record<string, unknown>;
+  const slot = desired.map((setting) => settingSlotProblem(value, setting)).find((problem) => problem !== null);
+  if (slot) {
+    actions.push(blocked(origin, file, `${file}: ${slot}; fix it, then run again`, contract));
+    records.push(...recorded);
+    return;
+  }
+  const edit: FileEdit = { text: read.text, changes: [] };
+  removeLeaving(edit, dropped, desired, recorded);
+  const conflicts = setDesired(edit, records, packName, desired, recorded);
+  let text = edit.text;
+  if (text !== null && created.has(file) && read.text !== null) {
+    const parsed = parseConfig(text);
+    if (parsed.ok && isSkeleton(parsed.value, "nested")) text = null;
+  }
+  const plain = desired.find((setting) => setting.plainJsonOnly);
+  if (plain && text !== null && !isPlainJson(text)) notes.push(`${file} has comments or trailing commas: ${plain.plainJsonOnly}`);
+  if (text !== read.text) {
+    view.rewrite(file, text);
+    if (read.text === null) created.add(file);
+    if (text === null) created.delete(file);
+    actions.push({
+      origin,
+      type: "rewrite-json",
+      rel: file,
+      classification: read.text === null ? "missing" : "unknown",
+      reason: text === null ? `${file}: removes the file bosun created (nothing else was ever added to it)` : `${file}: ${edit.changes.join(", ")}`,
+      evidence: EVIDENCE,
+      originalHash: null,
+      currentHash: null,
+      text,
+      ...(contract ? { contract } : {}),
+    });
+  }
+  if (conflicts.length > 0) actions.push(conflictAction(origin, file, text ?? "{}\n", conflicts, packName, contract));
+}
+
+/** 1. What this pack no longer sets goes, while it is exactly what bosun wrote; one you removed stays removed. */
+function removeLeaving(edit: FileEdit, dropped: SettingRecord[], desired: readonly DesiredSetting[], recorded: readonly SettingRecord[]): void {
+  const isWanted = (record: SettingRecord) => desired.some((setting) => matches(record, setting));
+  // A value the pack still sets, to another value: replaced in place by setDesired, not removed here.
+  const isChanged = (record: SettingRecord) => record.mode === "value" && desired.some((setting) => setting.mode === "value" && samePath(setting.path, record.path));
+  for (const leaving of recorded.filter((entry) => !isWanted(entry) && !isChanged(entry))) {
+    // The containers an entry that left before it created are its to remove once empty; not one
+    // the pack still puts something in (it stays where it is, keeping the file's key order).
+    const record = keepFilled(handOver([leaving], dropped)[0]!, desired);
+    dropped.push(leaving);
+    if (edit.text === null) continue;
+    const now = parseConfig(edit.text);
+    const current = now.ok ? settingAt(now.value, record.path) : undefined;
+    const there = record.mode === "entry" ? Array.isArray(current) && current.some((item) => sameSetting(item, record.value)) : current !== undefined && sameSetting(current, record.value);
+    if (!there) continue;
+    // Its containers go only once empty: another entry in them (of this pack or another) keeps them.
+    edit.text = removeSetting(edit.text, record);
+    edit.changes.push(`removes ${describe(record)}`);
+  }
+}
+
+/** 2. What the pack sets: added, kept, or asked about (the conflicts returned); each kept or added one recorded. */
+function setDesired(edit: FileEdit, records: SettingRecord[], packName: string, desired: readonly DesiredSetting[], recorded: readonly SettingRecord[]): Conflict[] {
+  const conflicts: Conflict[] = [];
+  for (const setting of desired) {
+    const before = recorded.find((record) => matches(record, setting));
+    const parsed = edit.text === null ? {} : (parseConfig(edit.text) as { value: Record<string, unknown> }).value;
+    const current = settingAt(parsed, setting.path);
+    if (setting.mode === "entry") {
+      const there = Array.isArray(current) && current.some((item) => sameSetting(item, setting.value));
+      // Already there: bosun's (recorded) stays bosun's, yours stays yours; recorded but gone: you removed it.
+      if (there || before) {
+        if (before) records.push(before);
         continue;
       }
-      if (current === undefined) {
-        if (before) {
-          records.push(before);
-          continue;
-        }
-        const added = applySetting(text, setting);
-        text = added.text;
-        records.push(record(packName, setting, added.created));
-        changes.push(`sets ${setting.key}`);
-      } else if (sameSetting(current, setting.value)) {
-        if (before) records.push(before);
-      } else {
-        // bosun's old value (an upgrade changed it) is replaced; anything else is yours.
-        const previous = recorded.find((entry) => entry.mode === "value" && samePath(entry.path, setting.path) && sameSetting(entry.value, current));
-        if (previous) {
-          text = applySetting(text, setting).text;
-          records.push(record(packName, setting, previous.created ?? 0));
-          changes.push(`replaces bosun's ${setting.key}`);
-        } else conflicts.push({ setting, current });
+      const added = applySetting(edit.text, setting);
+      edit.text = added.text;
+      records.push(record(packName, setting, added.created));
+      edit.changes.push(`adds ${describe(setting)}`);
+      continue;
+    }
+    if (current === undefined) {
+      if (before) {
+        records.push(before);
+        continue;
       }
+      const added = applySetting(edit.text, setting);
+      edit.text = added.text;
+      records.push(record(packName, setting, added.created));
+      edit.changes.push(`sets ${setting.key}`);
+    } else if (sameSetting(current, setting.value)) {
+      if (before) records.push(before);
+    } else {
+      // bosun's old value (an upgrade changed it) is replaced; anything else is yours.
+      const previous = recorded.find((entry) => entry.mode === "value" && samePath(entry.path, setting.path) && sameSetting(entry.value, current));
+      if (previous) {
+        edit.text = applySetting(edit.text, setting).text;
+        records.push(record(packName, setting, previous.created ?? 0));
+        edit.changes.push(`replaces bosun's ${setting.key}`);
+      } else conflicts.push({ setting, current });
     }
-    if (text !== null && created.has(file) && read.text !== null) {
-      const parsed = parseConfig(text);
-      if (parsed.ok && isSkeleton(parsed.value, "nested")) text = null;
-    }
-    const plain = desired.find((setting) => setting.plainJsonOnly);
-    if (plain && text !== null && !isPlainJson(text)) notes.push(`${file} has comments or trailing commas: ${plain.plainJsonOnly}`);
-    if (text !== read.text) {
-      view.rewrite(file, text);
-      if (read.text === null) created.add(file);
-      if (text === null) created.delete(file);
-      actions.push({
-        origin,
-        type: "rewrite-json",
-        rel: file,
-        classification: read.text === null ? "missing" : "unknown",
-        reason: text === null ? `${file}: removes the file bosun created (nothing else was ever added to it)` : `${file}: ${changes.join(", ")}`,
-        evidence: EVIDENCE,
-        originalHash: null,
-        currentHash: null,
-        text,
-        ...(contract ? { contract } : {}),
-      });
-    }
-    if (conflicts.length > 0) actions.push(conflictAction(origin, file, text ?? "{}\n", conflicts, packName, contract));
   }
-  return { actions, notes, records: handOver(records, dropped) };
+  return conflicts;
 }
 
 /**
  * The question for the keys that hold a value of yours: "remove" backs the file up and sets the
  * pack's values (its `text`); "keep" leaves yours and records nothing.
  */
-function conflictAction(origin: ActionOrigin, file: string, text: string, conflicts: { setting: DesiredSetting; current: unknown }[], packName: string, contract: string | undefined): Omit<PlannedAction, "index"> {
+function conflictAction(origin: ActionOrigin, file: string, text: string, conflicts: Conflict[], packName: string, contract: string | undefined): Omit<PlannedAction, "index"> {
   let next = text;
   const settingRecords: SettingRecord[] = [];
   for (const { setting } of conflicts) {

@@ -43,6 +43,21 @@ export interface RootPlanInput {
   supportDir?: (pack: string) => string | null;
 }
 
+/** What the steps of one root's plan share: the tree they plan against, and what they add to. */
+interface RootDraft {
+  view: TreeView;
+  /** The manifest as the plan leaves it (the view edits it as it goes). */
+  effective: Manifest;
+  actions: PlannedAction[];
+  notes: string[];
+  /** The paths of the files the pack ships here. */
+  desiredPaths: ReadonlySet<string>;
+  /** Paths a migration or the pack's own file already plans for: retiring leaves them alone. */
+  touched: Set<string>;
+  /** Files the plan removes or moves away: their folders may be left empty. */
+  removedFiles: string[];
+}
+
 /**
  * Plans one root: first the pending migrations (in order, each seeing what the earlier ones will
  * have done), then materializing the pack (or removing it), retiring what the pack no longer
@@ -53,108 +68,29 @@ export function planRoot(input: RootPlanInput): RootPlan {
   const { root, fs } = input;
   if (input.desired !== null) refuseSucceeded(root, input.pack.name, input.manifest.manifest);
   const effective = cloneManifest(input.manifest.manifest);
-  const view = new TreeView(root.dir, fs, effective, input.manifest.manifest);
-  const actions: PlannedAction[] = [];
-  // Each action is a fresh object: it is numbered in place.
-  const add = (action: Omit<PlannedAction, "index">) => actions.push(Object.assign(action, { index: actions.length }));
-  const notes = input.manifest.problems.map((problem) => `bosun-manifest.json ${problem}`);
-  const touched = new Set<string>();
-  const removedFiles: string[] = [];
-
-  // Migrations: scoped, checksummed, pending ones planned in order.
-  const drift: ChecksumDrift[] = [];
-  const pending: PendingMigration[] = [];
-  const desiredPaths = new Set((input.desired?.files ?? []).map((file) => file.rel));
-  const ids = new Set<string>();
-  for (const [index, record] of input.records.entries()) {
-    validateMigrationRecord(record, `record ${index + 1}`, input.contractExists);
-    const key = `${record.source}\0${record.id}`;
-    if (ids.has(key)) throw new MigrationAuthoringError(`${record.source} ${record.id}`, "the id is used twice");
-    ids.add(key);
-  }
-  for (const record of input.records) {
-    if (!recordApplies(record, root.runtime, root.scope)) continue;
-    const checksum = migrationChecksum(record);
-    const applied = findApplied(input.state, record.source, record.id);
-    if (applied) {
-      if (applied.checksum !== null && applied.checksum !== checksum) drift.push({ id: record.id, source: record.source, stored: applied.checksum, current: checksum });
-      continue;
-    }
-    const ctx = migrationContext(input, view, desiredPaths);
-    const returned = validateMigrationActions(record.plan(ctx), record, root.runtime, input.contractExists);
-    const origin: ActionOrigin = { kind: "migration", id: record.id, source: record.source, title: record.title, checksum };
-    for (const action of returned) {
-      if (action.note) notes.push(action.note);
-      // A succession names packs, not paths.
-      if (action.type === "succeed-pack") {
-        add(planMigrationAction(action, origin, view));
-        continue;
-      }
-      if (isReservedPath(root, action.relPath) || (action.toRelPath && isReservedPath(root, action.toRelPath))) {
-        throw new MigrationAuthoringError(`${record.source} ${record.id}`, `${action.relPath} is one of bosun's own files`);
-      }
-      const planned = planMigrationAction(action, origin, view);
-      add(planned);
-      touched.add(planned.rel);
-      if (planned.toRel) touched.add(planned.toRel);
-      if ((planned.type === "remove-managed" || planned.type === "backup-and-remove" || planned.type === "move-managed") && !planned.blocked) removedFiles.push(planned.rel);
-    }
-    pending.push({ record, checksum, actions: returned.length });
-  }
+  const draft: RootDraft = {
+    view: new TreeView(root.dir, fs, effective, input.manifest.manifest),
+    effective,
+    actions: [],
+    notes: input.manifest.problems.map((problem) => `bosun-manifest.json ${problem}`),
+    desiredPaths: new Set((input.desired?.files ?? []).map((file) => file.rel)),
+    touched: new Set<string>(),
+    removedFiles: [],
+  };
+  const { view, actions, notes } = draft;
+  const { drift, pending } = planMigrations(input, draft);
 
   const packName = input.pack.name;
   const origin: ActionOrigin = { kind: "pack", name: packName };
-
-  // Materialize: each desired file against what is there.
-  for (const file of [...(input.desired?.files ?? [])].sort((a, b) => (a.rel < b.rel ? -1 : 1))) {
-    if (isReservedPath(root, file.rel)) throw new MigrationAuthoringError(`pack ${packName}`, `${file.rel} is one of bosun's own files`);
-    add(planFile(file, view, view.ownerOf(file.rel), packName, origin, fs, input.packHashes ?? new Map()));
-    touched.add(file.rel);
-  }
-
-  // Retire: files this pack owned that it no longer ships.
-  const held = { files: [] as string[], for: new Set<string>() };
-  for (const rel of Object.keys(effective.files).sort()) {
-    if (view.ownerOf(rel) !== packName || desiredPaths.has(rel) || touched.has(rel)) continue;
-    const holder = input.desired === null ? heldBy(input.hold, rel) : undefined;
-    if (holder && view.look(rel).kind !== "absent") {
-      held.files.push(rel);
-      for (const reader of holder) held.for.add(reader);
-      add({ origin, rel, type: "keep-file", classification: classifyInspection(effective.files[rel], view.look(rel)), reason: `kept: ${holder.join(", ")} ${holder.length === 1 ? "reads" : "read"} it here and ${holder.length === 1 ? "has" : "have"} no copy of ${holder.length === 1 ? "its" : "their"} own`, evidence: "listed in bosun-manifest.json for this pack", originalHash: effective.files[rel] ?? null, currentHash: view.look(rel).hash });
-      continue;
-    }
-    const planned = planRetire(rel, view, origin, input.desired === null);
-    add(planned);
-    if (planned.type !== "forget" && !planned.blocked && !needsAnswer(planned)) removedFiles.push(rel);
-  }
+  materialize(input, draft, origin);
+  const held = planRetirements(input, draft, origin);
 
   // Config: hook registrations and the TOML block.
   const config = planConfig({ view, manifest: effective, packName, hooks: input.desired?.hooks ?? ([] as DesiredHook[]), settings: input.desired?.settings ?? [], toml: input.desired?.toml ?? null, layout: input.layout, origin });
-  for (const action of config.actions) add(action);
+  for (const action of config.actions) add(draft, action);
   notes.push(...config.notes);
 
-  // Folders left empty by removals and moves (never the runtime's own surface folders).
-  const keep = protectedDirs(input.layout, root.key, packName);
-  const stillWanted = removedFiles.length > 0 ? desiredDirs(desiredPaths) : new Set<string>();
-  const planned = new Set(actions.filter((action) => action.type === "remove-empty-dir").map((action) => action.rel));
-  const dirs = new Set<string>();
-  for (const rel of removedFiles) {
-    const parts = rel.split("/");
-    for (let i = parts.length - 1; i >= 1; i--) {
-      const dir = parts.slice(0, i).join("/");
-      if (keep.has(dir)) break;
-      dirs.add(dir);
-    }
-  }
-  const emptied = [...dirs].filter((dir) => !planned.has(dir) && !stillWanted.has(dir));
-  // An uninstall also takes the folders bosun created that it leaves empty (the runtime's own ones too).
-  const made = input.desired === null ? createdDirsLeftEmpty(view, root, effective.createdDirs, new Set([...planned, ...emptied])) : new Set<string>();
-  for (const dir of [...emptied, ...made].sort((a, b) => b.split("/").length - a.split("/").length || (a < b ? -1 : 1))) {
-    const evidence = made.has(dir)
-      ? { reason: "bosun created it; nothing is left in it", evidence: "bosun-manifest.json records that bosun created this folder; it is removed only if it is empty" }
-      : { reason: "held only files bosun removed", evidence: "every file bosun had there was removed or moved in this run; the folder is removed only if it is empty" };
-    add({ origin, type: "remove-empty-dir", rel: dir, classification: "managed-pristine", ...evidence, originalHash: null, currentHash: null });
-  }
+  planEmptyDirs(input, draft, origin);
 
   return {
     root,
@@ -172,6 +108,121 @@ export function planRoot(input: RootPlanInput): RootPlan {
     config: config.records,
     createdFiles: config.createdFiles,
   };
+}
+
+/** Numbers an action into the plan (each action is a fresh object: it is numbered in place). */
+function add(draft: RootDraft, action: Omit<PlannedAction, "index">): void {
+  draft.actions.push(Object.assign(action, { index: draft.actions.length }));
+}
+
+/**
+ * Migrations: every record checked first (a bad one or an id used twice refuses the whole plan),
+ * then the pending ones that apply here planned in order; an applied one whose checksum changed
+ * is reported as drift.
+ */
+function planMigrations(input: RootPlanInput, draft: RootDraft): { drift: ChecksumDrift[]; pending: PendingMigration[] } {
+  const { root } = input;
+  const { view, notes, touched, removedFiles } = draft;
+  const drift: ChecksumDrift[] = [];
+  const pending: PendingMigration[] = [];
+  const ids = new Set<string>();
+  for (const [index, record] of input.records.entries()) {
+    validateMigrationRecord(record, `record ${index + 1}`, input.contractExists);
+    const key = `${record.source}\0${record.id}`;
+    if (ids.has(key)) throw new MigrationAuthoringError(`${record.source} ${record.id}`, "the id is used twice");
+    ids.add(key);
+  }
+  for (const record of input.records) {
+    if (!recordApplies(record, root.runtime, root.scope)) continue;
+    const checksum = migrationChecksum(record);
+    const applied = findApplied(input.state, record.source, record.id);
+    if (applied) {
+      if (applied.checksum !== null && applied.checksum !== checksum) drift.push({ id: record.id, source: record.source, stored: applied.checksum, current: checksum });
+      continue;
+    }
+    const ctx = migrationContext(input, view, draft.desiredPaths);
+    const returned = validateMigrationActions(record.plan(ctx), record, root.runtime, input.contractExists);
+    const origin: ActionOrigin = { kind: "migration", id: record.id, source: record.source, title: record.title, checksum };
+    for (const action of returned) {
+      if (action.note) notes.push(action.note);
+      // A succession names packs, not paths.
+      if (action.type === "succeed-pack") {
+        add(draft, planMigrationAction(action, origin, view));
+        continue;
+      }
+      if (isReservedPath(root, action.relPath) || (action.toRelPath && isReservedPath(root, action.toRelPath))) {
+        throw new MigrationAuthoringError(`${record.source} ${record.id}`, `${action.relPath} is one of bosun's own files`);
+      }
+      const planned = planMigrationAction(action, origin, view);
+      add(draft, planned);
+      touched.add(planned.rel);
+      if (planned.toRel) touched.add(planned.toRel);
+      if ((planned.type === "remove-managed" || planned.type === "backup-and-remove" || planned.type === "move-managed") && !planned.blocked) removedFiles.push(planned.rel);
+    }
+    pending.push({ record, checksum, actions: returned.length });
+  }
+  return { drift, pending };
+}
+
+/** Materialize: each desired file against what is there, in path order. */
+function materialize(input: RootPlanInput, draft: RootDraft, origin: ActionOrigin): void {
+  const { view } = draft;
+  for (const file of [...(input.desired?.files ?? [])].sort((a, b) => (a.rel < b.rel ? -1 : 1))) {
+    if (isReservedPath(input.root, file.rel)) throw new MigrationAuthoringError(`pack ${input.pack.name}`, `${file.rel} is one of bosun's own files`);
+    add(draft, planFile(file, view, view.ownerOf(file.rel), input.pack.name, origin, input.fs, input.packHashes ?? new Map()));
+    draft.touched.add(file.rel);
+  }
+}
+
+/**
+ * Retire: files this pack owned that it no longer ships. An uninstall keeps those in a skill
+ * folder another runtime reads here; returns them, with those runtimes.
+ */
+function planRetirements(input: RootPlanInput, draft: RootDraft, origin: ActionOrigin): { files: string[]; for: Set<string> } {
+  const { view, effective } = draft;
+  const packName = input.pack.name;
+  const held = { files: [] as string[], for: new Set<string>() };
+  for (const rel of Object.keys(effective.files).sort()) {
+    if (view.ownerOf(rel) !== packName || draft.desiredPaths.has(rel) || draft.touched.has(rel)) continue;
+    const holder = input.desired === null ? heldBy(input.hold, rel) : undefined;
+    if (holder && view.look(rel).kind !== "absent") {
+      held.files.push(rel);
+      for (const reader of holder) held.for.add(reader);
+      add(draft, { origin, rel, type: "keep-file", classification: classifyInspection(effective.files[rel], view.look(rel)), reason: `kept: ${holder.join(", ")} ${holder.length === 1 ? "reads" : "read"} it here and ${holder.length === 1 ? "has" : "have"} no copy of ${holder.length === 1 ? "its" : "their"} own`, evidence: "listed in bosun-manifest.json for this pack", originalHash: effective.files[rel] ?? null, currentHash: view.look(rel).hash });
+      continue;
+    }
+    const planned = planRetire(rel, view, origin, input.desired === null);
+    add(draft, planned);
+    if (planned.type !== "forget" && !planned.blocked && !needsAnswer(planned)) draft.removedFiles.push(rel);
+  }
+  return held;
+}
+
+/** Folders left empty by removals and moves (never the runtime's own surface folders), deepest first. */
+function planEmptyDirs(input: RootPlanInput, draft: RootDraft, origin: ActionOrigin): void {
+  const { root } = input;
+  const { removedFiles } = draft;
+  const keep = protectedDirs(input.layout, root.key, input.pack.name);
+  const stillWanted = removedFiles.length > 0 ? desiredDirs(draft.desiredPaths) : new Set<string>();
+  const planned = new Set(draft.actions.filter((action) => action.type === "remove-empty-dir").map((action) => action.rel));
+  const dirs = new Set<string>();
+  for (const rel of removedFiles) {
+    const parts = rel.split("/");
+    for (let i = parts.length - 1; i >= 1; i--) {
+      const dir = parts.slice(0, i).join("/");
+      if (keep.has(dir)) break;
+      dirs.add(dir);
+    }
+  }
+  const emptied = [...dirs].filter((dir) => !planned.has(dir) && !stillWanted.has(dir));
+  // An uninstall also takes the folders bosun created that it leaves empty (the runtime's own ones too).
+  const made = input.desired === null ? createdDirsLeftEmpty(draft.view, root, draft.effective.createdDirs, new Set([...planned, ...emptied])) : new Set<string>();
+  for (const dir of [...emptied, ...made].sort((a, b) => b.split("/").length - a.split("/").length || (a < b ? -1 : 1))) {
+    const evidence = made.has(dir)
+      ? { reason: "bosun created it; nothing is left in it", evidence: "bosun-manifest.json records that bosun created this folder; it is removed only if it is empty" }
+      : { reason: "held only files bosun removed", evidence: "every file bosun had there was removed or moved in this run; the folder is removed only if it is empty" };
+    add(draft, { origin, type: "remove-empty-dir", rel: dir, classification: "managed-pristine", ...evidence, originalHash: null, currentHash: null });
+  }
 }
 
 /** The runtimes an uninstall keeps a file for: those reading the skill folder it is in. */
