@@ -1,6 +1,6 @@
 import type { Boot } from "./start.js";
 import { NoModelError, type ModelSource } from "../llm/model-source.js";
-import { parseModelSpec, PROVIDER_PACKAGES, type ModelResolver, type ModelTarget, type ProviderPackage } from "../llm/model-target.js";
+import { parseModelSpec, PROVIDER_PACKAGES, type ModelTarget, type ProviderPackage } from "../llm/model-target.js";
 
 /** The development variable that describes one model, in place of the catalog. */
 export const DEV_MODEL_ENV = "BOSUN_DEV_MODEL";

@@ -2,7 +2,7 @@ import { Argument, type Command, type Option } from "commander";
 import { packageRoot } from "../kernel/package-info.js";
 import type { Choice } from "../install/records/migration-record.js";
 import type { Output } from "./output.js";
-import { SHELLS, type CompletionArgument, type CompletionCommand, type CompletionOption, type Shell, type Values } from "./completion-tree.js";
+import { SHELLS, type CompletionCommand, type CompletionOption, type Shell, type Values } from "./completion-tree.js";
 
 /**
  * Where the values of a flag (by its long name) or of a command's argument (`agents login

@@ -1,4 +1,3 @@
-import type { LanguageModel } from "ai";
 import { UserError } from "../kernel/errors.js";
 import { withEndpoint } from "./model-endpoint.js";
 import type { ModelTarget } from "./model-target.js";

@@ -4,7 +4,7 @@ import { CODEX_ENV_KEY, codexCredentialLocations, codexSignIn } from "./codex-si
 import { CODEX_HOOK_EVENTS, CODEX_HOOK_EVENTS_SOURCE, CODEX_TIMEOUT_CAPS } from "./kit/hook-events.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./kit/install-surfaces.js";
 import type { ContractEdition, InstallSurface, RetiredTomlBlock, TomlBlock } from "./kit/install-types.js";
-import type { AuthStatus, DetectionContext, InstallRuntime, StatusRuntime } from "./kit/types.js";
+import type { AuthStatus, InstallRuntime, StatusRuntime } from "./kit/types.js";
 
 export { CODEX_AUTH_FILE, codexExternalAuthPath, codexPluginAuthPath } from "./codex-signin.js";
 

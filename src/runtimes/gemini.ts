@@ -1,7 +1,6 @@
 import { basename, join } from "node:path";
 import { GEMINI_HOOK_EVENTS, GEMINI_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
 import { defineStatusAdapter } from "./kit/adapter.js";
-import { envPath } from "./kit/detect/env.js";
 import { GEMINI_OAUTH_FILE, geminiAuthStatus } from "./gemini-auth.js";
 import { geminiCredentialLocations } from "./gemini-credential-locations.js";
 import { geminiDir } from "./gemini-settings.js";

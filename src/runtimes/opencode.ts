@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { defineStatusAdapter, noPlanOnReadError, stopOnReadError } from "./kit/adapter.js";
 import { contractRows } from "./kit/install-surfaces.js";
 import type { InstallSurface } from "./kit/install-types.js";

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MODELS_REFRESH_EVERY_MS, ModelsDevClient } from "../../src/catalog/models-dev-client.js";
 import { packageRoot } from "../../src/kernel/package-info.js";

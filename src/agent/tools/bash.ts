@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
 import { analyzeCommand } from "../shell/dangerous-command.js";
-import { mayWrite, writeGrant, type Sandbox } from "../sandbox/sandbox.js";
+import { mayWrite, writeGrant } from "../sandbox/sandbox.js";
 import { sandboxNote } from "../sandbox/sandbox-notes.js";
 import { launchCommand } from "../sandbox/sandboxed-command.js";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_OUTPUT_BYTES } from "../sandbox/sandbox-settings.js";

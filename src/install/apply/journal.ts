@@ -6,7 +6,6 @@ import { errorCode, readFileText, tryUnlink, type InstallFs } from "./install-fs
 import { isRecord } from "../records/manifest.js";
 import { JOURNAL_DIR, statePath, stateRel, type InstallRoot } from "../records/root.js";
 import { normalizeRelPath } from "../plan/safe-path.js";
-import type { RestoreFailure } from "../install-errors.js";
 
 /**
  * One line of a run's journal: an undo record written before the change it describes.

@@ -4,7 +4,6 @@ import { parse as parseToml } from "smol-toml";
 import type { AgentFormat, CommandFormat } from "../../runtimes/kit/install-types.js";
 import { parseFrontmatter, renderFrontmatter } from "../pack/frontmatter.js";
 import { ARTIFACT_NAME } from "../pack/pack-names.js";
-import type { Skipped } from "./import-report.js";
 import { readOut, walkFolder, type OutFile, type WalkOptions } from "./import-walk.js";
 
 /** A folder of the runtime holding one kind of artifact: where it is, and its path from the runtime folder for the report. */

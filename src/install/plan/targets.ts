@@ -9,7 +9,7 @@ import { readManifest } from "../records/manifest.js";
 import type { LoadedPack } from "../pack/load-pack.js";
 import type { PackReuse } from "../pack/pack-reuse.js";
 import type { TemplateVars } from "../pack/template.js";
-import { MANIFEST_FILE, rootsFor, type InstallRoot } from "../records/root.js";
+import { MANIFEST_FILE, rootsFor } from "../records/root.js";
 import type { CliTarget, InstallTarget } from "../run-install.js";
 import { placementsFor, type SkillDir } from "./placements.js";
 import { skippingReadersOf } from "./shared-folders.js";
