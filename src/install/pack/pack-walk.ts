@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { lstatSync, readdirSync, readFileSync, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import { installedStatKey, packStatKey } from "../plan/classify.js";
@@ -60,7 +61,7 @@ export function entryNames(dir: string): string[] {
   return readdirSync(dir, { encoding: "buffer" })
     .map((raw) => {
       const name = raw.toString("utf8");
-      if (!Buffer.from(name, "utf8").equals(raw)) throw new PackError(join(dir, name), "its file name is not valid UTF-8; rename it");
+      if (!isUtf8(raw)) throw new PackError(join(dir, name), "its file name is not valid UTF-8; rename it");
       // eslint-disable-next-line no-control-regex
       if (/[\u0000-\u001f\u007f]/.test(name)) throw new PackError(join(dir, JSON.stringify(name)), "its file name holds a control character; rename it");
       return name;
@@ -130,7 +131,6 @@ export function readText(file: string): string {
 
 /** Bytes read from a pack file as its text; bytes that are not UTF-8 are a `PackError`. */
 export function decodeText(file: string, bytes: Buffer): string {
-  const text = bytes.toString("utf8");
-  if (!Buffer.from(text, "utf8").equals(bytes)) throw new PackError(file, "is not valid UTF-8 text");
-  return text;
+  if (!isUtf8(bytes)) throw new PackError(file, "is not valid UTF-8 text");
+  return bytes.toString("utf8");
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { relative } from "node:path";
 import type { InstallScope } from "../../runtimes/kit/install-types.js";
 import { PackError } from "../pack/pack-error.js";
@@ -25,9 +26,8 @@ export interface PathVarUse {
 export function scanPathVars(bytes: Buffer, file: string): PathVarUse | null {
   if (!PREFIXES.some((prefix) => bytes.includes(prefix))) return null;
   if (bytes.includes(0)) return null;
-  const text = bytes.toString("utf8");
-  if (!Buffer.from(text, "utf8").equals(bytes)) return null;
-  return scanText(text, file);
+  if (!isUtf8(bytes)) return null;
+  return scanText(bytes.toString("utf8"), file);
 }
 
 /** The same for text already read (a command or agent file); `firstLine` is the text's first line in the file. */
