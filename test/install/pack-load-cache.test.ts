@@ -10,7 +10,7 @@ import { DIGEST_CACHE_FILE, DigestCache } from "../../src/install/lock/digest-ca
 import { packDigest } from "../../src/install/lock/pack-digest.js";
 import { readManifest } from "../../src/install/records/manifest.js";
 import { LOAD_CACHE_FILE, LoadCache } from "../../src/install/pack/load-cache.js";
-import { loadPack } from "../../src/install/pack/load-pack.js";
+import { loadPack, type LoadedPack, type PackFile } from "../../src/install/pack/load-pack.js";
 import { PackChangedError, renderedSource } from "../../src/install/plan/rendered-copy.js";
 import { install, packDir, treeState } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
@@ -37,6 +37,15 @@ function richPack(t: TempHome): string {
   return dir;
 }
 
+/**
+ * What a load made of the pack, apart from the bytes it kept for the install (`PackFile.loaded`:
+ * a file parsed from the cache was not read, so it has none).
+ */
+function parsedPart(pack: LoadedPack): unknown {
+  const files = (list: PackFile[]) => list.map(({ loaded: _loaded, ...file }) => file);
+  return { ...pack, files: files(pack.files), skills: pack.skills.map((skill) => ({ ...skill, files: files(skill.files) })), hooks: pack.hooks.map((hook) => ({ ...hook, files: files(hook.files) })) };
+}
+
 function cached(cacheDir: string, now: () => number = later) {
   const digests = DigestCache.open(cacheDir, { write: true, now });
   return LoadCache.open(cacheDir, { bosunVersion: VERSION, write: true, digests });
@@ -58,12 +67,17 @@ describe("the pack load cache", () => {
     const cold = loadPack(dir);
     expect(cold.warnings).toHaveLength(2);
     const first = loadWith(dir, cacheDir);
-    expect(first.pack).toEqual(cold);
+    expect(parsedPart(first.pack)).toEqual(parsedPart(cold));
     expect(first.parsed).toContain("skill skills/demo-skill/SKILL.md");
     expect(existsSync(join(cacheDir, LOAD_CACHE_FILE))).toBe(true);
+    // The cold load kept what it read, hashed, for the install; the warm one read nothing.
+    const kept = cold.files.find((file) => file.rel === "plain.txt")?.loaded;
+    expect(kept?.bytes.toString("utf8")).toBe("no variables here\n");
+    expect(kept?.sha256).toBe(createHash("sha256").update("no variables here\n").digest("hex"));
     const second = loadWith(dir, cacheDir);
     expect(second.parsed).toEqual([]);
-    expect(second.pack).toEqual(cold);
+    expect([...second.pack.files, ...second.pack.skills.flatMap((skill) => skill.files)].filter((file) => file.loaded !== null)).toEqual([]);
+    expect(parsedPart(second.pack)).toEqual(parsedPart(cold));
     expect(second.pack.warnings).toEqual(cold.warnings);
   });
 
@@ -78,7 +92,7 @@ describe("the pack load cache", () => {
     const { pack, parsed } = loadWith(dir, cacheDir);
     expect(parsed).toEqual(["file files/guide.md", "file skills/demo-skill/SKILL.md", "skill skills/demo-skill/SKILL.md"]);
     const cold = loadPack(dir);
-    expect(pack).toEqual(cold);
+    expect(parsedPart(pack)).toEqual(parsedPart(cold));
     expect(cold.warnings).toHaveLength(3);
     expect(pack.files.find((file) => file.rel === "guide.md")?.pathVars).toBeNull();
   });
@@ -95,7 +109,7 @@ describe("the pack load cache", () => {
     utimesSync(agent, before.atime, before.mtime);
     const { pack, parsed } = loadWith(dir, cacheDir);
     expect(parsed).toEqual(["markdown agents/demo-agent.md"]);
-    expect(pack).toEqual(loadPack(dir));
+    expect(parsedPart(pack)).toEqual(parsedPart(loadPack(dir)));
     expect(pack.agents[0]?.body).toContain("agent FOR");
   });
 
@@ -114,7 +128,7 @@ describe("the pack load cache", () => {
     expect(statSync(guide).size).toBe(before.size);
     const { pack, parsed } = loadWith(dir, cacheDir, Date.now);
     expect(parsed).toContain("file files/guide.md");
-    expect(pack).toEqual(loadPack(dir));
+    expect(parsedPart(pack)).toEqual(parsedPart(loadPack(dir)));
     expect(pack.files.find((file) => file.rel === "guide.md")?.pathVars?.vars).toEqual(["{config-dir}"]);
   });
 
@@ -127,7 +141,7 @@ describe("the pack load cache", () => {
     writeFileSync(join(dir, "pack.json"), JSON.stringify({ ...json, templates: ["files/*.md"] }));
     const { pack, parsed } = loadWith(dir, cacheDir);
     expect(parsed).toEqual(["file files/guide.md", "markdown agents/demo-agent.md"]);
-    expect(pack).toEqual(loadPack(dir));
+    expect(parsedPart(pack)).toEqual(parsedPart(loadPack(dir)));
   });
 
   it("ignores a damaged cache, a cache of another bosun version or format, and a wrong value in it, and writes a good one", () => {
@@ -149,13 +163,13 @@ describe("the pack load cache", () => {
     for (const text of damaged) {
       writeFileSync(file, text);
       const { pack, parsed } = loadWith(dir, cacheDir);
-      expect(pack).toEqual(cold);
+      expect(parsedPart(pack)).toEqual(parsedPart(cold));
       expect(parsed.length).toBeGreaterThan(0);
       expect(loadWith(dir, cacheDir).parsed).toEqual([]);
     }
     // Another version's cache is not used, and is replaced.
     const other = LoadCache.open(cacheDir, { bosunVersion: "0.2.0", write: true, digests: DigestCache.open(cacheDir, { write: true, now: later }) });
-    expect(loadPack(dir, { cache: other })).toEqual(cold);
+    expect(parsedPart(loadPack(dir, { cache: other }))).toEqual(parsedPart(cold));
     expect(other.parsed.length).toBeGreaterThan(0);
   });
 
@@ -167,12 +181,12 @@ describe("the pack load cache", () => {
     const blocked = t.write("cache", "not a folder\n");
     for (const cacheDir of [blocked, join(blocked, "bosun")]) {
       const { pack } = loadWith(dir, cacheDir);
-      expect(pack).toEqual(cold);
+      expect(parsedPart(pack)).toEqual(parsedPart(cold));
       expect(readFileSync(blocked, "utf8")).toBe("not a folder\n");
     }
     const readOnly = join(t.root, "read-only");
     mkdirSync(readOnly, { mode: 0o500 });
-    expect(loadWith(dir, readOnly).pack).toEqual(cold);
+    expect(parsedPart(loadWith(dir, readOnly).pack)).toEqual(parsedPart(cold));
     expect(readdirSync(readOnly).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
@@ -241,14 +255,32 @@ describe("bosun install with the load cache", () => {
     expect(manifest.files["demo/about.tpl.md"]).toBe(createHash("sha256").update("Installed for claude by bosun 0.2.0.\n").digest("hex"));
   });
 
-  it("a rewritten file whose pack file changed after the load is not made from the new bytes: the run stops", () => {
+  it("a fresh install writes the bytes the load read: no pack file is opened again to be copied or rewritten", async () => {
+    const t = makeTempHome();
+    const dir = richPack(t);
+    const opened: string[] = [];
+    const fs = { ...nodeFs, openSync: ((path: nodeFs.PathLike, ...rest: unknown[]) => (opened.push(String(path)), (nodeFs.openSync as (...args: unknown[]) => number)(path, ...rest))) as typeof nodeFs.openSync };
+    await install(t, { pack: dir, cacheDir: t.paths.cache, fs });
+    expect(opened.filter((path) => path.startsWith(`${dir}/`))).toEqual([]);
+    const claude = join(t.home, ".claude");
+    expect(readFileSync(join(claude, "demo", "plain.txt"), "utf8")).toBe("no variables here\n");
+    expect(readFileSync(join(claude, "demo", "guide.md"), "utf8")).toBe("The guide lives in ~/.claude/demo; your agent's folder is ~/.claude.\n");
+    const manifest = readManifest(nodeFs, join(claude, "bosun-manifest.json")).manifest;
+    expect(manifest.files["demo/plain.txt"]).toBe(createHash("sha256").update("no variables here\n").digest("hex"));
+  });
+
+  it("a rewritten file whose pack file changed after the load is not made from the new bytes: made from what was loaded, or the run stops", () => {
     const t = makeTempHome();
     const dir = richPack(t);
     const guide = loadPack(dir).files.find((file) => file.rel === "guide.md")!;
     const paths = { "{pack-dir}": "~/.claude/demo", "{config-dir}": "~/.claude" };
-    expect(renderedSource(guide, new Map(), paths, []).bytes().toString("utf8")).toBe("The guide lives in ~/.claude/demo; your agent's folder is ~/.claude.\n");
-    const source = renderedSource(guide, new Map(), paths, []);
+    const made = "The guide lives in ~/.claude/demo; your agent's folder is ~/.claude.\n";
+    expect(renderedSource(guide, new Map(), paths, []).bytes().toString("utf8")).toBe(made);
+    const fromLoad = renderedSource(guide, new Map(), paths, []);
+    // The same file as a load that took its parse from the cache has it: not read, so read when made.
+    const fromPack = renderedSource({ ...guide, loaded: null }, new Map(), paths, []);
     writeFileSync(guide.path, "Changed after the load, {pack-dir}.\n");
-    expect(() => source.bytes()).toThrow(PackChangedError);
+    expect(fromLoad.bytes().toString("utf8")).toBe(made);
+    expect(() => fromPack.bytes()).toThrow(PackChangedError);
   });
 });

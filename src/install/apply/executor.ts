@@ -168,14 +168,19 @@ export class RootExecutor {
   }
 
   /**
-   * Writes the desired bytes and answers their hash. A copy is streamed from the pack in one
-   * pass; when its hash was known at planning, the pack file must still have the stat it had
-   * then, else the bytes are hashed as they go.
+   * Writes the desired bytes and answers their hash. A copy the load read is written from its
+   * bytes (hashed then); another is streamed from the pack in one pass: when its hash was known at
+   * planning, the pack file must still have the stat it had then, else the bytes are hashed as
+   * they go.
    */
   private writeContent(fd: number, file: DesiredFile): string {
     if (file.source.kind === "bytes") {
       this.writeAll(fd, file.source.bytes);
       return file.sha256 as string;
+    }
+    if (file.source.kind === "file" && file.source.bytes !== null && file.sha256 !== null) {
+      this.writeAll(fd, file.source.bytes);
+      return file.sha256;
     }
     if (file.source.kind === "render") {
       // Made now if planning did not need the bytes (the hash was the manifest's); hashed as written.

@@ -121,7 +121,7 @@ export function loadPack(dir: string, options: LoadPackOptions = {}): LoadedPack
   if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
   const json = parsed.data;
   const isTemplate = templateMatcher(json.templates ?? []);
-  const ctx: LoadContext = { root, isTemplate, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_PACK_FILE_BYTES, count: { files: 0 }, watch: new Map([["pack.json", doc.key]]), packDirUser: null, cache: options.cache ?? null };
+  const ctx: LoadContext = { root, isTemplate, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_PACK_FILE_BYTES, count: { files: 0 }, watch: new Map([["pack.json", doc.key]]), packDirUser: null, cache: options.cache ?? null, kept: { bytes: 0 } };
   const warnings: string[] = [];
 
   for (const [kind, names] of Object.entries(json.artifacts)) {
@@ -200,7 +200,7 @@ function loadSkill(ctx: LoadContext, name: string, warnings: string[]): SkillArt
   const fileInfo = ctx.cache ? (ctx.cache.digests.statOf(ctx.root, rel) ?? lstatSync(skillFile.path)) : null;
   let parsed = fileInfo ? ctx.cache?.byStat<ParsedSkill>(ctx.root, "skill", rel, fileInfo) : undefined;
   if (!usable(parsed)) {
-    const bytes = readFileSync(skillFile.path);
+    const bytes = skillFile.loaded?.bytes ?? readFileSync(skillFile.path);
     const cached = fileInfo ? ctx.cache?.byBytes<ParsedSkill>(ctx.root, "skill", rel, fileInfo, bytes) : undefined;
     parsed = usable(cached?.value) ? cached.value : parseSkill(name, skillFile.path, decodeText(skillFile.path, bytes));
     if (cached && cached.value !== parsed) ctx.cache?.put(ctx.root, "skill", rel, cached.hash, parsed);

@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { lstatSync, readdirSync, readFileSync, type Stats } from "node:fs";
 import { join, sep } from "node:path";
+import { sha256 } from "../apply/file-hash.js";
 import { installedStatKey, packStatKey } from "../plan/classify.js";
 import { scanPathVars, scanText, type PathVarUse } from "../plan/path-vars.js";
 import { isKnownTemplateName } from "../plan/template-vars.js";
@@ -21,11 +22,26 @@ export interface PackFile {
   template: Template | null;
   /** The path variables its text uses (null: none, or binary): only such files are rewritten. */
   pathVars: PathVarUse | null;
+  /**
+   * The bytes this load read and their SHA-256, kept for the install to write and record without
+   * reading or hashing the file again (null: not read, its parse came from the load cache, or too
+   * big to keep; then it is copied from the pack, its stat checked first).
+   */
+  loaded: LoadedBytes | null;
+}
+
+/** A pack file's bytes as the load read them, and their SHA-256. */
+export interface LoadedBytes {
+  bytes: Buffer;
+  sha256: string;
 }
 
 /** The default limit on one pack file's size (`bosun.json` `install.max_pack_file_bytes`). */
 export const DEFAULT_MAX_PACK_FILE_BYTES = 64 * 1024 * 1024;
 const MAX_PACK_FILES = 20_000;
+/** The bytes a load keeps for the install (larger files, and files past the total, are read again when written). */
+const KEEP_FILE_BYTES = 4 * 1024 * 1024;
+const KEEP_TOTAL_BYTES = 256 * 1024 * 1024;
 
 /** One load: the pack folder, its template globs, the limits, the file count so far, and what was looked at. */
 export interface LoadContext {
@@ -38,6 +54,8 @@ export interface LoadContext {
   packDirUser: { file: string; line: number } | null;
   /** What earlier loads parsed (load-cache.ts); null: parse everything. */
   cache: LoadCache | null;
+  /** The bytes kept so far (`PackFile.loaded`). */
+  kept: { bytes: number };
 }
 
 /** What a copied file's bytes parse to; `template` says whether it was read as one (pack.json `templates` may change). */
@@ -96,9 +114,9 @@ export function listFiles(ctx: LoadContext, base: string, dotFiles = false): Pac
       else if (info.isFile()) {
         if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
         checkSize(ctx, path, info);
-        const { compiled, pathVars } = parseFile(ctx, `${base}/${rel}`, path, info);
-        notePathVars(ctx, path, pathVars);
-        out.push({ rel, path, size: info.size, mode: info.mode & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template: compiled, pathVars });
+        const { parsed, loaded } = parseFile(ctx, `${base}/${rel}`, path, info);
+        notePathVars(ctx, path, parsed.pathVars);
+        out.push({ rel, path, size: info.size, mode: info.mode & 0o111 ? 0o755 : 0o644, statKey: packStatKey(info), template: parsed.compiled, pathVars: parsed.pathVars, loaded });
       } else throw new PackError(path, info.isSymbolicLink() ? "is a symlink; a pack holds real folders and files only" : "is not a regular file");
     }
   };
@@ -106,22 +124,33 @@ export function listFiles(ctx: LoadContext, base: string, dotFiles = false): Pac
   return out;
 }
 
-/** A copied file's template (when it is one) and path variables: from the cache when its bytes were parsed before. */
-function parseFile(ctx: LoadContext, packRel: string, path: string, info: Stats): ParsedFile {
+/**
+ * A copied file's template (when it is one) and path variables: from the cache when its bytes
+ * were parsed before (nothing read), else parsed from its bytes, which are kept with their hash.
+ */
+function parseFile(ctx: LoadContext, packRel: string, path: string, info: Stats): { parsed: ParsedFile; loaded: LoadedBytes | null } {
   const template = ctx.isTemplate(packRel);
   const usable = (value: ParsedFile | undefined): value is ParsedFile => value?.template === template && "compiled" in value && "pathVars" in value;
   const known = ctx.cache?.byStat<ParsedFile>(ctx.root, "file", packRel, info);
-  if (usable(known)) return known;
+  if (usable(known)) return { parsed: known, loaded: null };
   const bytes = readFileSync(path);
   const cached = ctx.cache?.byBytes<ParsedFile>(ctx.root, "file", packRel, info, bytes);
-  if (usable(cached?.value)) return cached.value;
+  const loaded = keepBytes(ctx, bytes, cached?.hash);
+  if (usable(cached?.value)) return { parsed: cached.value, loaded };
   let parsed: ParsedFile;
   if (template) {
     const text = decodeText(path, bytes);
     parsed = { template, compiled: compileTemplate(text, path, isKnownTemplateName), pathVars: scanText(text, path) };
   } else parsed = { template, compiled: null, pathVars: scanPathVars(bytes, path) };
   if (cached) ctx.cache?.put(ctx.root, "file", packRel, cached.hash, parsed);
-  return parsed;
+  return { parsed, loaded };
+}
+
+/** The bytes just read, with their hash, while the load's budget lasts (`PackFile.loaded`). */
+function keepBytes(ctx: LoadContext, bytes: Buffer, hash: string | undefined): LoadedBytes | null {
+  if (bytes.length > KEEP_FILE_BYTES || ctx.kept.bytes + bytes.length > KEEP_TOTAL_BYTES) return null;
+  ctx.kept.bytes += bytes.length;
+  return { bytes, sha256: hash ?? sha256(bytes) };
 }
 
 /** A pack file's text; bytes that are not UTF-8 are a `PackError`. */

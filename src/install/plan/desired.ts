@@ -21,7 +21,16 @@ export { shellQuote } from "../shell-quote.js";
 export type RootKey = "main" | ExtraRootName;
 
 /** Where a desired file's bytes come from: generated in memory, or copied from a pack file. */
-export type DesiredSource = { kind: "bytes"; bytes: Buffer } | { kind: "file"; path: string; statKey: string; size: number } | RenderedSource;
+export type DesiredSource = { kind: "bytes"; bytes: Buffer } | CopiedSource | RenderedSource;
+
+/** A pack file installed as it is: its bytes as the load read them (then `sha256` is known), or read from the pack when written. */
+export interface CopiedSource {
+  kind: "file";
+  path: string;
+  statKey: string;
+  size: number;
+  bytes: Buffer | null;
+}
 
 /** A file the pack puts into a root. */
 export interface DesiredFile {
@@ -29,7 +38,7 @@ export interface DesiredFile {
   rel: string;
   mode: number;
   source: DesiredSource;
-  /** Known for generated files; for copies it is computed (or taken from the manifest) by the planner. */
+  /** Known for generated files and copies the load read; for other copies it is computed (or taken from the manifest) by the planner. */
   sha256: string | null;
   /** For reports: `skill bosun-orchestrator`, `command bosun-status`… */
   artifact: string;
@@ -188,7 +197,7 @@ function openBuild(inputs: DesiredInputs): Build {
     // and rewritten; the others stay stat-keyed copies.
     copied: (root, rel, file, artifact, dropKeys = []) => {
       if (!file.template && !file.pathVars && dropKeys.length === 0) {
-        files.push({ root, rel, mode: file.mode, source: { kind: "file", path: file.path, statKey: file.statKey, size: file.size }, sha256: null, artifact });
+        files.push({ root, rel, mode: file.mode, source: { kind: "file", path: file.path, statKey: file.statKey, size: file.size, bytes: file.loaded?.bytes ?? null }, sha256: file.loaded?.sha256 ?? null, artifact });
         return;
       }
       files.push({ root, rel, mode: file.mode, source: renderedSource(file, vars, pathValues, dropKeys), sha256: null, artifact });

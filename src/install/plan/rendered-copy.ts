@@ -51,8 +51,9 @@ export function renderedSource(file: PackFile, vars: TemplateVars, paths: TextPa
   };
 }
 
-/** A pack file's text, when it still has the stat the load saw. */
+/** A pack file's text: as the load read it, else read again when it still has the stat the load saw. */
 function readUnchanged(file: PackFile): string {
+  if (file.loaded) return file.loaded.bytes.toString("utf8");
   const fd = openSync(file.path, "r");
   try {
     if (packStatKey(fstatSync(fd)) !== file.statKey) throw new PackChangedError(file.path);
