@@ -1,7 +1,8 @@
+import { writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDirs } from "./fs/private-dir.js";
 import { openRegularFileForWriting } from "./fs/regular-file.js";
-import { requireLazily } from "./fs/require.js";
+import { logLine, type LogLevel } from "./log-line.js";
 
 /** bosun's log: JSON lines in `<state>/logs/bosun.log`. */
 export interface Log {
@@ -11,7 +12,7 @@ export interface Log {
 }
 
 /** Told about every line as it is written (`--verbose` shows them on stderr). */
-export type LogEcho = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => void;
+export type LogEcho = (level: LogLevel, message: string, fields: Record<string, unknown>) => void;
 
 const LOGS_FOLDER = "logs";
 
@@ -21,24 +22,19 @@ export function logFilePath(stateDir: string): string {
 
 /**
  * A log that opens its file on the first line written: a run that has nothing to log creates no
- * file, and start-up does not pay for loading the logging library. The state and logs folders are
- * created private; a log file that is not a regular file (a FIFO would block) is refused.
- * `echo` sees each line too, after it is written.
+ * file. The state and logs folders are created private; a log file that is not a regular file (a
+ * FIFO would block) is refused. Each line is written whole, at once (log-line.ts), so lines of
+ * two bosun processes never mix. `echo` sees each line too, after it is written.
  */
 export function createFileLog(stateDir: string, echo?: LogEcho): Log {
-  type Pino = typeof import("pino");
-  let logger: import("pino").Logger | undefined;
-  const get = () => {
-    if (!logger) {
+  let fd: number | undefined;
+  const line = (level: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => {
+    if (fd === undefined) {
       ensurePrivateDirs(stateDir, LOGS_FOLDER);
-      const fd = openRegularFileForWriting(logFilePath(stateDir), { append: true });
-      const pino = requireLazily("pino") as Pino;
-      logger = pino({ base: { pid: process.pid } }, pino.destination({ fd, sync: true }));
+      fd = openRegularFileForWriting(logFilePath(stateDir), { append: true });
     }
-    return logger;
-  };
-  const line = (level: "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
-    get()[level](fields, message);
+    const bytes = Buffer.from(logLine(level, message, fields, Date.now(), process.pid), "utf8");
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
     echo?.(level, message, fields);
   };
   return { info: line("info"), warn: line("warn"), error: line("error") };
