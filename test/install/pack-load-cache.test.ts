@@ -213,6 +213,18 @@ describe("the pack load cache", () => {
     loadPack(dir, { cache });
     expect(packDigest(dir, digests)).toEqual(packDigest(dir));
   });
+
+  it("takes the load's folder listings too: the digest after a load is of the pack as loaded, not of a file added since", () => {
+    const t = makeTempHome();
+    const dir = richPack(t);
+    const digests = DigestCache.open(null);
+    const loaded = packDigest(dir);
+    loadPack(dir, { cache: LoadCache.open(null, { bosunVersion: VERSION, write: false, digests }) });
+    writeFileSync(join(dir, "files", "added-after-the-load.md"), "new\n");
+    expect(packDigest(dir, digests)).toEqual(loaded);
+    // Without the load's listings, the digest sees the folder as it is now.
+    expect(packDigest(dir).digest).not.toBe(loaded.digest);
+  });
 });
 
 describe("bosun install with the load cache", () => {

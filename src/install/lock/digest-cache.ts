@@ -29,6 +29,8 @@ export class DigestCache {
    * it: the digest takes both rather than another lstat and lookup.
    */
   private readonly looked = new Map<string, { info: Stats; hash: string | undefined }>();
+  /** The names the pack load listed in each folder of a pack, for the digest to take rather than list again. */
+  private readonly listings = new Map<string, readonly string[]>();
 
   private constructor(
     private readonly file: string | null,
@@ -62,7 +64,22 @@ export class DigestCache {
     return hash;
   }
 
-  /** The stat of a pack file this run already took (for a file the pack load looked at), else undefined. */
+  /** Notes the names the pack load found in folder `rel` of pack folder `dir`. */
+  noteListing(dir: string, rel: string, names: readonly string[]): void {
+    this.listings.set(`${dir}\0${rel}`, names);
+  }
+
+  /** The names the pack load found in folder `rel`, when it listed it this run. */
+  listingOf(dir: string, rel: string): readonly string[] | undefined {
+    return this.listings.get(`${dir}\0${rel}`);
+  }
+
+  /** Notes the stat the pack load took of a folder (a file's stat is noted when its hash is asked for). */
+  noteFolder(dir: string, rel: string, info: Stats): void {
+    this.looked.set(`${dir}\0${rel}`, { info, hash: undefined });
+  }
+
+  /** The stat of a pack file or folder this run already took (one the pack load looked at), else undefined. */
   statOf(dir: string, rel: string): Stats | undefined {
     return this.looked.get(`${dir}\0${rel}`)?.info;
   }

@@ -32,7 +32,7 @@ export const PACK_ENTRIES = ["pack.json", "agents", "commands", "files", "hooks"
  * its run has succeeded).
  */
 export function packDigest(dir: string, cache: DigestCache = DigestCache.open(null)): PackDigest {
-  const present = new Set(readNames(dir, ""));
+  const present = new Set(readNames(dir, "", cache));
   const entries = PACK_ENTRIES.filter((name) => present.has(name)).sort(byBytes).flatMap((name) => entry(dir, name, cache));
   cache.keepOnly(dir, new Set(entries.map(({ rel }) => rel)));
   const whole = createHash("sha256");
@@ -55,9 +55,9 @@ export function changedParts(locked: Record<string, string>, now: Record<string,
   return [...names].filter((name) => locked[name] !== now[name]).sort(byBytes);
 }
 
-function readNames(dir: string, rel: string): string[] {
+function readNames(dir: string, rel: string, cache: DigestCache): readonly string[] {
   try {
-    const names = readdirSync(join(dir, rel));
+    const names = cache.listingOf(dir, rel) ?? readdirSync(join(dir, rel));
     return rel === "files" || rel.startsWith("files/") ? names : names.filter((name) => !name.startsWith("."));
   } catch (error) {
     throw new PackError(join(dir, rel), `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
@@ -76,7 +76,7 @@ function entry(dir: string, rel: string, cache: DigestCache): { rel: string; lin
     return [{ rel, line: `${rel}\0file\0${hash}\n` }];
   }
   if (!info.isDirectory()) throw new PackError(path, "is not a file, folder or symlink; a pack holds only those");
-  const out = readNames(dir, rel).flatMap((name) => entry(dir, `${rel}/${name}`, cache));
+  const out = readNames(dir, rel, cache).flatMap((name) => entry(dir, `${rel}/${name}`, cache));
   return out.sort((a, b) => byBytes(a.rel, b.rel));
 }
 

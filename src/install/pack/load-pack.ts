@@ -23,7 +23,7 @@ import {
   type PackMigrationJson,
 } from "./pack-schema.js";
 import { checkPackSettings, type PackSettings } from "./settings-schema.js";
-import { checkSize, decodeText, DEFAULT_MAX_PACK_FILE_BYTES, entryNames, listFiles, notePathVars, readText, type LoadContext, type PackFile } from "./pack-walk.js";
+import { checkSize, decodeText, DEFAULT_MAX_PACK_FILE_BYTES, listedNames, listFiles, notePathVars, readText, type LoadContext, type PackFile } from "./pack-walk.js";
 import { compileTemplate, type Template } from "./template.js";
 
 export type { PackFile } from "./pack-walk.js";
@@ -287,7 +287,7 @@ function loadMigrations(ctx: LoadContext): PackMigration[] {
   if (!info) return [];
   if (!info.isDirectory()) throw new PackError(folder, "must be a folder of migration .json files");
   const ids = new Map<string, string>();
-  return entryNames(folder)
+  return listedNames(ctx, "migrations")
     .filter((entry) => entry.endsWith(".json"))
     .map((entry) => {
       const file = join(folder, entry);
@@ -315,7 +315,7 @@ function loadMigrations(ctx: LoadContext): PackMigration[] {
 function checkUnlisted(ctx: LoadContext, kind: string, listed: string[], nameOf: (entry: string) => string): void {
   const folder = join(ctx.root, kind);
   if (!look(ctx, kind)?.isDirectory()) return;
-  for (const entry of entryNames(folder)) {
+  for (const entry of listedNames(ctx, kind)) {
     if (entry.startsWith(".")) continue;
     const name = nameOf(entry);
     // A hook's own files live in hooks/<name>/ next to hooks/<name>.json.
@@ -374,6 +374,7 @@ function regularFile(ctx: LoadContext, rel: string, why: string): Stats {
 function look(ctx: LoadContext, rel: string): Stats | null {
   const info = lstatOrNull(join(ctx.root, rel));
   ctx.watch.set(rel, info ? installedStatKey(info) : null);
+  if (info?.isDirectory()) ctx.cache?.digests.noteFolder(ctx.root, rel, info);
   return info;
 }
 

@@ -87,6 +87,16 @@ export function entryNames(dir: string): string[] {
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/**
+ * The names in the pack's folder `rel` (entryNames), told to the digest cache so the pack digest
+ * that follows the load lists nothing again.
+ */
+export function listedNames(ctx: LoadContext, rel: string): string[] {
+  const names = entryNames(join(ctx.root, rel));
+  ctx.cache?.digests.noteListing(ctx.root, rel, names);
+  return names;
+}
+
 /** Refuses a pack file over the size limit. */
 export function checkSize(ctx: Pick<LoadContext, "maxFileBytes">, path: string, info: Stats): void {
   if (info.size > ctx.maxFileBytes) throw new PackError(path, `is ${info.size} bytes, over the limit of ${ctx.maxFileBytes} for one pack file; make it smaller, or raise bosun.json install.max_pack_file_bytes`);
@@ -103,14 +113,17 @@ export function listFiles(ctx: LoadContext, base: string, dotFiles = false): Pac
   const baseDir = join(root, base);
   const under = (rel: string) => (rel === "" ? baseDir : sep === "/" ? `${baseDir}/${rel}` : join(baseDir, rel));
   const walk = (relDir: string) => {
-    for (const name of entryNames(under(relDir))) {
+    for (const name of listedNames(ctx, relDir ? `${base}/${relDir}` : base)) {
       if (name.startsWith(".") && !dotFiles) continue;
       const rel = relDir ? `${relDir}/${name}` : name;
       const path = under(rel);
       // Looked at before it is read or listed: a change after that changes its key.
       const info = lstatSync(path);
       ctx.watch.set(`${base}/${rel}`, installedStatKey(info));
-      if (info.isDirectory()) walk(rel);
+      if (info.isDirectory()) {
+        ctx.cache?.digests.noteFolder(root, `${base}/${rel}`, info);
+        walk(rel);
+      }
       else if (info.isFile()) {
         if (++count.files > MAX_PACK_FILES) throw new PackError(root, `has more than ${MAX_PACK_FILES} files`);
         checkSize(ctx, path, info);
