@@ -19,9 +19,11 @@ export async function auditOfPreview(preview: InstallOutcome): Promise<PackAudit
  * `--quiet` (unless it is only the line saying nothing new runs). An error found before that (a
  * held lock, an interrupted run that cannot be undone) is still the only line.
  */
-export async function auditBeforeApplying(pack: string, yes: boolean, boot: Boot, output: Output, keep: (audit: PackAudit) => void): Promise<NonNullable<InstallPackOptions["beforeApply"]>> {
+export async function auditBeforeApplying(yes: boolean, boot: Boot, output: Output, keep: (audit: PackAudit) => void): Promise<NonNullable<InstallPackOptions["beforeApply"]>> {
   const { auditLines } = await import("./render-audit.js");
   return (plans) => {
+    const pack = plans[0]?.plan.pack.name;
+    if (pack === undefined) return;
     const audit = auditOfPlans(pack, plans, false, nodeFs);
     keep(audit);
     if (!yes || (audit.unchanged && output.verbosity === "quiet")) return;

@@ -81,6 +81,13 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
   // The preview and the run load and hash the pack once when it does not change in between.
   const reuse = new installer.PackReuse();
   const bases = runs.map((entry) => runOptions(entry, { packArg, flags, resolve, lockTimeoutMs, cwd, boot, reuse }));
+  const context = { mode, interactive: Boolean((output.stdin ?? process.stdin).isTTY), resolve, yes: Boolean(flags.yes), audits, boot, output };
+  // --yes asks nothing: one run plans, shows what the pack runs right before its first write, and applies.
+  if (flags.yes && !flags.dryRun && bases.length === 1) {
+    const shown = await applyRun(run, bases[0] as InstallPackOptions, undefined, context);
+    const lock = lockState ? await locks.recordRun(lockState, shown.outcome, boot) : null;
+    return renderAll([shown], false, flags, boot, output, lock ? { lock } : lockPart(frozenRun));
+  }
   const previews: Shown[] = [];
   for (const base of bases) {
     // A dry run shows everything the pack runs, so it plans in full even when the install is settled.
@@ -88,20 +95,28 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
     // Built before anything is written: it compares the plan with what is installed now.
     previews.push({ outcome: preview, audit: await audits.auditOfPreview(preview) });
   }
-  const lockPart = frozenRun ? { frozen: true as const } : {};
-  if (flags.dryRun) return renderAll(previews, true, flags, boot, output, lockPart);
+  if (flags.dryRun) return renderAll(previews, true, flags, boot, output, lockPart(frozenRun));
 
-  const interactive = Boolean((output.stdin ?? process.stdin).isTTY);
-  const changes = previews.map(({ outcome }) => outcome.result.targets.flatMap(({ roots }) => roots).filter((root) => root.status !== "unchanged").length + (outcome.result.helper && !outcome.result.helper.installed ? 1 : 0));
-  for (const [index, { outcome, audit }] of previews.entries()) if ((changes[index] as number) > 0) await checkBeforeApplying(outcome, audit, { interactive, resolve, yes: Boolean(flags.yes) }, boot, output);
+  const changes = previews.map(({ outcome }) => changeCount(outcome));
+  for (const [index, { outcome, audit }] of previews.entries()) if ((changes[index] as number) > 0) await checkBeforeApplying(outcome, audit, context, boot, output);
 
   const shown: Shown[] = [];
   for (const [index, base] of bases.entries()) {
     const preview = previews[index] as Shown;
-    shown.push(changes[index] === 0 ? preview : await applyRun(run, base, preview, { mode, interactive, resolve, yes: Boolean(flags.yes), audits, boot, output }));
+    shown.push(changes[index] === 0 ? preview : await applyRun(run, base, preview, context));
   }
   const lock = lockState ? await locks.recordRun(lockState, (shown[0] as Shown).outcome, boot) : null;
-  await renderAll(shown, false, flags, boot, output, lock ? { lock } : lockPart);
+  await renderAll(shown, false, flags, boot, output, lock ? { lock } : lockPart(frozenRun));
+}
+
+/** A frozen run says so in its report. */
+function lockPart(frozenRun: unknown): { frozen?: true } {
+  return frozenRun ? { frozen: true } : {};
+}
+
+/** How many roots a run's outcome changes (or would change), its hook helper counted as one. */
+function changeCount(outcome: InstallOutcome): number {
+  return outcome.result.targets.flatMap(({ roots }) => roots).filter((root) => root.status !== "unchanged").length + (outcome.result.helper && !outcome.result.helper.installed ? 1 : 0);
 }
 
 /** One run's options, as its preview (a dry run) takes them; the real run adds to them. */
@@ -135,17 +150,15 @@ function runOptions(
 /**
  * Applies one run that changes something: with its audit made again under the lock (shown then
  * with --yes, before the first write), a progress bar, and the questions asked on a terminal;
- * the hook snapshot is saved after it.
+ * the hook snapshot is saved after it. Without a preview (`--yes`: nothing was planned before), a
+ * run that finds nothing to change is shown as its preview would have been.
  */
-async function applyRun(
-  run: (options: InstallPackOptions) => Promise<InstallOutcome>,
-  base: InstallPackOptions,
-  { outcome: preview, audit }: Shown,
-  context: { mode: string; interactive: boolean; resolve: string | undefined; yes: boolean; audits: typeof import("./install-audit.js"); boot: Boot; output: Output },
-): Promise<Shown> {
+async function applyRun(run: (options: InstallPackOptions) => Promise<InstallOutcome>, base: InstallPackOptions, preview: Shown | undefined, context: ApplyContext): Promise<Shown> {
   const { mode, interactive, resolve, yes, audits, boot, output } = context;
-  let applied = audit;
-  const beforeApply = audit ? await audits.auditBeforeApplying(preview.pack.name, yes, boot, output, (made) => (applied = made)) : undefined;
+  let applied = preview?.audit ?? null;
+  // An install shows what its pack runs; an uninstall has nothing to show.
+  const audited = preview ? preview.audit !== null : mode === "install";
+  const beforeApply = audited ? await audits.auditBeforeApplying(yes, boot, output, (made) => (applied = made)) : undefined;
   const progress = await progressBar(output, mode);
   let outcome: InstallOutcome;
   try {
@@ -159,6 +172,7 @@ async function applyRun(
   } finally {
     progress.stop();
   }
+  if (!preview && changeCount(outcome) === 0) return { outcome, audit: await audits.auditOfPreview(outcome) };
   logOutcome(boot, outcome);
   await (await import("./hook-snapshot.js")).saveHookSnapshotAfterInstall(boot, output, outcome);
   // What the pack runs was shown before applying: the report after it leaves the block out (its JSON keeps it).
@@ -199,6 +213,17 @@ async function checkBeforeApplying(preview: InstallOutcome, audit: PackAudit | n
   const { askYesNo } = await import("./confirm.js");
   const answer = await askYesNo(output, `Apply these changes?`);
   if (!answer) throw new UserError("nothing was changed");
+}
+
+/** What applying a run needs from the command. */
+interface ApplyContext {
+  mode: string;
+  interactive: boolean;
+  resolve: string | undefined;
+  yes: boolean;
+  audits: typeof import("./install-audit.js");
+  boot: Boot;
+  output: Output;
 }
 
 /** One run's outcome as the report shows it: with what the pack runs (its audit), and how much of that block the text shows. */
