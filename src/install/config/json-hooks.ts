@@ -1,7 +1,6 @@
-import type { ParseError } from "jsonc-parser";
 import { requireLazily } from "../../kernel/fs/require.js";
 import type { HookConfigFormat } from "../../runtimes/kit/install-types.js";
-import { emptyContainerInner, insertJson, removeJsonNode } from "./jsonc-edit.js";
+import { emptyContainerInner, insertJson, parseTreeOf, removeJsonNode, valueOfTree } from "./jsonc-edit.js";
 
 const jsonc = () => requireLazily("jsonc-parser") as typeof import("jsonc-parser");
 
@@ -17,9 +16,11 @@ export type ParsedConfig = { ok: true; value: Record<string, unknown> } | { ok: 
 
 /** Parses a JSON(C) config (comments and trailing commas allowed); it must hold an object. */
 export function parseConfig(text: string): ParsedConfig {
-  const errors: ParseError[] = [];
   const body = stripBom(text);
-  const value: unknown = body.trim() === "" ? {} : jsonc().parse(body, errors, { allowTrailingComma: true, disallowComments: false });
+  if (body.trim() === "") return { ok: true, value: {} };
+  // The tree an edit of this text parses anyway (jsonc-edit.ts keeps the last one): its value is the parse's.
+  const { tree, errors } = parseTreeOf(body);
+  const value: unknown = tree ? valueOfTree(tree) : undefined;
   const first = errors[0];
   if (first) return { ok: false, problem: `invalid JSON (${jsonc().printParseErrorCode(first.error)})`, line: lineAt(body, first.offset) };
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, problem: "does not hold a JSON object", line: 1 };

@@ -1,4 +1,4 @@
-import type { Node } from "jsonc-parser";
+import type { Node, ParseError } from "jsonc-parser";
 import { requireLazily } from "../../kernel/fs/require.js";
 
 const jsonc = () => requireLazily("jsonc-parser") as typeof import("jsonc-parser");
@@ -103,9 +103,53 @@ export function emptyContainerInner(text: string, path: JsonPath): string | null
   return inner.trim() === "" ? inner : null;
 }
 
+/** A parsed JSON(C) text: its syntax tree (undefined for an empty text) and the parse errors. */
+export interface ParsedTree {
+  tree: Node | undefined;
+  errors: ParseError[];
+}
+
+let lastParsed: { text: string; parsed: ParsedTree } | undefined;
+
+/**
+ * The syntax tree of a JSON(C) text (comments and trailing commas allowed). An edit parses the
+ * text it edits three times (its value, an empty container, the node it inserts at), and a run of
+ * edits each the text the last one made: the last text's tree is kept, so each is parsed once.
+ * What it gives must not be changed.
+ */
+export function parseTreeOf(text: string): ParsedTree {
+  if (lastParsed?.text === text) return lastParsed.parsed;
+  const errors: ParseError[] = [];
+  const parsed = { tree: jsonc().parseTree(text, errors, { allowTrailingComma: true, disallowComments: false }), errors };
+  lastParsed = { text, parsed };
+  return parsed;
+}
+
+/**
+ * The value a syntax tree holds, made as jsonc-parser's `parse` makes it (plain objects, each
+ * property assigned in order: a later duplicate wins), not as its `getNodeValue` does (objects
+ * without a prototype).
+ */
+export function valueOfTree(node: Node): unknown {
+  switch (node.type) {
+    case "array":
+      return (node.children ?? []).map(valueOfTree);
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const property of node.children ?? []) {
+        const [key, value] = property.children ?? [];
+        if (key && value) out[key.value as string] = valueOfTree(value);
+      }
+      return out;
+    }
+    default:
+      return node.value;
+  }
+}
+
 /** The node for the value at `path`, or undefined. */
 export function nodeAt(text: string, path: JsonPath): Node | undefined {
-  const tree = jsonc().parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  const { tree } = parseTreeOf(text);
   if (!tree) return undefined;
   return path.length === 0 ? tree : jsonc().findNodeAtLocation(tree, path);
 }
