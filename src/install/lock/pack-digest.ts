@@ -33,7 +33,10 @@ export const PACK_ENTRIES = ["pack.json", "agents", "commands", "files", "hooks"
  */
 export function packDigest(dir: string, cache: DigestCache = DigestCache.open(null)): PackDigest {
   const present = new Set(readNames(dir, "", cache));
-  const entries = PACK_ENTRIES.filter((name) => present.has(name)).sort(byBytes).flatMap((name) => entry(dir, name, cache));
+  const entries: DigestEntry[] = [];
+  for (const name of PACK_ENTRIES) if (present.has(name)) entry(dir, name, cache, entries);
+  // One sort of every path (no name of PACK_ENTRIES begins another, so each part's paths stay together).
+  entries.sort((a, b) => byBytes(a.rel, b.rel));
   cache.keepOnly(dir, new Set(entries.map(({ rel }) => rel)));
   const whole = createHash("sha256");
   const byPart = new Map<string, ReturnType<typeof createHash>>();
@@ -64,20 +67,25 @@ function readNames(dir: string, rel: string, cache: DigestCache): readonly strin
   }
 }
 
-/** One path of the pack with everything under it, in byte order of the full paths (a file's hash from the cache when its stat is unchanged). */
-function entry(dir: string, rel: string, cache: DigestCache): { rel: string; line: string }[] {
+/** A path of the pack and the line it adds to the digest. */
+interface DigestEntry {
+  rel: string;
+  line: string;
+}
+
+/** One path of the pack with everything under it, added to `out` (a file's hash from the cache when its stat is unchanged). */
+function entry(dir: string, rel: string, cache: DigestCache, out: DigestEntry[]): void {
   const path = join(dir, rel);
   // A file the pack load looked at: its stat then (the digest is of the bytes that were loaded).
   const info = cache.statOf(dir, rel) ?? lstatSync(path);
-  if (info.isSymbolicLink()) return [{ rel, line: `${rel}\0link\0${sha256(readlinkSync(path))}\n` }];
+  if (info.isSymbolicLink()) return void out.push({ rel, line: `${rel}\0link\0${sha256(readlinkSync(path))}\n` });
   if (info.isFile()) {
     let hash = cache.get(dir, rel, info);
     if (hash === undefined) cache.set(dir, rel, info, (hash = sha256(readFileSync(path))));
-    return [{ rel, line: `${rel}\0file\0${hash}\n` }];
+    return void out.push({ rel, line: `${rel}\0file\0${hash}\n` });
   }
   if (!info.isDirectory()) throw new PackError(path, "is not a file, folder or symlink; a pack holds only those");
-  const out = readNames(dir, rel, cache).flatMap((name) => entry(dir, `${rel}/${name}`, cache));
-  return out.sort((a, b) => byBytes(a.rel, b.rel));
+  for (const name of readNames(dir, rel, cache)) entry(dir, `${rel}/${name}`, cache, out);
 }
 
 function sha256(data: string | Uint8Array): string {
