@@ -267,6 +267,10 @@ function handOverContainers(records: ConfigRecord[], dropped: readonly HookEntry
 const blocked = (origin: ActionOrigin, file: string, problem: string, contract: string | undefined) => blockedConfigEdit(origin, file, problem, contract, "hook registration", EVIDENCE);
 
 
-function describeHooks(hooks: readonly { event: string }[]): string {
-  return hooks.map((hook) => `the ${hook.event} hook`).join(" and ");
+/** `the SessionStart hook`, `the SessionStart hook and the Stop hook`, or else `18 hooks (SessionStart ×2, PreToolUse ×8, Stop…)`. */
+export function describeHooks(hooks: readonly { event: string }[]): string {
+  const counts = new Map<string, number>();
+  for (const { event } of hooks) counts.set(event, (counts.get(event) ?? 0) + 1);
+  if (hooks.length <= 2 && counts.size === hooks.length) return hooks.map((hook) => `the ${hook.event} hook`).join(" and ");
+  return `${hooks.length} hooks (${[...counts].map(([event, count]) => (count === 1 ? event : `${event} ×${count}`)).join(", ")})`;
 }
