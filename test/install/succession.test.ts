@@ -16,7 +16,7 @@ import { succeedPack } from "../../src/install/plan/succession.js";
 import { runCli } from "../fixtures/cli.js";
 import { filePaths as files, snapshotTree } from "../fixtures/fs-snapshot.js";
 import { seededRandom } from "../fixtures/random.js";
-import { failingFs, install, treeState, uninstall, watchedFs } from "../fixtures/install.js";
+import { failingFs, install, packDir, treeState, uninstall, watchedFs } from "../fixtures/install.js";
 import { SUCCESSION_ID, successionPacks } from "../fixtures/succession-packs.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
@@ -220,6 +220,34 @@ describe("succeed-pack: the upgrade", () => {
     await uninstall(t, { pack: "newkit" });
     await install(t, { pack: packs.old });
     expect(Object.keys(manifestOf(t).packs)).toEqual(["oldkit"]);
+  });
+
+  it("runs again where the old pack came back after the new one left (another pack kept the folder's records): no file of either is blocked", async () => {
+    const t = makeTempHome();
+    const packs = successionPacks(join(t.root, "packs"));
+    await install(t, { pack: packDir("demo-v1") });
+    // The new pack first, where the old one never was: the succession is recorded, with nothing to do.
+    await install(t, { pack: packs.next });
+    await uninstall(t, { pack: "newkit" });
+    await install(t, { pack: packs.old });
+    editAsUser(t);
+    const stateFile = join(rootOf(t), "bosun-install-state.json");
+    const ranBefore = readInstallState(nodeFs, stateFile).state.appliedMigrations.filter((entry) => entry.id === SUCCESSION_ID);
+    expect(ranBefore).toHaveLength(1);
+    const outcome = await install(t, { pack: packs.next });
+    const actions = outcome.result.targets[0]!.roots[0]!.plan.actions;
+    expect(actions.filter((action) => action.blocked)).toEqual([]);
+    expect(actions.find((action) => action.type === "succeed-pack")).toMatchObject({ rel: "oldkit", toRel: "newkit" });
+    expect(Object.keys(manifestOf(t).packs).sort()).toEqual(["demo", "newkit"]);
+    // Your edits and file stay as in any succession: the edited support file moved, backed up and replaced; yours left.
+    expect(readFileSync(join(rootOf(t), "oldkit/notes/mine.md"), "utf8")).toBe("mine\n");
+    const ran = readInstallState(nodeFs, stateFile).state.appliedMigrations.filter((entry) => entry.id === SUCCESSION_ID);
+    expect(ran).toHaveLength(1);
+    expect(ran[0]!.journal).not.toBeNull();
+    expect(ran[0]!.appliedAt).not.toBe(ranBefore[0]!.appliedAt);
+    // Done: the next run has nothing to do.
+    const again = await install(t, { pack: packs.next, trustSettled: false });
+    expect(again.result.targets[0]!.roots[0]!.status).toBe("unchanged");
   });
 });
 

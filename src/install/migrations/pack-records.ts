@@ -19,6 +19,7 @@ export function packMigrationRecords(packName: string, migrations: readonly Pack
     if (record.steps.some((step) => step.type === "succeed-pack" && step.from === packName)) throw new PackError(file, `a pack cannot succeed itself: name the pack ${packName} takes the place of`, null, "steps");
   }
   return migrations.map(({ record }) => ({
+    ...successionOf(record.steps),
     id: record.id,
     title: record.title,
     description: record.description,
@@ -30,6 +31,12 @@ export function packMigrationRecords(packName: string, migrations: readonly Pack
     data: { steps: record.steps },
     plan: (ctx) => record.steps.flatMap((step) => expandStep(step, ctx, record.id)),
   }));
+}
+
+/** A migration with `succeed-pack` steps runs again in a folder where a pack it succeeds is installed (again). */
+function successionOf(steps: readonly PackMigrationStep[]): { whileInstalled?: string[] } {
+  const from = [...new Set(steps.flatMap((step) => (step.type === "succeed-pack" ? [step.from] : [])))];
+  return from.length > 0 ? { whileInstalled: from } : {};
 }
 
 function expandStep(step: PackMigrationStep, ctx: MigrationContext, id: string): MigrationAction[] {

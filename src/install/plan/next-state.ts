@@ -155,7 +155,11 @@ export function nextState(plan: RootPlan, now: string, journal: string | null): 
   for (const pending of plan.pending) {
     // The journal is named only for a migration that changed something in this run.
     const changed = plan.actions.some((action) => action.origin.kind === "migration" && action.origin.id === pending.record.id && action.origin.source === pending.record.source && MUTATING_ACTIONS.has(effectiveType(action) as PlanActionType));
-    applied.push({ id: pending.record.id, source: pending.record.source, checksum: pending.checksum, appliedAt: now, journal: changed ? journal : null });
+    const entry = { id: pending.record.id, source: pending.record.source, checksum: pending.checksum, appliedAt: now, journal: changed ? journal : null };
+    // A succession that ran again (its old pack came back) keeps one record: this run's.
+    const earlier = applied.findIndex((item) => item.id === entry.id && item.source === entry.source);
+    if (earlier === -1) applied.push(entry);
+    else applied[earlier] = entry;
   }
   return { schemaVersion: plan.state.schemaVersion, appliedMigrations: applied };
 }

@@ -136,7 +136,7 @@ function planMigrations(input: RootPlanInput, draft: RootDraft): { drift: Checks
     if (!recordApplies(record, root.runtime, root.scope)) continue;
     const checksum = migrationChecksum(record);
     const applied = findApplied(input.state, record.source, record.id);
-    if (applied) {
+    if (applied && !installedAgain(record, view)) {
       if (applied.checksum !== null && applied.checksum !== checksum) drift.push({ id: record.id, source: record.source, stored: applied.checksum, current: checksum });
       continue;
     }
@@ -162,6 +162,14 @@ function planMigrations(input: RootPlanInput, draft: RootDraft): { drift: Checks
     pending.push({ record, checksum, actions: returned.length });
   }
   return { drift, pending };
+}
+
+/** A succession that ran here before, with a pack it succeeds installed here (again, for this runtime itself). */
+function installedAgain(record: MigrationRecord, view: TreeView): boolean {
+  return (record.whileInstalled ?? []).some((name) => {
+    const installed = view.manifest.packs[name];
+    return installed !== undefined && !installed.heldFor;
+  });
 }
 
 /** Materialize: each desired file against what is there, in path order. */

@@ -116,6 +116,12 @@ export interface MigrationRecord {
   checksum?: string;
   /** `engine`, or `pack:<name>` for a pack's migrations. */
   source: string;
+  /**
+   * Packs whose presence in a folder makes this migration run there again, though it ran there
+   * before (a succession: the old pack may come back to a folder its successor has left). It is
+   * derived from the record's data, so the checksum covers it.
+   */
+  whileInstalled?: readonly string[];
   plan(ctx: MigrationContext): MigrationAction[];
 }
 
@@ -154,6 +160,9 @@ export function validateMigrationRecord(record: unknown, where: string, contract
     for (const row of r.runtimeContracts) if (typeof row !== "string" || !contractExists(row)) throw new MigrationAuthoringError(label, `runtimeContracts names ${JSON.stringify(row)}, which is not a row of the config contract registry`);
   }
   if (r.checksum !== undefined && (typeof r.checksum !== "string" || r.checksum === "")) throw new MigrationAuthoringError(label, "checksum, when given, must be a non-empty string");
+  if (r.whileInstalled !== undefined && (!Array.isArray(r.whileInstalled) || r.whileInstalled.some((name) => typeof name !== "string" || name === ""))) {
+    throw new MigrationAuthoringError(label, "whileInstalled must be a list of pack names");
+  }
 }
 
 /**
