@@ -24,6 +24,7 @@ import type { RootResult } from "./records/root-result.js";
 import type { CliTarget, InstallRequest, InstallResult } from "./run-install.js";
 import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./plan/settled.js";
 import type { DesiredInstall } from "./plan/desired.js";
+import type { PackRecord } from "./records/manifest.js";
 import { shellQuote } from "./shell-quote.js";
 
 export { PackReuse } from "./pack/pack-reuse.js";
@@ -71,9 +72,10 @@ export interface InstallOutcome {
   mode: "install" | "uninstall";
   /**
    * `digest` and `parts`: the pack folder's content digest (lock/pack-digest.ts) when the run
-   * loaded the pack; a settled run has the `digest` recorded in the manifest only.
+   * loaded the pack; a settled run has the `digest` recorded in the manifest only. `succeeds`:
+   * the packs it takes the place of (its `succeed-pack` migrations; a settled run: as recorded).
    */
-  pack: { name: string; version: string | null; dir: string | null; digest?: string; parts?: Record<string, string> };
+  pack: { name: string; version: string | null; dir: string | null; digest?: string; parts?: Record<string, string>; succeeds?: readonly string[] };
   result: InstallResult;
   notes: string[];
   /** Every root was found settled and unchanged: nothing was loaded or planned (settled.ts). */
@@ -208,7 +210,7 @@ async function loadAndInstall(options: InstallPackOptions, basis: InstallBasis):
   // Frontmatter keys no runtime knows: one warning line each, naming the file.
   return {
     mode: "install",
-    pack: { name: pack.name, version: pack.version, dir: pack.dir, digest: digest.digest, parts: digest.parts },
+    pack: { name: pack.name, version: pack.version, dir: pack.dir, digest: digest.digest, parts: digest.parts, succeeds: succeededPacks(pack) },
     result: { ...result, warnings: [...pack.warnings, ...result.warnings] },
     notes,
     settled: false,
@@ -261,13 +263,14 @@ function settledOutcome(fs: InstallFs, placements: readonly Placement[], inputs:
   if (usesHelper && !exists(fs, helperTarget)) return null;
   const pack = checkedPacks[0];
   if (!pack) return null;
-  const digest = recordedDigest(targets, pack.name);
-  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir, ...(digest ? { digest } : {}) }, result: { targets, helper: null, warnings: [] }, notes, settled: true };
+  const recorded = recordedPack(targets, pack.name);
+  const digest = recorded?.digest;
+  return { mode: "install", pack: { name: pack.name, version: pack.version, dir: pack.dir, ...(digest ? { digest } : {}), succeeds: recorded?.succeeds ?? [] }, result: { targets, helper: null, warnings: [] }, notes, settled: true };
 }
 
-/** The pack's digest as the manifests of a settled run recorded it (the pack is unchanged since). */
-function recordedDigest(targets: InstallResult["targets"], pack: string): string | undefined {
-  for (const { roots } of targets) for (const root of roots) if (root.plan.manifest.manifest.packs[pack]?.digest) return root.plan.manifest.manifest.packs[pack]?.digest;
+/** The pack as the manifests of a settled run recorded it (the pack is unchanged since): its digest, what it succeeds. */
+function recordedPack(targets: InstallResult["targets"], pack: string): PackRecord | undefined {
+  for (const { roots } of targets) for (const root of roots) if (root.plan.manifest.manifest.packs[pack]?.digest) return root.plan.manifest.manifest.packs[pack];
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import { runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { packDir } from "../fixtures/install.js";
 import { lockLines, makeProject } from "../fixtures/lock-project.js";
+import { successionPacks } from "../fixtures/succession-packs.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 const YES = ["--yes", "--no-verify"];
@@ -113,6 +114,37 @@ describe("bosun install writes bosun.lock at a project's root", () => {
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([`bosun: ${join(project, "bosun.lock")}:2: is not a JSON object on one line; restore the file from git, or delete it and run bosun install to write it again; nothing was changed`]);
     expect(everything(t)).toEqual(before);
+  });
+});
+
+describe("bosun.lock under a renamed pack (a succession)", () => {
+  it("the new pack takes the old one's lines where it took its place; --check agrees, and --frozen installs it", async () => {
+    const t = makeTempHome();
+    const project = makeProject(t);
+    const packs = successionPacks(join(t.root, "packs"));
+    await ok(["install", packs.old, ...LOCAL("claude,codex")], t, project);
+    await ok(["install", packs.old, "--runtime", "claude", "--scope", "global", ...YES], t, project);
+    const line = (runtime: string, scope: string, pack: string) => `{"install":"${runtime}","scope":"${scope}","pack":"${pack}"}`;
+    expect(lockLines(project).slice(2)).toEqual([line("claude", "global", "oldkit"), line("claude", "local", "oldkit"), line("codex", "local", "oldkit")]);
+    // Claude Code's project folder only: oldkit stays where newkit did not go.
+    await ok(["install", packs.next, ...LOCAL("claude")], t, project);
+    const lines = lockLines(project);
+    expect(lines.slice(1, 3).map((text) => JSON.parse(text).pack)).toEqual(["newkit", "oldkit"]);
+    expect(lines.slice(3)).toEqual([line("claude", "global", "oldkit"), line("claude", "local", "newkit"), line("codex", "local", "oldkit")]);
+    expect((await runCli(["install", packs.old, "--check"], t.env, project)).code).toBe(0);
+    expect((await runCli(["install", packs.next, "--check"], t.env, project)).code).toBe(0);
+    // Everywhere else too: oldkit's line goes with its last install.
+    await ok(["install", packs.next, ...LOCAL("codex")], t, project);
+    await ok(["install", packs.next, "--runtime", "claude", "--scope", "global", ...YES], t, project);
+    expect(lockLines(project).slice(1).map((text) => JSON.parse(text))).toEqual([
+      expect.objectContaining({ pack: "newkit", version: "2.0.0" }),
+      { install: "claude", scope: "global", pack: "newkit" },
+      { install: "claude", scope: "local", pack: "newkit" },
+      { install: "codex", scope: "local", pack: "newkit" },
+    ]);
+    const frozen = await runCli(["install", packs.next, "--frozen", ...YES], t.env, project);
+    expect(frozen.code, frozen.stderr).toBe(0);
+    expect((await runCli(["install", packs.next, "--check"], t.env, project)).code).toBe(0);
   });
 });
 

@@ -35,7 +35,7 @@ export function recordInLock(place: LockPlace, before: { lock: Lock; text: strin
     if (!before && scope === "global") return unchanged;
     const pinned = pinnedPack(outcome, before?.lock ?? null, cacheDir);
     if (!pinned) return unchanged;
-    next = lockAfterInstall(before?.lock ?? null, pinned, { runtimes, scope });
+    next = lockAfterInstall(before?.lock ?? null, pinned, { runtimes, scope }, outcome.pack.succeeds);
   }
   return { file: place.file, ...writeLock(place, before?.text ?? null, next) };
 }

@@ -7,10 +7,15 @@ export interface LockTargets {
   scope: InstallScope;
 }
 
-/** The lock after installing `pack` into `targets`: the pack pinned at what was installed, one install line per runtime. */
-export function lockAfterInstall(lock: Lock | null, pack: LockedPack, targets: LockTargets): Lock {
-  const packs = [...(lock?.packs ?? []).filter((entry) => entry.name !== pack.name), pack];
-  const installs = [...(lock?.installs ?? [])];
+/**
+ * The lock after installing `pack` into `targets`: the pack pinned at what was installed, one
+ * install line per runtime. The packs it `succeeds` (a renamed pack) left those runtimes in that
+ * scope: their lines go, and a pack's line with its last install.
+ */
+export function lockAfterInstall(lock: Lock | null, pack: LockedPack, targets: LockTargets, succeeds: readonly string[] = []): Lock {
+  const replaced = (entry: LockedInstall) => succeeds.includes(entry.pack) && entry.scope === targets.scope && targets.runtimes.includes(entry.runtime);
+  const installs = (lock?.installs ?? []).filter((entry) => !replaced(entry));
+  const packs = [...(lock?.packs ?? []).filter((entry) => entry.name !== pack.name && (!succeeds.includes(entry.name) || installs.some((install) => install.pack === entry.name))), pack];
   for (const runtime of targets.runtimes) {
     if (!installs.some((entry) => sameInstall(entry, { runtime, scope: targets.scope, pack: pack.name }))) installs.push({ runtime, scope: targets.scope, pack: pack.name });
   }
