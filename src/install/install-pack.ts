@@ -160,7 +160,7 @@ async function loadAndInstall(options: InstallPackOptions, basis: InstallBasis):
   const { packDir, ctx, runtimes, fs, helperTarget, helperCommand, portableHelperCommand, agents, clis, inputs } = basis;
   // Loaded only past the settled check: the pack loader brings the schema library with it, and
   // the planner, the runner and the converters to each runtime's layout are most of the rest.
-  const [{ loadPack }, { LoadCache }, { DigestCache }, { packDigest }, { buildInstallTargets }, { templateVars }, { runInstall }, { packMigrationRecords }] = await Promise.all([
+  const [{ loadPack }, { LoadCache }, { DigestCache }, { packDigest }, { buildInstallTargets }, { templateVars }, { runInstall }, { packMigrationRecords, succeededBy }] = await Promise.all([
     import("./pack/load-pack.js"),
     import("./pack/load-cache.js"),
     import("./lock/digest-cache.js"),
@@ -198,9 +198,11 @@ async function loadAndInstall(options: InstallPackOptions, basis: InstallBasis):
     clis,
     ...(options.reuse ? { reuse: options.reuse } : {}),
   });
+  // The packs this one takes the place of: its migrations' `succeed-pack` steps.
+  const succeeds = [...new Set(pack.migrations.flatMap(({ record }) => succeededBy(record.steps)))];
   const result = await runInstall({
     ...runOptions(options),
-    pack: { name: pack.name, version: pack.version, digest: digest.digest, artifacts: artifactNames(pack), succeeds: succeededPacks(pack) },
+    pack: { name: pack.name, version: pack.version, digest: digest.digest, artifacts: artifactNames(pack), succeeds },
     records: [...ENGINE_MIGRATIONS, ...packMigrationRecords(pack.name, pack.migrations)],
     targets,
     helper: { source: packagedHelperPath(options.packageRoot), target: helperTarget },
@@ -210,7 +212,7 @@ async function loadAndInstall(options: InstallPackOptions, basis: InstallBasis):
   // Frontmatter keys no runtime knows: one warning line each, naming the file.
   return {
     mode: "install",
-    pack: { name: pack.name, version: pack.version, dir: pack.dir, digest: digest.digest, parts: digest.parts, succeeds: succeededPacks(pack) },
+    pack: { name: pack.name, version: pack.version, dir: pack.dir, digest: digest.digest, parts: digest.parts, succeeds },
     result: { ...result, warnings: [...pack.warnings, ...result.warnings] },
     notes,
     settled: false,
@@ -349,11 +351,6 @@ function runOptions(options: InstallPackOptions): Omit<InstallRequest, "pack" | 
     bosunVersion: options.bosunVersion,
     contractExists: contractChecker(),
   };
-}
-
-/** The packs this one takes the place of: its migrations' `succeed-pack` steps. */
-function succeededPacks(pack: LoadedPack): string[] {
-  return [...new Set(pack.migrations.flatMap(({ record }) => record.steps.flatMap((step) => (step.type === "succeed-pack" ? [step.from] : []))))];
 }
 
 function artifactNames(pack: LoadedPack): Set<string> {

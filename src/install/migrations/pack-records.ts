@@ -19,7 +19,7 @@ export function packMigrationRecords(packName: string, migrations: readonly Pack
     if (record.steps.some((step) => step.type === "succeed-pack" && step.from === packName)) throw new PackError(file, `a pack cannot succeed itself: name the pack ${packName} takes the place of`, null, "steps");
   }
   return migrations.map(({ record }) => ({
-    ...successionOf(record.steps),
+    ...successionOf(succeededBy(record.steps)),
     id: record.id,
     title: record.title,
     description: record.description,
@@ -33,9 +33,13 @@ export function packMigrationRecords(packName: string, migrations: readonly Pack
   }));
 }
 
+/** The packs a migration's `succeed-pack` steps take the place of, each once. */
+export function succeededBy(steps: readonly PackMigrationStep[]): string[] {
+  return [...new Set(steps.flatMap((step) => (step.type === "succeed-pack" ? [step.from] : [])))];
+}
+
 /** A migration with `succeed-pack` steps runs again in a folder where a pack it succeeds is installed (again). */
-function successionOf(steps: readonly PackMigrationStep[]): { whileInstalled?: string[] } {
-  const from = [...new Set(steps.flatMap((step) => (step.type === "succeed-pack" ? [step.from] : [])))];
+function successionOf(from: readonly string[]): { whileInstalled?: readonly string[] } {
   return from.length > 0 ? { whileInstalled: from } : {};
 }
 

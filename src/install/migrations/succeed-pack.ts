@@ -1,3 +1,4 @@
+import { installedHere } from "../records/manifest.js";
 import type { MigrationAction, MigrationContext } from "../records/migration-record.js";
 
 /** How many of your files a report note names before it counts the rest. */
@@ -16,8 +17,8 @@ const NAMED = 5;
  */
 export function succeedPackActions(ctx: MigrationContext, from: string): MigrationAction[] {
   const to = ctx.pack.name;
-  const old = ctx.manifest.packs[from];
-  if (from === to || !old || old.heldFor) return [];
+  const old = installedHere(ctx.manifest, from);
+  if (from === to || !old) return [];
   const entries = ctx.manifest.config.filter((record) => "pack" in record && record.pack === from);
   const hooks = entries.filter((record) => record.kind === "hook").length;
   const what = [`${old.files.length} file${old.files.length === 1 ? "" : "s"}`, hooks > 0 ? `${hooks} hook registration${hooks === 1 ? "" : "s"}` : "", entries.length > hooks ? `${entries.length - hooks} setting${entries.length - hooks === 1 ? "" : "s"}` : ""].filter(Boolean);

@@ -5,7 +5,7 @@ import { hashRegularFile, sha256 } from "../apply/file-hash.js";
 import { PackSucceededError } from "../install-errors.js";
 import type { InstallFs } from "../apply/install-fs.js";
 import { findApplied, type InstallState } from "../records/install-state.js";
-import type { Manifest, ReadManifest } from "../records/manifest.js";
+import { installedHere, type Manifest, type ReadManifest } from "../records/manifest.js";
 import {
   MigrationAuthoringError,
   migrationChecksum,
@@ -166,10 +166,7 @@ function planMigrations(input: RootPlanInput, draft: RootDraft): { drift: Checks
 
 /** A succession that ran here before, with a pack it succeeds installed here (again, for this runtime itself). */
 function installedAgain(record: MigrationRecord, view: TreeView): boolean {
-  return (record.whileInstalled ?? []).some((name) => {
-    const installed = view.manifest.packs[name];
-    return installed !== undefined && !installed.heldFor;
-  });
+  return (record.whileInstalled ?? []).some((name) => installedHere(view.manifest, name) !== null);
 }
 
 /** Materialize: each desired file against what is there, in path order. */

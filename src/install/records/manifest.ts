@@ -113,6 +113,12 @@ export interface ReadManifest {
   notAFile?: string;
 }
 
+/** The record of pack `name` when it is installed in this folder for its own runtime (not only held here for others). */
+export function installedHere(manifest: Manifest, name: string): PackRecord | null {
+  const record = manifest.packs[name];
+  return record && !record.heldFor ? record : null;
+}
+
 export function emptyManifest(): Manifest {
   return { schemaVersion: MANIFEST_SCHEMA_VERSION, bosunVersion: null, runtime: null, scope: null, updatedAt: null, packs: {}, files: {}, config: [], createdFiles: [], createdDirs: [], createdRoot: 0, fileStats: {} };
 }
