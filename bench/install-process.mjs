@@ -6,6 +6,8 @@
 //   Claude Code, global scope, each run in its own temp home (HOME, XDG_*; stdin not a terminal, so --yes):
 //   version   `bosun --version` (a start of bosun that loads nothing)
 //   floor     a node process that reads, hashes and writes the same files bosun installs
+//   bound     the floor after loading, as one module, the code a fresh bosun install loads (none of
+//             it run): what any install pays that validates with that code, before it does any work
 //   gsd       gsd-core 1.14.0's own installer, `node <pkg>/bin/install.js --claude --global`, stdin
 //             /dev/null (the anchor cache's copy of the package, its dependencies installed there)
 //   fresh     `bosun install` into an empty ~/.claude (bosun's first start already done, untimed)
@@ -25,13 +27,15 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, lstatSync, writeFileSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { ANCHOR_PACKS, buildAnchorBosunPack, findAnchorPack } from "../scripts/anchor-packs.mjs";
 import { median } from "./median.mjs";
 
-// The floor, as its own process: `node install-process.mjs --floor LIST TARGET` (LIST: [rel, source] pairs).
+// The floor, as its own process: `node install-process.mjs --floor LIST TARGET [CODE]` (LIST: [rel,
+// source] pairs; CODE: a module loaded first, the bound).
 if (process.argv[2] === "--floor") {
-  const [, , , list, target] = process.argv;
+  const [, , , list, target, code] = process.argv;
+  if (code) await import(code);
   const made = new Set();
   for (const [rel, source] of JSON.parse(readFileSync(list, "utf8"))) {
     const dir = dirname(join(target, rel));
@@ -141,6 +145,27 @@ function run(t, command, args, extraEnv = {}) {
   return ms;
 }
 
+/**
+ * The code a fresh install loads, as one module: the bundle files a fresh install of `pack` imports
+ * (recorded by a resolve hook), merged by esbuild into `out` with their lazy imports left out (they
+ * are not loaded then either). Loading it runs what those files run at load, nothing else.
+ */
+async function installCode(t, pack, out) {
+  const list = join(dirname(out), "loaded.txt");
+  const hooks = join(dirname(out), "record-hooks.mjs");
+  writeFileSync(hooks, `import { appendFileSync } from "node:fs";\nexport async function resolve(specifier, context, next) {\n  const found = await next(specifier, context);\n  if (found.url.startsWith(${JSON.stringify(pathToFileURL(join(root, "dist")).href)})) appendFileSync(${JSON.stringify(list)}, found.url + "\\n");\n  return found;\n}\n`);
+  const preload = join(dirname(out), "record.mjs");
+  writeFileSync(preload, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  install(t, pack, { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` });
+  const files = [...new Set(readFileSync(list, "utf8").trim().split("\n"))].map((url) => fileURLToPath(url));
+  const entry = join(dirname(out), "install-code-entry.mjs");
+  writeFileSync(entry, files.map((file) => `import ${JSON.stringify(file)};\n`).join(""));
+  const { build } = await import("esbuild");
+  const lazyLeftOut = { name: "lazy-left-out", setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === "dynamic-import" ? { path: a.path, external: true } : undefined)) };
+  await build({ entryPoints: [entry], outfile: out, bundle: true, format: "esm", platform: "node", target: "node20", plugins: [lazyLeftOut], keepNames: true, logLevel: "warning" });
+  return { out, modules: files.length, bytes: files.reduce((sum, file) => sum + lstatSync(file).size, 0) };
+}
+
 const bosun = (t, args, extraEnv) => run(t, process.execPath, [bin, ...args], extraEnv);
 const install = (t, pack, extraEnv) => bosun(t, ["install", pack, "--runtime", "claude", "--scope", "global", "--yes", "--no-verify"], extraEnv);
 
@@ -205,6 +230,8 @@ try {
   install(x4Reference, x4.dir);
   const x4Count = listFiles(x4Reference.claude).filter((rel) => !isRecord(rel) && rel !== "settings.json").length;
   console.log(`pack under test (gsd-core ${GSD_VERSION} imported): ${installed.length} installed files, ${(bytes / 1e6).toFixed(1)} MB; 4x: ${x4Count} files`);
+  const code = await installCode(tempHome(work), v1.dir, join(work, "install-code.mjs"));
+  console.log(`code a fresh install loads: ${code.modules} bundle files, ${(code.bytes / 1e6).toFixed(2)} MB (merged into one module for the bound)`);
 
   /** A fresh temp home where bosun has already started once (its first-start setup is not the install). */
   const booted = () => {
@@ -220,6 +247,12 @@ try {
       const t = tempHome(work);
       const ms = run(t, process.execPath, [self, "--floor", floorList, t.claude]);
       if (listFiles(t.claude).length !== installed.length) throw new Error("the floor did not write every file");
+      return synced(ms);
+    },
+    bound: () => {
+      const t = tempHome(work);
+      const ms = run(t, process.execPath, [self, "--floor", floorList, t.claude, pathToFileURL(code.out).href]);
+      if (listFiles(t.claude).length !== installed.length) throw new Error("the bound did not write every file");
       return synced(ms);
     },
     gsd: () => {
@@ -293,10 +326,11 @@ try {
   for (const name of names) {
     const file = join(work, `${name}-peak-rss.txt`);
     const peakEnv = { NODE_OPTIONS: `--import=${preload}`, BENCH_PEAK_FILE: file };
-    if (["version", "floor", "gsd"].includes(name)) {
+    if (["version", "floor", "bound", "gsd"].includes(name)) {
       const t = tempHome(work);
       if (name === "version") bosun(t, ["--version"], peakEnv);
       else if (name === "floor") run(t, process.execPath, [self, "--floor", floorList, t.claude], peakEnv);
+      else if (name === "bound") run(t, process.execPath, [self, "--floor", floorList, t.claude, pathToFileURL(code.out).href], peakEnv);
       else run(t, process.execPath, [gsdInstaller, "--claude", "--global"], peakEnv);
     } else scenarios[name](peakEnv);
     peak[name] = Number(readFileSync(file, "utf8")) / 1024;
@@ -307,6 +341,7 @@ try {
   const r = {
     freshGsd: ratio("fresh", "gsd"),
     freshFloor: ratio("fresh", "floor"),
+    boundFloor: ratio("bound", "floor"),
     noopVersion: ratio("noop", "version"),
     changedVersion: ratio("changed", "version"),
     x4Fresh: ratio("fresh4x", "fresh"),
@@ -315,6 +350,7 @@ try {
   console.log(`runs per scenario: ${ROUNDS} (interleaved, after 1 warm-up round); medians and peak RSS:`);
   line("bosun --version", "version");
   line("floor (read + hash + write)", "floor");
+  line("bound (floor + install code load)", "bound", `bound/floor ${r.boundFloor.toFixed(2)}: the least a fresh install with this code can cost`);
   line(`gsd-core ${GSD_VERSION} installer`, "gsd");
   line("bosun fresh install", "fresh", `${target("fresh/gsd", r.freshGsd, 0.5)}, ${target("fresh/floor", r.freshFloor, 1.5)}`);
   line("bosun no-op reinstall", "noop", `${target("noop/version", r.noopVersion, 2)}; ${checks.noop}`);
@@ -322,7 +358,7 @@ try {
   line("bosun upgrade, 100 more files", "upgrade", `upgrade/fresh ${ratio("upgrade", "fresh").toFixed(2)}; ${checks.upgrade}`);
   line("bosun fresh install, 4x the files", "fresh4x", `${target("x4/fresh", r.x4Fresh, 4.4)}`);
   console.log(
-    `install-process: fresh/gsd=${r.freshGsd.toFixed(2)} fresh/floor=${r.freshFloor.toFixed(2)} noop/version=${r.noopVersion.toFixed(2)} changed/version=${r.changedVersion.toFixed(2)} upgrade/fresh=${ratio("upgrade", "fresh").toFixed(2)} x4/fresh=${r.x4Fresh.toFixed(2)}`,
+    `install-process: fresh/gsd=${r.freshGsd.toFixed(2)} fresh/floor=${r.freshFloor.toFixed(2)} bound/floor=${r.boundFloor.toFixed(2)} noop/version=${r.noopVersion.toFixed(2)} changed/version=${r.changedVersion.toFixed(2)} upgrade/fresh=${ratio("upgrade", "fresh").toFixed(2)} x4/fresh=${r.x4Fresh.toFixed(2)}`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });
