@@ -5,6 +5,7 @@ import { permissionsSchema, secretsSchema } from "../agent/approval/permissions-
 import { sandboxConfigSchema } from "../agent/sandbox/sandbox-config-schema.js";
 import { subagentsConfigSchema } from "../agent/subagents/config-schema.js";
 import { installConfigSchema } from "../install/install-config-schema.js";
+import { mcpConfigSchema } from "../mcp/config-schema.js";
 
 /**
  * `bosun.json`, global (config folder) and per project. Its objects are strict so that a key it
@@ -33,6 +34,8 @@ export const configSchema = z
     subagents: subagentsConfigSchema.optional(),
     /** `bosun install`: limits on the packs it reads. */
     install: installConfigSchema.optional(),
+    /** MCP servers, by name: synced into every agent with MCP (`bosun mcp sync`) and used by `bosun run`. */
+    mcp: mcpConfigSchema.optional(),
   })
   .strict();
 
