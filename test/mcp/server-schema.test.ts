@@ -3,6 +3,7 @@ import { configSchema } from "../../src/app/config-schema.js";
 import { checkConfigDocument } from "../../src/kernel/config/config-check.js";
 import { parseJsonc } from "../../src/kernel/jsonc.js";
 import { literalSecretProblem, referencesOf, valueParts } from "../../src/mcp/secret-references.js";
+import { configuredServers } from "../../src/mcp/configured-servers.js";
 import { MCP_SERVER_NAME, mcpServerSchema, serverSecretProblem } from "../../src/mcp/server-schema.js";
 
 const check = (mcp: unknown) => {
@@ -75,5 +76,19 @@ describe("secret references", () => {
     expect(literalSecretProblem("header", "Authorization", "Basic {file:/etc/creds}")).toBeNull();
     expect(literalSecretProblem("header", "Cookie", "session=1")).not.toBeNull();
     expect(serverSecretProblem(mcpServerSchema.parse({ command: "x", env: { PASSWORD: "hunter2" } }))).toMatch(/^env\.PASSWORD: /);
+  });
+});
+
+describe("configured servers", () => {
+  it("takes a project's entry in the place of the global one of the same name, whole", () => {
+    const layers: Parameters<typeof configuredServers>[0] = [
+      { scope: "global", file: "/g/bosun.json", value: { mcp: { docs: { url: "https://g/mcp", headers: { "X-Team": "g" } }, shell: { command: "sh-mcp" } } } },
+      { scope: "project", file: "/p/bosun.json", value: { mcp: { docs: { command: "docs-mcp" } } } },
+    ];
+    expect(configuredServers(layers)).toEqual([
+      { name: "docs", server: { command: "docs-mcp" }, scope: "project", file: "/p/bosun.json" },
+      { name: "shell", server: { command: "sh-mcp" }, scope: "global", file: "/g/bosun.json" },
+    ]);
+    expect(configuredServers([{ scope: "global", file: "/g/bosun.json", value: {} }])).toEqual([]);
   });
 });
