@@ -22,7 +22,7 @@ const MARK_STYLE = { new: "green", changed: "cyan", removed: "yellow" } as const
  */
 export function auditLines(audit: PackAudit, form: AuditForm, home: string, style: Style): string[] {
   if (!auditHasEntries(audit)) return [];
-  const total = countText(audit.hooks.length, audit.executables.length, audit.settings.length);
+  const total = countText(audit.hooks.length, audit.executables.length, audit.settings);
   if (form === "changes" && audit.unchanged) return [`${style("bold", `What pack ${audit.pack} will run in your agents: nothing new`)} (${total}, as installed; --dry-run lists them)`];
   const lines = [style("bold", `What pack ${audit.pack} will run in your agents`) + headline(audit, form, total)];
   for (const group of byTarget(audit)) {
@@ -36,7 +36,7 @@ export function auditLines(audit: PackAudit, form: AuditForm, home: string, styl
     if (rows.length > 0) lines.push(`  ${style("bold", `${group.title} (${group.scope})`)}  ${displayPath(group.root, home)}`, ...rows);
   }
   if (form === "changes") {
-    const same = countText(audit.hooks.filter((hook) => hook.change === "unchanged").length, audit.executables.length - audit.changes.executables.length, audit.settings.length - audit.changes.settings.length);
+    const same = countText(audit.hooks.filter((hook) => hook.change === "unchanged").length, audit.executables.length - audit.changes.executables.length, audit.settings.filter((setting) => !audit.changes.settings.includes(setting)));
     if (same !== "nothing") lines.push(`  ${style("dim", `unchanged: ${same} (--dry-run lists them)`)}`);
   }
   return lines;
@@ -67,8 +67,10 @@ function executableLine(file: AuditExecutable, style: Style): string {
 }
 
 function settingLines(setting: AuditSetting | RemovedSetting, change: keyof typeof MARK, style: Style): string[] {
-  const what = setting.kind === "permission" ? "allows" : setting.kind === "command" ? "runs" : "sets";
-  const head = `${mark(change, style)} setting ${setting.key}${setting.file ? ` in ${setting.file}` : ""} ${what} ${setting.value}${change === "removed" ? ", removed" : ""}`;
+  const what = setting.kind === "permission" ? "allows" : setting.kind === "command" ? "runs" : setting.kind === "mcp" ? (setting.value.startsWith("url ") ? "connects to" : "starts") : "sets";
+  const value = setting.kind === "mcp" && setting.value.startsWith("url ") ? setting.value.slice(4) : setting.value;
+  const subject = setting.kind === "mcp" ? `mcp server ${setting.key.split(".").slice(1).join(".")}` : `setting ${setting.key}`;
+  const head = `${mark(change, style)} ${subject}${setting.file ? ` in ${setting.file}` : ""} ${what} ${value}${change === "removed" ? ", removed" : ""}`;
   return change === "changed" && "was" in setting ? [head, `        was  ${setting.was ?? ""}`] : [head];
 }
 
@@ -77,8 +79,11 @@ function mark(change: keyof typeof MARK, style: Style): string {
   return `    ${color ? style(color, MARK[change]) : MARK[change]}`;
 }
 
-function countText(hooks: number, executables: number, settings: number): string {
-  const parts = [hooks > 0 ? plural(hooks, "hook") : "", executables > 0 ? plural(executables, "executable file") : "", settings > 0 ? plural(settings, "setting") : ""].filter(Boolean);
+/** "18 hooks, 40 executable files, 6 settings, 2 MCP servers" (MCP server entries counted apart from the other settings). */
+function countText(hooks: number, executables: number, entries: readonly { kind: string }[]): string {
+  const servers = entries.filter((entry) => entry.kind === "mcp").length;
+  const settings = entries.length - servers;
+  const parts = [hooks > 0 ? plural(hooks, "hook") : "", executables > 0 ? plural(executables, "executable file") : "", settings > 0 ? plural(settings, "setting") : "", servers > 0 ? plural(servers, "MCP server") : ""].filter(Boolean);
   return parts.length > 0 ? parts.join(", ") : "nothing";
 }
 

@@ -4,6 +4,8 @@ import { claudeDisconnectPlan } from "./claude-disconnect.js";
 import { CLAUDE_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
 import { claudeSettings, SETTINGS_OWNER, WHEN_SETTINGS } from "./kit/settings-places.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsFileFor, settingsHooks, WHEN_HOOKS } from "./kit/install-surfaces.js";
+import { mcpPlacement, mcpRow, projectFolderRoot } from "./kit/mcp-places.js";
+import { join } from "node:path";
 import type { HookPlacement, InstallScope, InstallSurface } from "./kit/install-types.js";
 import type { AuthStatus, DetectionContext, InstallRuntime, StatusRuntime } from "./kit/types.js";
 
@@ -65,6 +67,12 @@ function plainJsonOnly(placement: HookPlacement, instead: string): HookPlacement
 const claudeInstall: InstallSurface = {
   globalRoot: { home: ".claude", overrides: [{ env: "CLAUDE_CONFIG_DIR", use: "dir" }] },
   localRoot: ".claude",
+  // ~/.claude.json holds the user's MCP servers beside ~/.claude (inside $CLAUDE_CONFIG_DIR when
+  // that is set, where it is the root itself); a project's are in .mcp.json in the project folder.
+  extraRoots: {
+    global: { "config-home": (ctx, mainDir) => (mainDir === join(ctx.home, ".claude") ? { dir: ctx.home, stateDir: ".claude/bosun-home" } : null) },
+    local: { project: projectFolderRoot(".claude") },
+  },
   cli: { binary: "claude", editions: [{ since: "2.1.197", verified: ["2.1.197", "2.1.332"], basis: "Claude Code 2.1.197 and 2.1.332, run offline" }] },
   layout: (scope) => ({
     skills: { dir: "skills" },
@@ -72,8 +80,16 @@ const claudeInstall: InstallSurface = {
     agents: { dir: "agents", format: "markdown" },
     hooks: plainJsonOnly(settingsHooks([settingsFileFor(scope)], "claude.hooks"), CLAUDE_HOOK_ELSEWHERE[scope]),
     settings: claudeSettings(scope, "claude.settings", CLAUDE_HOOK_ELSEWHERE[scope].replaceAll("bosun's hook there never runs", "bosun's settings there do not apply")),
+    mcp: scope === "global" ? mcpPlacement(".claude.json", ["mcpServers"], "claude", "claude.mcp", "config-home") : mcpPlacement(".mcp.json", ["mcpServers"], "claude", "claude.mcp", "project"),
   }),
-  contract: () => contractRows("claude", {
+  contract: () => [...mcpRow("claude", {
+    surface: "~/.claude.json / .mcp.json: mcpServers",
+    what: "each MCP server of the pack as `{type: stdio, command, args, env}` or `{type: http, url, headers}`; secrets as `${NAME}` references, which Claude Code expands",
+    global: "~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json)",
+    local: ".mcp.json in the project folder (Claude Code asks once before it starts a project's servers)",
+    why: "`claude mcp list` lists user servers from ~/.claude.json and project servers from .mcp.json, and starts them to check",
+    checkedAgainst: "Claude Code 2.1.197: `claude mcp list` connected to a stdio server bosun wrote (test/real/mcp-real.test.ts)",
+  }), ...contractRows("claude", {
     skills: {
       surface: "skills/<name>/SKILL.md (+ its files)",
       what: "each skill folder of the pack, as is",
@@ -126,7 +142,7 @@ const claudeInstall: InstallSurface = {
       why: "only the hook command reads them; Claude Code does not scan this folder",
       checkedAgainst: CLAUDE_CHECKED,
     },
-  }),
+  })],
 };
 
 export const claude: StatusRuntime & InstallRuntime = {

@@ -5,6 +5,7 @@ import { presentText } from "./kit/detect/file-reader.js";
 import { envPath, firstSetEnvVar } from "./kit/detect/env.js";
 import { jsonOrTextHoldsSecret } from "./kit/detect/secret-rules.js";
 import { contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./kit/install-surfaces.js";
+import { mcpPlacement, mcpRow } from "./kit/mcp-places.js";
 import type { InstallSurface } from "./kit/install-types.js";
 import type { CredentialLocations, DetectionContext, InstallRuntime, StatusRuntime } from "./kit/types.js";
 
@@ -38,8 +39,16 @@ const cursorInstall: InstallSurface = {
       filesDir: "hooks",
       register: { kind: "config", files: ["hooks.json"], format: "cursor", timeoutUnit: "s", contract: "cursor.hooks" },
     },
+    mcp: mcpPlacement("mcp.json", ["mcpServers"], "cursor", "cursor.mcp"),
   }),
-  contract: () => contractRows("cursor", {
+  contract: () => [...mcpRow("cursor", {
+    surface: "mcp.json: mcpServers",
+    what: "each MCP server of the pack as `{command, args, env}` or `{url, headers}`; secrets as `${env:NAME}` references, which Cursor expands",
+    global: "~/.cursor/mcp.json",
+    local: ".cursor/mcp.json",
+    why: "Cursor (editor and CLI) starts the servers of both mcp.json files",
+    checkedAgainst: CURSOR_CHECKED,
+  }), ...contractRows("cursor", {
     skills: {
       surface: "skills/<name>/SKILL.md (+ its files)",
       what: "each skill folder of the pack, as is",
@@ -82,7 +91,7 @@ const cursorInstall: InstallSurface = {
       why: "only the hook command reads them",
       checkedAgainst: CURSOR_CHECKED,
     },
-  }),
+  })],
 };
 
 export const cursor: StatusRuntime & InstallRuntime = {

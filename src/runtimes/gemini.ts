@@ -5,6 +5,7 @@ import { GEMINI_OAUTH_FILE, geminiAuthStatus } from "./gemini-auth.js";
 import { geminiCredentialLocations } from "./gemini-credential-locations.js";
 import { geminiDir } from "./gemini-settings.js";
 import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./kit/install-surfaces.js";
+import { mcpPlacement, mcpRow } from "./kit/mcp-places.js";
 import type { InstallSurface } from "./kit/install-types.js";
 import type { DetectionContext, DisconnectPlan, InstallRuntime, StatusRuntime, RuntimeConfig } from "./kit/types.js";
 
@@ -46,12 +47,20 @@ const geminiInstall: InstallSurface = {
     settings: {
       skip: "Gemini CLI 0.61's settings have no status line command (its footer shows fixed items) and no environment variables (it reads .env files), and its tools.allowed / tools.exclude name its own tools, not Claude Code's permission rules",
     },
+    mcp: mcpPlacement("settings.json", ["mcpServers"], "gemini", "gemini.mcp"),
   }),
   notes: (scope) =>
     scope === "local"
       ? ["Gemini CLI ignores a project's skills, agents, commands and hooks until the folder is trusted (~/.gemini/trustedFolders.json, GEMINI_CLI_TRUST_WORKSPACE=true, or --skip-trust)"]
       : [],
-  contract: () => contractRows("gemini", {
+  contract: () => [...mcpRow("gemini", {
+    surface: "settings.json: mcpServers",
+    what: "each MCP server of the pack as `{command, args, env, cwd, timeout}` or `{httpUrl, headers}`; secrets as `${NAME}` references, which Gemini CLI expands",
+    global: "~/.gemini/settings.json",
+    local: ".gemini/settings.json (trusted folders only: in an untrusted one Gemini CLI starts no MCP server at all)",
+    why: "`gemini mcp list` lists the servers of both settings files and starts them to check",
+    checkedAgainst: "Gemini CLI 0.61.0: `gemini mcp list` connected to a stdio server bosun wrote (test/real/mcp-real.test.ts)",
+  }), ...contractRows("gemini", {
     skills: {
       surface: "skills/<name>/SKILL.md (+ its files)",
       what: "each skill folder of the pack, as is",
@@ -94,7 +103,7 @@ const geminiInstall: InstallSurface = {
       why: "only the hook command reads them",
       checkedAgainst: GEMINI_CHECKED,
     },
-  }),
+  })],
 };
 
 export const gemini: StatusRuntime & InstallRuntime = {

@@ -1,5 +1,6 @@
 import { defineStatusAdapter, noPlanOnReadError, stopOnReadError } from "./kit/adapter.js";
 import { contractRows } from "./kit/install-surfaces.js";
+import { mcpPlacement, mcpRow, projectFolderRoot } from "./kit/mcp-places.js";
 import type { InstallSurface } from "./kit/install-types.js";
 import { findOpencodeAuth, opencodeCredentialLocations, planOpencodeDisconnect } from "./opencode-credentials.js";
 import type { InstallRuntime, StatusRuntime } from "./kit/types.js";
@@ -19,16 +20,26 @@ const opencodeInstall: InstallSurface = {
     ],
   },
   localRoot: ".opencode",
+  // A project's MCP servers are in opencode.json in the project folder.
+  extraRoots: { local: { project: projectFolderRoot(".opencode") } },
   cli: { binary: "opencode", editions: [{ since: "1.18.33", verified: ["1.18.33"], basis: "OpenCode 1.18.33, run offline" }] },
-  layout: () => ({
+  layout: (scope) => ({
     skills: { dir: "skills" },
     commands: { dir: "commands", format: "markdown" },
     agents: { dir: "agents", format: "opencode" },
     // Its hooks are JS plugins (and a local plugin makes OpenCode install npm packages in its config
     // folder at every start); the config's experimental.hook commands are dropped by 1.18.
     hooks: { skip: "OpenCode runs hooks only as JS plugins (its config's experimental.hook is ignored by 1.18), so bosun registers none" },
+    mcp: scope === "global" ? mcpPlacement("opencode.json", ["mcp"], "opencode", "opencode.mcp") : mcpPlacement("opencode.json", ["mcp"], "opencode", "opencode.mcp", "project"),
   }),
-  contract: () => contractRows("opencode", {
+  contract: () => [...mcpRow("opencode", {
+    surface: "opencode.json: mcp",
+    what: "each MCP server of the pack as `{type: local, command: [command, ...args], environment, enabled}` or `{type: remote, url, headers, enabled}`; secrets as OpenCode's own `{env:NAME}` and `{file:PATH}`",
+    global: "~/.config/opencode/opencode.json",
+    local: "opencode.json in the project folder",
+    why: "`opencode debug config` shows the `mcp` of the global and the project opencode.json merged, the environment's values masked as `***`",
+    checkedAgainst: "OpenCode 1.18.33: `opencode debug config` (test/real/mcp-real.test.ts)",
+  }), ...contractRows("opencode", {
     skills: {
       surface: "skills/<name>/SKILL.md (+ its files)",
       what: "each skill folder of the pack, as is (also when Claude Code's or Codex's copy, which OpenCode reads too, is there: OpenCode then lists the skill once, from its own folder)",
@@ -53,7 +64,7 @@ const opencodeInstall: InstallSurface = {
       why: "`opencode agent list` shows agent/ and agents/ definitions; broken frontmatter silently becomes the prompt, so bosun validates it first",
       checkedAgainst: OPENCODE_CHECKED,
     },
-  }),
+  })],
 };
 
 export const opencode: StatusRuntime & InstallRuntime = {

@@ -2,6 +2,7 @@ import { ANCHOR_LAYOUT, claudeLikeRows, settingsHooks } from "./kit/install-surf
 import { QWEN_HOOK_EVENTS, QWEN_HOOK_EVENTS_SOURCE } from "./kit/hook-events.js";
 import type { InstallRuntime } from "./kit/types.js";
 import { settingsRow } from "./kit/settings-places.js";
+import { mcpPlacement, mcpRow } from "./kit/mcp-places.js";
 
 /** Qwen Code (a Gemini CLI fork): install only. */
 export const qwen: InstallRuntime = {
@@ -23,6 +24,7 @@ export const qwen: InstallRuntime = {
         permissions: { path: ["permissions"] },
         env: { skip: "Qwen Code takes environment variables from .env files, not from settings.json" },
       },
+      mcp: mcpPlacement("settings.json", ["mcpServers"], "gemini", "qwen.mcp"),
     }),
     contract: () => [
       ...claudeLikeRows("qwen", {
@@ -39,6 +41,14 @@ export const qwen: InstallRuntime = {
         global: "~/.qwen/settings.json",
         local: ".qwen/settings.json",
         why: "Qwen Code 1.x reads permission rules from permissions.allow, ask and deny",
+        checkedAgainst: "Qwen Code's documentation (not probed here)",
+      }),
+      ...mcpRow("qwen", {
+        surface: "settings.json: mcpServers",
+        what: "each MCP server of the pack in Gemini CLI's shape (`{command, args, env, cwd, timeout}` or `{httpUrl, headers}`), secrets as `${NAME}` references",
+        global: "~/.qwen/settings.json",
+        local: ".qwen/settings.json",
+        why: "Qwen Code kept Gemini CLI's mcpServers setting",
         checkedAgainst: "Qwen Code's documentation (not probed here)",
       }),
     ],

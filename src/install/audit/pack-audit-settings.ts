@@ -9,8 +9,15 @@ export interface AuditSettingInput {
   mode?: "entry" | "value";
 }
 
-/** `permission`: a rule or mode that lets the agent do more; `command`: a command the runtime runs (a status line, a helper); `env`: a variable set for the agent. */
-export type SettingKind = "permission" | "command" | "env";
+/**
+ * `permission`: a rule or mode that lets the agent do more; `command`: a command the runtime runs
+ * (a status line, a helper); `env`: a variable set for the agent; `mcp`: an MCP server the agent
+ * starts (its command line) or connects to (its URL).
+ */
+export type SettingKind = "permission" | "command" | "env" | "mcp";
+
+/** The keys that hold an agent's MCP servers, one entry per server name. */
+const MCP_KEYS = new Set(["mcpServers", "mcp"]);
 
 /** One thing a settings entry grants, runs or sets. */
 export interface WideningEntry {
@@ -55,6 +62,10 @@ export function widening(setting: AuditSettingInput): WideningEntry[] {
     const values = Array.isArray(setting.value) ? setting.value : [setting.value];
     return values.map((value) => entry(setting.key, "permission", scalarText(value), list));
   }
+  if (MCP_KEYS.has(top) && parts.length === 2) {
+    const server = mcpServerText(setting.value);
+    if (server !== null) return [entry(setting.key, "mcp", server, false)];
+  }
   const command = commandOf(setting.value);
   if (command !== null) return [entry(setting.key, "command", command, false)];
   if (COMMAND_KEY.test(parts.at(-1) as string) && typeof setting.value === "string") return [entry(setting.key, "command", setting.value, false)];
@@ -79,6 +90,21 @@ export function compareSettings(desired: readonly AuditSettingInput[], installed
   });
   const removed = [...before].filter(([id]) => !seen.has(id)).map(([, { list: _list, ...entry }]) => entry);
   return { entries, removed };
+}
+
+/**
+ * An MCP server entry as one line: the command line it starts (`command` and `args`, or
+ * OpenCode's command list) with the names of the variables it gets, or `url <address>`.
+ */
+function mcpServerText(value: unknown): string | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+  const entry = value as Record<string, unknown>;
+  const url = typeof entry.url === "string" ? entry.url : typeof entry.httpUrl === "string" ? entry.httpUrl : null;
+  if (url !== null) return `url ${url}`;
+  const words = Array.isArray(entry.command) ? entry.command : [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])];
+  if (!words.every((word) => typeof word === "string") || words.length === 0) return null;
+  const env = objectEntries(entry.env ?? entry.environment).map(([name]) => name);
+  return `${words.join(" ")}${env.length > 0 ? ` (env ${env.join(", ")})` : ""}`;
 }
 
 function commandOf(value: unknown): string | null {

@@ -25,6 +25,7 @@ import {
 import { checkPackSettings, type PackSettings } from "./settings-schema.js";
 import { checkSize, decodeText, DEFAULT_MAX_PACK_FILE_BYTES, listedNames, listFiles, notePathVars, readText, type LoadContext, type PackFile } from "./pack-walk.js";
 import { compileTemplate, type Template } from "./template.js";
+import { isRemote, mcpServerSchema, serverSecretProblem, type McpServer } from "../../mcp/server-schema.js";
 
 export type { PackFile } from "./pack-walk.js";
 
@@ -51,6 +52,13 @@ export interface MarkdownArtifact {
   /** Every frontmatter key of the file, in file order (known or not). */
   keys: string[];
   pathVars: PathVarUse | null;
+}
+
+/** `mcp/<name>.json`: an MCP server the pack adds to every agent with MCP. */
+export interface McpArtifact {
+  name: string;
+  file: string;
+  server: McpServer;
 }
 
 export interface HookArtifact {
@@ -80,6 +88,8 @@ export interface LoadedPack {
   commands: MarkdownArtifact[];
   agents: MarkdownArtifact[];
   hooks: HookArtifact[];
+  /** MCP servers (`artifacts.mcp`, each `mcp/<name>.json`). */
+  mcp: McpArtifact[];
   /** `pack.json` `settings`: the runtime settings the pack adds (empty: none). */
   settings: PackSettings;
   /** The support files (`files/`), relative to it, installed in the runtime's support folder for the pack. */
@@ -139,16 +149,18 @@ export function loadPack(dir: string, options: LoadPackOptions = {}): LoadedPack
   checkUnlisted(ctx, "commands", json.artifacts.commands ?? [], (entry) => entry.replace(/\.md$/, ""));
   checkUnlisted(ctx, "agents", json.artifacts.agents ?? [], (entry) => entry.replace(/\.md$/, ""));
   checkUnlisted(ctx, "hooks", json.artifacts.hooks ?? [], (entry) => entry.replace(/\.json$/, ""));
+  checkUnlisted(ctx, "mcp", json.artifacts.mcp ?? [], (entry) => entry.replace(/\.json$/, ""));
 
   const skills = (json.artifacts.skills ?? []).map((name) => loadSkill(ctx, name, warnings));
   const commands = (json.artifacts.commands ?? []).map((name) => loadMarkdown(ctx, "commands", name, warnings));
   const agents = (json.artifacts.agents ?? []).map((name) => loadMarkdown(ctx, "agents", name, warnings));
   const files = loadSupportFiles(ctx);
   const hooks = (json.artifacts.hooks ?? []).map((name) => loadHook(ctx, name, files.length > 0));
+  const mcp = (json.artifacts.mcp ?? []).map((name) => loadMcpServer(ctx, name, files.length > 0));
   if (ctx.packDirUser && files.length === 0) throw new PackError(ctx.packDirUser.file, "uses {pack-dir} but the pack has no files/ folder (its support files)", ctx.packDirUser.line);
   const migrations = loadMigrations(ctx);
   checkPackSettings(packFile, json.settings, json.artifacts.hooks ?? [], files.length > 0);
-  return { dir: root, name: json.name, version: json.version, description: json.description ?? "", skills, commands, agents, hooks, settings: json.settings ?? {}, files, migrations, warnings, watch: [...ctx.watch] };
+  return { dir: root, name: json.name, version: json.version, description: json.description ?? "", skills, commands, agents, hooks, mcp, settings: json.settings ?? {}, files, migrations, warnings, watch: [...ctx.watch] };
 }
 
 /** `files/`: every file under it, dot-files too (no listing needed). */
@@ -279,6 +291,31 @@ function loadHook(ctx: LoadContext, name: string, hasSupportFiles: boolean): Hoo
     ...(hook.description === undefined ? {} : { description: hook.description }),
     files,
   };
+}
+
+/** The placeholders an MCP server's command, args and cwd may use: the pack's support folder, the runtime's folder. */
+export const MCP_PLACEHOLDERS = ["{pack-dir}", "{config-dir}"] as const;
+
+function loadMcpServer(ctx: LoadContext, name: string, hasSupportFiles: boolean): McpArtifact {
+  const file = join(ctx.root, "mcp", `${name}.json`);
+  const doc = readJsonDocument(file, "is missing (listed in pack.json artifacts.mcp)", ctx.maxFileBytes);
+  ctx.watch.set(`mcp/${name}.json`, doc.key);
+  const parsed = mcpServerSchema.safeParse(doc.value);
+  if (!parsed.success) throw schemaError(doc, parsed.error.issues[0]);
+  const server = parsed.data;
+  const secret = serverSecretProblem(server);
+  if (secret) {
+    const [field, ...problem] = secret.split(": ");
+    throw new PackError(file, `${problem.join(": ")} (a pack must not carry a secret)`, null, field);
+  }
+  const texts: [string, string][] = isRemote(server) ? [] : [["command", server.command], ...(server.args ?? []).map((arg, index): [string, string] => [`args[${index}]`, arg]), ...(server.cwd === undefined ? [] : [["cwd", server.cwd] as [string, string]])];
+  for (const [field, text] of texts) {
+    for (const match of text.matchAll(/\{[a-z]+(?:-[a-z]+)+\}/g)) {
+      if (!(MCP_PLACEHOLDERS as readonly string[]).includes(match[0])) throw new PackError(file, `unknown placeholder ${match[0]} (use ${MCP_PLACEHOLDERS.join(" or ")})`, null, field);
+      if (match[0] === "{pack-dir}" && !hasSupportFiles) throw new PackError(file, "uses {pack-dir} but the pack has no files/ folder (its support files)", null, field);
+    }
+  }
+  return { name, file, server };
 }
 
 function loadMigrations(ctx: LoadContext): PackMigration[] {

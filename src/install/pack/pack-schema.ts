@@ -2,6 +2,7 @@ import { z } from "zod";
 import { HOOK_EVENTS } from "../../runtimes/kit/install-types.js";
 import { ARTIFACT_NAME, PACK_NAME, SEMVER } from "./pack-names.js";
 import { packSettingsSchema } from "./settings-schema.js";
+import { MCP_NAME_RULE, MCP_SERVER_NAME } from "../../mcp/server-schema.js";
 
 const artifactName = z.string().regex(ARTIFACT_NAME, "use 1-64 lower-case letters, digits, '-' and single dots between parts, starting with a letter or digit");
 
@@ -17,6 +18,8 @@ export const packJsonSchema = z
         commands: z.array(artifactName).optional(),
         agents: z.array(artifactName).optional(),
         hooks: z.array(artifactName).optional(),
+        /** MCP servers, each `mcp/<name>.json` (src/mcp/server-schema.ts), written into every agent with MCP. */
+        mcp: z.array(z.string().regex(MCP_SERVER_NAME, MCP_NAME_RULE)).optional(),
       })
       .strict(),
     /** Pack files (globs, relative to the pack) rendered with `{{…}}` values at install time. */

@@ -1,4 +1,4 @@
-import { isSkip, type InstallLayout, type SettingKeyPlacement, type Skip } from "../../runtimes/kit/install-types.js";
+import { isSkip, type InstallLayout, type RootKey, type SettingKeyPlacement, type Skip } from "../../runtimes/kit/install-types.js";
 import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import type { LoadedPack } from "../pack/load-pack.js";
 import { ENV_REFERENCE, PERMISSION_LISTS } from "../pack/settings-names.js";
@@ -9,13 +9,14 @@ import { ENV_REFERENCE, PERMISSION_LISTS } from "../pack/settings-names.js";
  * value. The pack audit lists these (a `permissions.allow` entry widens what the agent may do).
  */
 export interface DesiredSetting {
-  root: "main";
+  /** The root whose file it edits (an MCP file may sit beside the runtime's folder). */
+  root: RootKey;
   file: string;
   contract: string;
   pack: string;
-  /** The `pack.json` field it comes from: `settings.statusLine`, `settings.permissions.allow`, `settings.env.NAME`. */
+  /** Where it comes from: `settings.statusLine`, `settings.permissions.allow`, `settings.env.NAME` (pack.json), or `mcp/<name>.json`. */
   field: string;
-  /** The runtime's key: `statusLine`, `permissions.allow`, `env.NAME`. */
+  /** The runtime's key: `statusLine`, `permissions.allow`, `env.NAME`, `mcpServers.NAME`. */
   key: string;
   path: readonly string[];
   mode: "entry" | "value";

@@ -1,10 +1,11 @@
 import { join } from "node:path";
-import type { ExtraRootName, HookConfigFormat, HookPlacement, InstallLayout, InstallScope, TomlBlock } from "../../runtimes/kit/install-types.js";
+import type { RootKey, HookConfigFormat, HookPlacement, InstallLayout, InstallScope, TomlBlock } from "../../runtimes/kit/install-types.js";
 import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { helperCommandFor } from "../../runtimes/kit/install-surfaces.js";
 import { isSkip } from "../../runtimes/kit/install-types.js";
 import type { EditionChoice } from "../../runtimes/kit/cli-version.js";
 import { buildDesiredSettings, type DesiredSetting } from "./desired-settings.js";
+import { buildDesiredMcp } from "./desired-mcp.js";
 import { sha256 } from "../apply/file-hash.js";
 import { checkArtifactName, variantSkip } from "../name-rules.js";
 import { CANONICAL_RUNTIME, droppedKeys, isKnownKey, passingExtras, withoutKeys, type FrontmatterKind } from "../pack/frontmatter-keys.js";
@@ -18,7 +19,7 @@ import { renderAgent, renderCommand, renderCopilotHook, renderSkillCategory, typ
 
 export { shellQuote } from "../shell-quote.js";
 
-export type RootKey = "main" | ExtraRootName;
+export type { RootKey } from "../../runtimes/kit/install-types.js";
 
 /** Where a desired file's bytes come from: generated in memory, or copied from a pack file. */
 export type DesiredSource = { kind: "bytes"; bytes: Buffer } | CopiedSource | RenderedSource;
@@ -73,7 +74,7 @@ export interface DesiredInstall {
   scope: InstallScope;
   files: DesiredFile[];
   hooks: DesiredHook[];
-  /** The edits the pack's `settings` make in this runtime's settings file (desired-settings.ts). */
+  /** The edits the pack's `settings` make in this runtime's settings file (desired-settings.ts), and its MCP servers' entries (desired-mcp.ts). */
   settings: DesiredSetting[];
   /** The marked TOML block that goes with hooks in this runtime (Codex), if any. */
   toml: (TomlBlock & { root: RootKey }) | null;
@@ -165,9 +166,11 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   const hookDirs = placed.hookDirs;
   const fromSettings = buildDesiredSettings(pack, runtime, layout, { values: commandValues, ...(hookDirs === null ? {} : { hookDir: (name: string) => hookDirs.get(name) ?? null }) });
   skipped.push(...fromSettings.skipped);
+  const fromMcp = buildDesiredMcp(pack, runtime, layout, commandValues, new Set(Object.keys(inputs.rootDirs) as RootKey[]));
+  skipped.push(...fromMcp.skipped);
   const dropNotes = [...build.drops].map(([what, names]) => `${runtime.title} does not take the ${what}: left out of ${names.length > 3 ? `${names.slice(0, 3).join(", ")} and ${names.length - 3} more` : names.join(", ")}`);
   const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? []), ...placed.notes, ...dropNotes];
-  return { runtime, scope, files, hooks, settings: fromSettings.settings, toml: placed.toml, skipped, notes, usesHelper: placed.usesHelper };
+  return { runtime, scope, files, hooks, settings: [...fromSettings.settings, ...fromMcp.settings], toml: placed.toml, skipped, notes, usesHelper: placed.usesHelper };
 }
 
 /** The runtime's layout, the pack's folders in it, and the ways a file is placed, set up once. */

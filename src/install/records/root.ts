@@ -66,8 +66,14 @@ export function rootsFor(runtime: InstallRuntime, scope: InstallScope, ctx: Root
   const used = new Set<string>();
   if (!isSkip(layout.skills) && layout.skills.root) used.add(layout.skills.root);
   if (!isSkip(layout.commands) && layout.commands.root) used.add(layout.commands.root);
+  if (layout.mcp && !isSkip(layout.mcp) && layout.mcp.root) used.add(layout.mcp.root);
   for (const [key, resolve] of Object.entries(runtime.installSurface.extraRoots?.[scope] ?? {})) {
-    if (used.has(key) && resolve) roots.push({ runtime: runtime.id, scope, key: key as ExtraRootName, dir: resolve(ctx), stateDir: "" });
+    if (!used.has(key) || !resolve) continue;
+    const found = resolve(ctx, main.dir);
+    // The same folder as the runtime's own: what goes there goes into the main root.
+    if (found === null) continue;
+    const { dir, stateDir } = typeof found === "string" ? { dir: found, stateDir: "" } : found;
+    roots.push({ runtime: runtime.id, scope, key: key as ExtraRootName, dir, stateDir });
   }
   return roots;
 }

@@ -38,8 +38,21 @@ export interface Skip {
   skip: string;
 }
 
-/** Roots outside the runtime's own folder that a layout may place files in. */
-export type ExtraRootName = "agents-home";
+/**
+ * Roots outside the runtime's own folder that a layout may place files in: `agents-home`
+ * (~/.agents, Codex's user skills), `config-home` (the folder of a config file the runtime keeps
+ * beside its folder: Claude Code's ~/.claude.json), `project` (the project folder itself, for a
+ * project file such as .mcp.json).
+ */
+export type ExtraRootName = "agents-home" | "config-home" | "project";
+/** A root of one runtime and scope: its own folder (`main`), or an extra one. */
+export type RootKey = "main" | ExtraRootName;
+
+/**
+ * An extra root: its folder, and where bosun's own files for it go (relative to it; default the
+ * folder itself). Null: the root is the runtime's own folder here (the file goes there).
+ */
+export type ExtraRootResolver = (ctx: RootContext, mainDir: string) => string | { dir: string; stateDir: string } | null;
 
 export interface SkillPlacement {
   /** Relative to the root; each skill is a folder `<dir>/<name>/`. */
@@ -165,6 +178,28 @@ export interface SettingsPlacement {
   plainJsonOnly?: string;
 }
 
+/**
+ * How a runtime writes one MCP server entry: `claude` (`{type, command, args, env}` /
+ * `{type: "http", url, headers}`, `${VAR}` references), `gemini` (`command`/`args`/`env`/`cwd` or
+ * `httpUrl`/`headers`, `$VAR` references), `opencode` (`{type: "local", command: [...], environment,
+ * enabled}` / `{type: "remote", url, headers, enabled}`, bosun's own `{env:NAME}` and
+ * `{file:PATH}`), `cursor` (`command`/`args`/`env` or `url`/`headers`, `${env:NAME}` references).
+ */
+export type McpFormat = "claude" | "gemini" | "opencode" | "cursor";
+
+/** Where a runtime keeps its MCP servers: a JSON(C) file, the object at `path` in it, one key per server. */
+export interface McpPlacement {
+  /** Relative to the root (`root`: an extra root, else the runtime's own folder). */
+  file: string;
+  root?: ExtraRootName;
+  path: readonly string[];
+  format: McpFormat;
+  /** The config contract row these edits follow. */
+  contract: string;
+  /** As for hooks: the runtime ignores a file with comments (the plan warns with this). */
+  plainJsonOnly?: string;
+}
+
 export interface InstallLayout {
   skills: SkillPlacement | Skip;
   commands: CommandPlacement | Skip;
@@ -172,6 +207,8 @@ export interface InstallLayout {
   hooks: HookPlacement | Skip;
   /** Absent: the runtime has no settings file bosun edits for a pack's `settings`. */
   settings?: SettingsPlacement | Skip;
+  /** Absent: the runtime has no MCP servers bosun writes (a pack's `mcp` is skipped with a note). */
+  mcp?: McpPlacement | Skip;
 }
 
 /**
@@ -227,7 +264,7 @@ export interface InstallSurface {
    */
   supportDir?(scope: InstallScope, pack: string): string;
   /** Roots outside the runtime's folder, by scope (absolute paths). */
-  extraRoots?: Partial<Record<InstallScope, Partial<Record<ExtraRootName, (ctx: RootContext) => string>>>>;
+  extraRoots?: Partial<Record<InstallScope, Partial<Record<ExtraRootName, ExtraRootResolver>>>>;
   /**
    * Where each artifact kind goes, for the CLI version's edition (absent: the newest one). Only
    * config edits differ between editions; the folders never do.
