@@ -69,6 +69,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   uninstall: async () => (await import("./install.js")).registerInstall,
   pack: async () => (await import("./pack.js")).registerPack,
   doctor: async () => (await import("./doctor.js")).registerDoctor,
+  mcp: async () => (await import("./mcp.js")).registerMcp,
   completion: async () => (await import("./completion.js")).registerCompletion,
 };
 
