@@ -1,6 +1,12 @@
 import { UserError } from "../kernel/errors.js";
-import type { McpSyncFlags } from "./mcp.js";
 import type { Output } from "./output.js";
+
+export interface McpSyncFlags {
+  runtime?: string[];
+  dryRun?: boolean;
+  yes?: boolean;
+  json?: boolean;
+}
 
 // In progress (issue 17).
 export async function mcpSyncAction(_flags: McpSyncFlags, _output: Output): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { collect } from "./collect-flag.js";
+import type { McpSyncFlags } from "./mcp-sync.js";
 import type { Output } from "./output.js";
 
 /**
@@ -33,11 +34,3 @@ export function registerMcp(program: Command, output: Output): void {
     .description("run bosun as an MCP server on stdin/stdout: agents and sign-in, installed packs and drift, catalog search, doctor, and delegate to bosun's sub-agents")
     .action(async () => (await import("./mcp-serve.js")).mcpServeAction({}, output));
 }
-
-export interface McpSyncFlags {
-  runtime?: string[];
-  dryRun?: boolean;
-  yes?: boolean;
-  json?: boolean;
-}
-
