@@ -23,7 +23,7 @@ import type { InstallRuntime } from "../../src/runtimes/kit/types.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { failingFs, install, uninstall, watchedFs } from "../fixtures/install.js";
 import { seededRandom } from "../fixtures/random.js";
-import { completed, configSurfaces, makeWorld, PACK, PACK_HOOK_EVENT, seed, tree, V1, V2, type World } from "./lifecycle-world.js";
+import { completed, configSurfaces, makeWorld, PACK, PACK_HOOK_EVENT, seed, surfaceLabel, surfacePath, tree, V1, V2, type World } from "./lifecycle-world.js";
 
 const CHILD = fileURLToPath(new URL("../fixtures/install-crash-child.mjs", import.meta.url));
 /**
@@ -42,7 +42,7 @@ const statuses = (outcome: InstallOutcome) => outcome.result.targets.flatMap((ta
 const manifestOf = (root: InstallRoot) => readManifest(nodeFs, statePath(root, MANIFEST_FILE)).manifest;
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 /** The user's files that no config contract names (those bosun edits on purpose). */
-const untouchable = (w: World) => [...w.mine].filter(([path]) => !configSurfaces(w.runtime, w.scope).surfaces.some((surface) => path === join(w.main.dir, surface.file)));
+const untouchable = (w: World) => [...w.mine].filter(([path]) => !configSurfaces(w.runtime, w.scope).surfaces.some((surface) => path === surfacePath(w, surface)));
 
 /** A random sequence seeded by the runtime and scope: each case faults and kills at its own points. */
 function caseRandom(runtime: InstallRuntime, scope: InstallScope): () => number {
@@ -160,7 +160,7 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
       }
     }
     for (const folder of placedFolders(runtime, scope)) expect([...listed].some((entry) => entry.startsWith(folder)), `${folder} holds a file of the pack`).toBe(true);
-    const config = new Set(configSurfaces(runtime, scope).surfaces.map((surface) => relative(w.t.root, join(w.main.dir, surface.file))));
+    const config = new Set(configSurfaces(runtime, scope).surfaces.map((surface) => relative(w.t.root, surfacePath(w, surface))));
     const own = (rel: string) => w.roots.some((root) => rel.startsWith(relative(w.t.root, join(root.dir, root.stateDir, "bosun-"))));
     const data = relative(w.t.root, w.t.paths.data);
     const after = tree(w);
@@ -169,7 +169,7 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
   });
 
   const plainOnly = configSurfaces(runtime, scope).surfaces.filter((surface) => surface.plainJsonOnly);
-  const plainNote = plainOnly.length === 0 ? "" : `; with comments in ${plainOnly.map((surface) => surface.file).join(", ")}, which the runtime reads as plain JSON, a full plan repeats the warning (not settled, by design) and still writes nothing`;
+  const plainNote = plainOnly.length === 0 ? "" : `; with comments in ${plainOnly.map(surfaceLabel).join(", ")}, which the runtime reads as plain JSON, a full plan repeats the warning (not settled, by design) and still writes nothing`;
   it(`settled reinstall: the same pack again is found settled and writes nothing at all (no file, no lock, no time changed)${plainNote}`, async () => {
     for (const plain of plainOnly.length === 0 ? [true] : [true, false]) {
       const w = makeWorld(runtime, scope);
@@ -183,7 +183,7 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
       expect(snapshotTree(w.t.root)).toEqual(before);
       expect(outcome.settled, plain ? "settled: nothing loaded or planned" : "commented config: planned in full").toBe(plain);
       const notes = outcome.result.targets.flatMap((target) => target.roots.flatMap((root) => root.plan.notes));
-      for (const surface of plainOnly) expect(notes.some((note) => note.includes(surface.plainJsonOnly!)), `${surface.file}: the warning`).toBe(!plain);
+      for (const surface of plainOnly) expect(notes.some((note) => note.includes(surface.plainJsonOnly!)), `${surfaceLabel(surface)}: the warning`).toBe(!plain);
     }
   });
 
@@ -290,7 +290,7 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
 
   const editions = runtime.installSurface.cli?.editions ?? [undefined];
   const perEdition = editions.map((edition) => ({ edition, ...configSurfaces(runtime, scope, edition) }));
-  const edited = [...new Set(perEdition.flatMap(({ surfaces }) => surfaces.filter((surface) => surface.edits).map((surface) => surface.file)))];
+  const edited = [...new Set(perEdition.flatMap(({ surfaces }) => surfaces.filter((surface) => surface.edits).map(surfaceLabel)))];
   const editionNote = editions.length > 1 ? ` (each of its ${editions.length} CLI editions)` : "";
   if (edited.length === 0) {
     const reasons = [...new Set(perEdition.flatMap(({ none }) => none))].join("; ");
@@ -314,12 +314,12 @@ export function installLifecycleSuite(runtime: InstallRuntime, scope: InstallSco
       const previous = new Map<string, string>();
       for (const pack of [V1, V2]) {
         await install(w.t, { ...w.options, pack });
-        expect(manifestOf(w.main).config.length).toBeGreaterThan(0);
+        expect(w.roots.flatMap((root) => manifestOf(root).config).length).toBeGreaterThan(0);
         for (const surface of surfaces) {
-          const path = join(w.main.dir, surface.file);
+          const path = surfacePath(w, surface);
           const mine = w.mine.get(path)!;
           const text = readFileSync(path, "utf8");
-          const label = `${surface.file} (${edition?.since ?? "no CLI edition"}) after ${pack === V1 ? "the install" : "the upgrade"}`;
+          const label = `${surfaceLabel(surface)} (${edition?.since ?? "no CLI edition"}) after ${pack === V1 ? "the install" : "the upgrade"}`;
           if (!surface.edits) {
             expect(text, `${label}: bosun only looks in it`).toBe(mine);
             continue;

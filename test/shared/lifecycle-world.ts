@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { rootsFor, type InstallRoot } from "../../src/install/records/root.js";
 import { listInstallRuntimes } from "../../src/runtimes/registry.js";
-import { INSTALL_SCOPES, isSkip, type ContractEdition, type InstallScope } from "../../src/runtimes/kit/install-types.js";
+import { INSTALL_SCOPES, isSkip, type ContractEdition, type InstallScope, type RootKey } from "../../src/runtimes/kit/install-types.js";
 import type { InstallRuntime } from "../../src/runtimes/kit/types.js";
 import { installOptions, packDir, treeState } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
@@ -31,6 +31,8 @@ export function lifecycleCases(): { id: string; runtime: InstallRuntime; scope: 
 /** A config file the contract has bosun touch, relative to the runtime's root. `edits`: the pack's install changes it (else bosun only looks in it for a block it retired). */
 export interface ConfigSurface {
   file: string;
+  /** The root whose folder holds it: the runtime's own (`main`), or an extra one (`~/.claude.json` is in the home folder). */
+  root: RootKey;
   syntax: "json" | "toml";
   edits: boolean;
   contracts: string[];
@@ -41,16 +43,17 @@ export interface ConfigSurface {
 /**
  * The config files the runtime's layout (for this CLI edition) names: the hook registration file
  * when it takes the pack's hook event, the TOML block's and the retired block's file, and the
- * settings file when it places one of the pack's settings keys. `none`: why each is absent.
+ * settings file when it places one of the pack's settings keys, and the file of its MCP servers.
+ * `none`: why each is absent.
  */
 export function configSurfaces(runtime: InstallRuntime, scope: InstallScope, edition?: ContractEdition): { surfaces: ConfigSurface[]; none: string[] } {
   const layout = runtime.installSurface.layout(scope, edition);
   const byFile = new Map<string, ConfigSurface>();
   const none: string[] = [];
-  const add = (file: string, syntax: ConfigSurface["syntax"], edits: boolean, contract: string, plainJsonOnly?: string) => {
-    const known = byFile.get(file) ?? { file, syntax, edits: false, contracts: [] };
+  const add = (file: string, syntax: ConfigSurface["syntax"], edits: boolean, contract: string, plainJsonOnly?: string, root: RootKey = "main") => {
+    const known = byFile.get(`${root}:${file}`) ?? { file, root, syntax, edits: false, contracts: [] };
     const plain = known.plainJsonOnly ?? plainJsonOnly;
-    byFile.set(file, { ...known, edits: known.edits || edits, contracts: [...known.contracts, contract], ...(plain ? { plainJsonOnly: plain } : {}) });
+    byFile.set(`${root}:${file}`, { ...known, edits: known.edits || edits, contracts: [...known.contracts, contract], ...(plain ? { plainJsonOnly: plain } : {}) });
   };
   const hooks = layout.hooks;
   if (isSkip(hooks)) none.push(`hooks: ${hooks.skip}`);
@@ -65,7 +68,21 @@ export function configSurfaces(runtime: InstallRuntime, scope: InstallScope, edi
   if (settings === undefined) none.push("settings: no settings file");
   else if (isSkip(settings)) none.push(`settings: ${settings.skip}`);
   else add(settings.file, "json", PACK_SETTING_KEYS.some((key) => !isSkip(settings[key])), settings.contract, settings.plainJsonOnly);
+  const mcp = layout.mcp;
+  if (mcp === undefined) none.push("mcp: no MCP file");
+  else if (isSkip(mcp)) none.push(`mcp: ${mcp.skip}`);
+  else add(mcp.file, mcp.file.endsWith(".toml") ? "toml" : "json", true, mcp.contract, mcp.plainJsonOnly, mcp.root);
   return { surfaces: [...byFile.values()], none };
+}
+
+/** Where a config surface is in this world: in its root's folder (the runtime's own when the extra root is that folder here). */
+export function surfacePath(w: World, surface: ConfigSurface): string {
+  return join((w.roots.find((root) => root.key === surface.root) ?? w.main).dir, surface.file);
+}
+
+/** A config surface's name in a test's title: its file, with the root when that is not the runtime's own folder. */
+export function surfaceLabel(surface: ConfigSurface): string {
+  return surface.root === "main" ? surface.file : `${surface.root}:${surface.file}`;
 }
 
 /**
@@ -132,7 +149,7 @@ export function makeWorld(runtime: InstallRuntime, scope: InstallScope, edition?
 export function seed(w: World, options: { edition?: ContractEdition; plain?: boolean } = {}): ConfigSurface[] {
   const { surfaces } = configSurfaces(w.runtime, w.scope, options.edition);
   const put = (path: string, content: string) => w.mine.set(w.t.write(path, content), content);
-  for (const surface of surfaces) put(join(w.main.dir, surface.file), userConfig(surface.syntax, options.plain === true && surface.plainJsonOnly !== undefined));
+  for (const surface of surfaces) put(surfacePath(w, surface), userConfig(surface.syntax, options.plain === true && surface.plainJsonOnly !== undefined));
   put(join(w.main.dir, "my-notes.md"), "my own notes\n");
   put(join(w.cwd, "my-work.txt"), "my own work\n");
   return surfaces;
