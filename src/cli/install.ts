@@ -58,7 +58,16 @@ export async function installAction(pack: string | undefined, flags: InstallFlag
   return runInstallCommand("install", pack, flags, output);
 }
 
-async function runInstallCommand(mode: "install" | "uninstall", pack: string | undefined, flags: InstallFlags, output: Output): Promise<void> {
+/**
+ * Another command's run of the installer (`bosun mcp sync`): bosun already started, the folder
+ * the run works in (a project's root for a local run), and no record in the project's bosun.lock.
+ */
+export interface DelegatedRun {
+  boot: Boot;
+  cwd: string;
+}
+
+export async function runInstallCommand(mode: "install" | "uninstall", pack: string | undefined, flags: InstallFlags, output: Output, delegated?: DelegatedRun): Promise<void> {
   const frozen = mode === "install" && Boolean(flags.frozen);
   const scope = frozen ? optionalScope(flags.scope) : parseScope(flags.scope, mode);
   const resolve = parseResolve(flags.resolve);
@@ -68,14 +77,14 @@ async function runInstallCommand(mode: "install" | "uninstall", pack: string | u
   const modules = Promise.all([import("../install/install-pack.js"), import("./install-lock.js"), import("./install-audit.js"), import("../install/report.js"), import("./render-install.js"), import("./render-lock.js")]);
   // Awaited after the start; a start that fails leaves it unawaited, not unhandled.
   modules.catch(() => undefined);
-  const boot = await bootForCommand(output);
+  const boot = delegated?.boot ?? (await bootForCommand(output));
   const [installer, locks, audits] = await modules;
   const run = mode === "install" ? installer.installPack : installer.uninstallPack;
   // --frozen: the lock's runtimes and scopes (checked against the pack first), run from the project's root.
   const frozenRun = frozen ? await locks.frozenRuns(pack, flags, scope, boot) : null;
   // A plain run at a project's root records itself in the lock: read now, so a bad lock stops it before any write.
-  const lockState = frozen ? null : await locks.lockBeforeRun(boot);
-  const cwd = frozenRun?.root ?? process.cwd();
+  const lockState = frozen || delegated ? null : await locks.lockBeforeRun(boot);
+  const cwd = frozenRun?.root ?? delegated?.cwd ?? process.cwd();
   const runs = frozenRun ? frozenRun.groups.map((group) => ({ scope: group.scope, runtimes: group.runtimes, allDetected: false })) : [{ scope: scope as InstallScope, runtimes: flags.runtime, allDetected: Boolean(flags.allDetected) }];
   const packArg = frozenRun ? frozenRun.packDir : pack;
   // The preview and the run load and hash the pack once when it does not change in between.

@@ -9,7 +9,11 @@ import { MCP_NAME_RULE, MCP_SERVER_NAME, mcpServerSchema, serverSecretProblem } 
  */
 export const mcpConfigSchema = z.record(z.string().regex(MCP_SERVER_NAME, MCP_NAME_RULE), mcpServerSchema.superRefine((server, ctx) => {
   const problem = serverSecretProblem(server);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
+  if (!problem) return;
+  // `env.API_KEY: looks like…`: the issue goes on the value itself, so the error names mcp.<name>.env.API_KEY.
+  const [field = "", ...message] = problem.split(": ");
+  const dot = field.indexOf(".");
+  ctx.addIssue({ code: "custom", message: message.join(": "), path: dot === -1 ? [field] : [field.slice(0, dot), field.slice(dot + 1)] });
 }));
 
 export type McpConfig = z.infer<typeof mcpConfigSchema>;

@@ -42,10 +42,10 @@ describe("MCP server entries", () => {
 
   it("refuses a secret in clear, naming the field and the reference to write instead", () => {
     expect(check({ gh: { command: "x", env: { GITHUB_TOKEN: "ghp_abc" } } }).errors).toEqual([
-      "mcp.gh: env.GITHUB_TOKEN: carries a credential by its name but holds text, not a reference; write {env:GITHUB_TOKEN} (the variable of that name from your environment) or {file:PATH}",
+      "mcp.gh.env.GITHUB_TOKEN: carries a credential by its name but holds text, not a reference; write {env:GITHUB_TOKEN} (the variable of that name from your environment) or {file:PATH}",
     ]);
-    expect(check({ gh: { command: "x", env: { ENDPOINT: "sk-proj-0123456789abcdefghijklmnopqrstuvwxyz" } } }).errors[0]).toMatch(/^mcp\.gh: env\.ENDPOINT: looks like a key or token in clear/);
-    expect(check({ d: { url: "https://h", headers: { Authorization: "Bearer abc" } } }).errors[0]).toMatch(/^mcp\.d: headers\.Authorization: carries a credential by its name/);
+    expect(check({ gh: { command: "x", env: { ENDPOINT: "sk-proj-0123456789abcdefghijklmnopqrstuvwxyz" } } }).errors[0]).toMatch(/^mcp\.gh\.env\.ENDPOINT: looks like a key or token in clear/);
+    expect(check({ d: { url: "https://h", headers: { Authorization: "Bearer abc" } } }).errors[0]).toMatch(/^mcp\.d\.headers\.Authorization: carries a credential by its name/);
     expect(check({ d: { url: "https://h", headers: { "X-Api-Key": "{env:K}" } } }).errors).toEqual([]);
   });
 
