@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runBinAsync } from "../fixtures/cli.js";
 import { install } from "../fixtures/install.js";
 import { realCli, runRealCli, type RealCliId } from "../fixtures/real-clis.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
@@ -91,5 +92,19 @@ describe("MCP servers bosun wrote, read by the real CLIs", () => {
     const listed = await cli(t, "opencode", ["mcp", "list"], project);
     expect(listed).toMatch(/✓ probe \S*connected/);
     expectStartedWithToken(opencodeMarker);
+  }, 4 * TIMEOUT_MS);
+
+  it("bosun mcp sync: a server of bosun.json, synced, is listed, started and given its token by Claude Code and OpenCode", async () => {
+    const t = makeTempHome();
+    for (const dir of [".claude", ".config/opencode"]) mkdirSync(join(t.home, dir), { recursive: true });
+    const marker = join(t.root, "synced.jsonl");
+    t.write(join(t.paths.config, "bosun.json"), JSON.stringify({ mcp: { synced: { command: "node", args: [PROBE, marker], env: { PROBE_TOKEN: "{env:PROBE_TOKEN}" } } } }));
+    const sync = await runBinAsync(["mcp", "sync", "--yes"], t.env, { cwd: t.home, timeoutMs: TIMEOUT_MS });
+    expect(sync.code, sync.stderr).toBe(0);
+    const work = join(t.root, "work");
+    mkdirSync(work, { recursive: true });
+    expect(await cli(t, "claude", ["mcp", "list"], work)).toContain(`synced: node ${PROBE} ${marker} - ✔ Connected`);
+    expect(await cli(t, "opencode", ["mcp", "list"], work)).toMatch(/✓ synced \S*connected/);
+    expectStartedWithToken(marker);
   }, 4 * TIMEOUT_MS);
 });
