@@ -251,16 +251,20 @@ function settledOutcome(fs: InstallFs, placements: readonly Placement[], inputs:
     const record = found.find((root) => root !== null)?.record;
     if (!record) return null;
     const roots: RootResult[] = [];
+    const runRoots: InstallRoot[] = [];
     for (const [rootIndex, root] of placement.roots.entries()) {
+      // An extra root the pack puts nothing in, still empty: left out, as a full plan leaves it out.
+      if (!found[rootIndex] && found.some((other) => other?.record.idleRoots?.includes(root.dir)) && emptyRootPlan(fs, root, { name: record.pack.name, version: record.pack.version })) continue;
       const plan = found[rootIndex]?.plan ?? (found.some((other) => other?.record.emptyRoots.includes(root.dir)) ? emptyRootPlan(fs, root, { name: record.pack.name, version: record.pack.version }) : null);
       if (!plan) return null;
       roots.push(rootResult(root, plan, "unchanged"));
+      runRoots.push(root);
     }
     usesHelper ||= record.usesHelper;
     notes.push(...record.runNotes);
     const desired: DesiredInstall = { runtime: placement.runtime, scope, files: [], hooks: [], settings: [], toml: null, skipped: record.skipped, notes: record.notes, usesHelper: record.usesHelper };
     const cli = clis.get(placement.runtime.id);
-    targets.push({ target: { runtime: placement.runtime, scope, roots: placement.roots, desired, ...(cli ? { cli } : {}) }, roots });
+    targets.push({ target: { runtime: placement.runtime, scope, roots: runRoots, desired, ...(cli ? { cli } : {}) }, roots });
   }
   if (usesHelper && !exists(fs, helperTarget)) return null;
   const pack = checkedPacks[0];
@@ -314,7 +318,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const runtimes = selectRuntimes(options, ctx);
   const fs = options.fs ?? nodeFs;
   const [{ buildUninstallTargets }, { runInstall }, { withSharedHolds }] = await Promise.all([import("./plan/targets.js"), import("./run-install.js"), import("./plan/shared-holds.js")]);
-  const targets = withSharedHolds(buildUninstallTargets(runtimes, options.scope, ctx, options.configDir), { pack: name, ctx, fs, allRuntimes: listInstallRuntimes() });
+  const targets = withSharedHolds(buildUninstallTargets(runtimes, options.scope, ctx, fs, options.configDir), { pack: name, ctx, fs, allRuntimes: listInstallRuntimes() });
   const result = await runInstall({ ...runOptions(options), pack: { name, version: loaded?.version ?? "", artifacts: new Set() }, records: [], targets, helper: null });
   return { mode: "uninstall", pack: { name, version: loaded?.version ?? null, dir: loaded?.dir ?? null }, result, notes: [], settled: false };
 }

@@ -39,7 +39,7 @@ export interface InstallTarget {
   /** The runtime's CLI as read, and the contract edition bosun follows for it (runtimes with a CLI contract). */
   cli?: CliTarget;
   /** An install's target: what it was planned from outside its roots, and its share of the notes. */
-  context?: { watch: [string, string | null][]; notes: string[]; inputs: string | null };
+  context?: { watch: [string, string | null][]; notes: string[]; inputs: string | null; idleRoots?: string[] };
 }
 
 export interface CliTarget {
@@ -319,7 +319,7 @@ function settle(request: InstallRequest, plans: { target: InstallTarget; root: I
   // The runtime's other roots where bosun has nothing (and would put nothing) stay settled while empty.
   const emptyRoots = plans.filter((other) => other.target === target && other.root !== root && other.plan.actions.length === 0 && !other.plan.manifest.found && other.plan.stateText === null).map((other) => other.root.dir);
   const settleContext = { inputs: context.inputs, watch: context.watch, runNotes: context.notes, pack: request.settlePack, skipped: desired.skipped, notes: desired.notes, usesHelper: desired.usesHelper };
-  return settledRecord(request.fs, root, manifest, state, settleContext, files, configFiles, emptyRoots);
+  return settledRecord(request.fs, root, manifest, state, settleContext, files, configFiles, emptyRoots, context.idleRoots ?? []);
 }
 
 function plan(request: InstallRequest, target: InstallTarget, root: InstallRoot, now: () => Date, packHashes: Map<string, string>): RootPlan {

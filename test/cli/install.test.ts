@@ -210,7 +210,7 @@ describe("bosun uninstall", () => {
     // change, and its folders (none of them there) are not made to take its lock.
     const some = await runCli(["uninstall", "demo", "--runtime", "claude,codex", "--scope", "global", "--yes", "--json"], t.env, t.home);
     expect(some.code).toBe(0);
-    expect(JSON.parse(some.stdout).targets.map((target: { roots: { status: string }[] }) => target.roots.map((root) => root.status))).toEqual([["changed"], ["unchanged", "unchanged"]]);
+    expect(JSON.parse(some.stdout).targets.map((target: { roots: { status: string }[] }) => target.roots.map((root) => root.status))).toEqual([["changed"], ["unchanged"]]);
     expect([".codex", ".agents"].filter((dir) => existsSync(join(t.home, dir)))).toEqual([]);
     const detected = await runCli(["install", "--all-detected", "--scope", "global", "--dry-run", "--json"], t.env, t.home);
     expect(JSON.parse(detected.stdout).targets.map((target: { runtime: string }) => target.runtime)).toEqual(["claude"]);

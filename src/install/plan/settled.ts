@@ -45,6 +45,11 @@ export interface SettledRecord {
   usesHelper: boolean;
   /** Roots of this runtime bosun has nothing in: still empty means still nothing to do. */
   emptyRoots: string[];
+  /**
+   * Extra roots the pack puts nothing in, left out of the run (targets.ts usedRoots): while bosun
+   * has nothing there (no manifest, no state), a settled run leaves them out too.
+   */
+  idleRoots?: string[];
 }
 
 /** What a settled record is written from: the target's share of the run, and the pack as loaded. */
@@ -106,7 +111,7 @@ export function isSettled(plan: RootPlan, manifest: Manifest | null, desired: re
  * The record for a root the run has just settled: its manifest and config files as they are now
  * (after the run wrote them), the folders above the pack's files, and the report of a reinstall.
  */
-export function settledRecord(fs: InstallFs, root: InstallRoot, manifest: Manifest, state: InstallState, context: SettleContext, desired: readonly DesiredFile[], configFiles: readonly string[], emptyRoots: readonly string[]): SettledRecord | null {
+export function settledRecord(fs: InstallFs, root: InstallRoot, manifest: Manifest, state: InstallState, context: SettleContext, desired: readonly DesiredFile[], configFiles: readonly string[], emptyRoots: readonly string[], idleRoots: readonly string[] = []): SettledRecord | null {
   const key = (path: string) => {
     const info = fs.lstatSync(path, { throwIfNoEntry: false });
     return info ? installedStatKey(info) : null;
@@ -144,6 +149,7 @@ export function settledRecord(fs: InstallFs, root: InstallRoot, manifest: Manife
     runNotes: context.runNotes,
     usesHelper: context.usesHelper,
     emptyRoots: [...emptyRoots],
+    ...(idleRoots.length > 0 ? { idleRoots: [...idleRoots] } : {}),
   };
 }
 
@@ -170,6 +176,7 @@ export function parseSettled(value: unknown): SettledRecord | null {
   if (!strings(value.labels) || !Array.isArray(value.artifacts) || !value.artifacts.every((index) => Number.isInteger(index) && index >= 0 && index < (value.labels as string[]).length)) return null;
   if (!Array.isArray(value.skipped) || !value.skipped.every((item) => isRecord(item) && typeof item.kind === "string" && typeof item.name === "string" && typeof item.reason === "string")) return null;
   if (!strings(value.notes) || !strings(value.runNotes) || !strings(value.emptyRoots)) return null;
+  if (value.idleRoots !== undefined && !strings(value.idleRoots)) return null;
   return value as unknown as SettledRecord;
 }
 

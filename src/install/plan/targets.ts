@@ -3,13 +3,13 @@ import { displayPath } from "../../kernel/paths.js";
 import type { InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
 import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { buildDesired, type DesiredInputs, type DesiredInstall, type RootKey } from "./desired.js";
-import type { InstallFs } from "../apply/install-fs.js";
+import { exists, type InstallFs } from "../apply/install-fs.js";
 import { installedStatKey } from "./classify.js";
 import { readManifest } from "../records/manifest.js";
 import type { LoadedPack } from "../pack/load-pack.js";
 import type { PackReuse } from "../pack/pack-reuse.js";
 import type { TemplateVars } from "../pack/template.js";
-import { MANIFEST_FILE, rootsFor } from "../records/root.js";
+import { MANIFEST_FILE, rootsFor, statePath, type InstallRoot } from "../records/root.js";
 import type { CliTarget, InstallTarget } from "../run-install.js";
 import { placementsFor, type SkillDir } from "./placements.js";
 import { skippingReadersOf } from "./shared-folders.js";
@@ -97,9 +97,31 @@ export function buildInstallTargets(inputs: TargetInputs): { targets: InstallTar
     const cli = inputs.clis?.get(placement.runtime.id);
     const desiredInputs: DesiredInputs = { pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, portableHelperCommand: inputs.portableHelperCommand ?? null, skipSkills: skip, paths: { home: ctx.home, cwd: ctx.cwd }, ...(cli ? { edition: cli.choice } : {}) };
     const desired = inputs.reuse ? inputs.reuse.desired(desiredInputs, buildDesired) : buildDesired(desiredInputs);
-    return { runtime: placement.runtime, scope, roots: placement.roots, desired, ...(cli ? { cli } : {}), context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null } };
+    const roots = usedRoots(placement.roots, desired, inputs.fs);
+    const idleRoots = placement.roots.filter((root) => !roots.includes(root)).map((root) => root.dir);
+    return { runtime: placement.runtime, scope, roots, desired, ...(cli ? { cli } : {}), context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null, ...(idleRoots.length > 0 ? { idleRoots } : {}) } };
   });
   return { targets, notes: targets.flatMap((target) => target.context?.notes ?? []) };
+}
+
+/**
+ * The roots an install runs in: the runtime's own, and each extra root the pack puts something in
+ * or where bosun installed before (its manifest is there: what it holds may have to go). An
+ * extra root the pack does not use (the home folder of ~/.claude.json, for a pack without MCP
+ * servers) gets no manifest of its own for nothing.
+ */
+function usedRoots(roots: readonly InstallRoot[], desired: DesiredInstall, fs: InstallFs): InstallRoot[] {
+  const used = new Set<RootKey>(["main", ...desired.files.map((file) => file.root), ...desired.hooks.map((hook) => hook.root), ...desired.settings.map((setting) => setting.root), ...(desired.toml ? [desired.toml.root] : [])]);
+  return roots.filter((root) => used.has(root.key) || hasManifest(fs, root));
+}
+
+/** bosun's manifest is in the root (a path it cannot look at, a file where a folder should be, counts as none: the run reports that itself). */
+function hasManifest(fs: InstallFs, root: InstallRoot): boolean {
+  try {
+    return exists(fs, statePath(root, MANIFEST_FILE));
+  } catch {
+    return false;
+  }
 }
 
 /** A runtime's main folder for a scope, or null when it has none here (no project scope, or the home folder). */
@@ -111,8 +133,11 @@ export function mainRootDir(runtime: InstallRuntime, scope: InstallScope, ctx: R
   }
 }
 
-/** The targets of an uninstall: the roots of each runtime (the pack's files there are removed). */
-export function buildUninstallTargets(runtimes: readonly InstallRuntime[], scope: InstallScope, ctx: RootContext, configDir?: string): InstallTarget[] {
-  return runtimes.map((runtime) => ({ runtime, scope, roots: rootsFor(runtime, scope, ctx, configDir), desired: null as DesiredInstall | null }));
+/**
+ * The targets of an uninstall: the roots of each runtime (the pack's files there are removed),
+ * but an extra root where bosun has no manifest (it never installed anything there).
+ */
+export function buildUninstallTargets(runtimes: readonly InstallRuntime[], scope: InstallScope, ctx: RootContext, fs: InstallFs, configDir?: string): InstallTarget[] {
+  return runtimes.map((runtime) => ({ runtime, scope, roots: rootsFor(runtime, scope, ctx, configDir).filter((root) => root.key === "main" || hasManifest(fs, root)), desired: null as DesiredInstall | null }));
 }
 
