@@ -17,7 +17,7 @@ export interface AuditSettingInput {
 export type SettingKind = "permission" | "command" | "env" | "mcp";
 
 /** The keys that hold an agent's MCP servers, one entry per server name. */
-const MCP_KEYS = new Set(["mcpServers", "mcp"]);
+const MCP_KEYS = new Set(["mcpServers", "mcp", "mcp_servers"]);
 
 /** One thing a settings entry grants, runs or sets. */
 export interface WideningEntry {
@@ -103,7 +103,9 @@ function mcpServerText(value: unknown): string | null {
   if (url !== null) return `url ${url}`;
   const words = Array.isArray(entry.command) ? entry.command : [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])];
   if (!words.every((word) => typeof word === "string") || words.length === 0) return null;
-  const env = objectEntries(entry.env ?? entry.environment).map(([name]) => name);
+  // Codex forwards variables by name (env_vars) beside the ones it sets (env).
+  const forwarded = Array.isArray(entry.env_vars) ? entry.env_vars.filter((name): name is string => typeof name === "string") : [];
+  const env = [...objectEntries(entry.env ?? entry.environment).map(([name]) => name), ...forwarded];
   return `${words.join(" ")}${env.length > 0 ? ` (env ${env.join(", ")})` : ""}`;
 }
 

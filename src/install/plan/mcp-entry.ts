@@ -1,6 +1,7 @@
 import type { McpFormat } from "../../runtimes/kit/install-types.js";
 import { valueParts, type SecretReference } from "../../mcp/secret-references.js";
 import { isRemote, type McpServer } from "../../mcp/server-schema.js";
+import { codexMcpEntry } from "./mcp-entry-codex.js";
 
 /** A server as one runtime writes it, or why that runtime cannot take it as the entry gives it. */
 export type McpEntry = { value: Record<string, unknown> } | { skip: string };
@@ -12,6 +13,8 @@ export type McpEntry = { value: Record<string, unknown> } | { skip: string };
  * loop reads (approvals, output cap) is not written. Pure.
  */
 export function mcpEntry(server: McpServer, format: McpFormat, title: string): McpEntry {
+  // Codex expands no reference in a value: it forwards variables by name (mcp-entry-codex.ts).
+  if (format === "codex") return codexMcpEntry(server, title);
   const syntax = SYNTAX[format];
   const refs = (values: Readonly<Record<string, string>> | undefined): { written: Record<string, string> } | { skip: string } => {
     const out: Record<string, string> = {};
@@ -53,7 +56,7 @@ export function mcpEntry(server: McpServer, format: McpFormat, title: string): M
 }
 
 /** How each format writes a reference (null: it has no way to). */
-const SYNTAX: Record<McpFormat, (ref: SecretReference) => string | null> = {
+const SYNTAX: Record<Exclude<McpFormat, "codex">, (ref: SecretReference) => string | null> = {
   // Claude Code expands ${VAR} in .mcp.json and ~/.claude.json server entries.
   claude: (ref) => (ref.kind === "env" ? `\${${ref.name}}` : null),
   // Gemini CLI expands $VAR and ${VAR} in settings.json strings.

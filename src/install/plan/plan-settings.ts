@@ -1,7 +1,7 @@
 import { blockedConfigEdit } from "./blocked-config-edit.js";
-import { isSkeleton, parseConfig } from "../config/json-hooks.js";
-import { applySetting, removeSetting, sameSetting, settingAt, settingSlotProblem } from "../config/json-settings.js";
+import { sameSetting, settingAt } from "../config/json-settings.js";
 import { isPlainJson } from "../config/plain-json.js";
+import { settingsSyntaxOf, type SettingsSyntax } from "../config/settings-syntax.js";
 import type { DesiredSetting } from "./desired-settings.js";
 import type { Manifest, SettingRecord } from "../records/manifest.js";
 import type { ActionOrigin, PlannedAction } from "./plan-types.js";
@@ -27,7 +27,8 @@ export interface SettingsPlan {
 const EVIDENCE = "settings bosun recorded in bosun-manifest.json, matched by their exact value";
 
 /**
- * The settings edits of one pack in one root. A list entry is added when it is not there and
+ * The settings edits of one pack in one root, in a JSON(C) file or a TOML one (by its name,
+ * settings-syntax.ts: there, whole tables in bosun's markers). A list entry is added when it is not there and
  * recorded (one you already had stays yours, unrecorded); a value is set when the key is absent.
  * A key holding a value of yours that differs is a question, as for a file of yours: keep yours,
  * or back the file up and set the pack's. An entry or value bosun recorded that the pack no longer
@@ -49,9 +50,10 @@ export function planSettings(input: SettingsPlanInput): SettingsPlan {
   return { ...plan, records: handOver(plan.records, dropped) };
 }
 
-/** A file's text as its edit is worked out, and what the action's reason lists. */
+/** A file's text as its edit is worked out, its syntax, and what the action's reason lists. */
 interface FileEdit {
   text: string | null;
+  syntax: SettingsSyntax;
   changes: string[];
 }
 
@@ -73,27 +75,31 @@ function planSettingsFile(input: SettingsPlanInput, plan: SettingsPlan, dropped:
     records.push(...recorded);
     return;
   }
-  const read = view.readJson(file);
+  const taken = takenByOther(input.manifest, packName, file, desired);
+  if (taken) {
+    actions.push(blocked(origin, file, taken, contract));
+    records.push(...recorded);
+    return;
+  }
+  const syntax = settingsSyntaxOf(file);
+  const read = readSettings(view, file, syntax);
   if (read.error !== null) {
     actions.push(blocked(origin, file, `${file}: ${read.error}; fix it, then run again (bosun edits only config files it can parse)`, contract));
     records.push(...recorded);
     return;
   }
   const value = (read.value ?? {}) as Record<string, unknown>;
-  const slot = desired.map((setting) => settingSlotProblem(value, setting)).find((problem) => problem !== null);
+  const slot = desired.map((setting) => syntax.slotProblem(read.text, value, setting)).find((problem) => problem !== null);
   if (slot) {
     actions.push(blocked(origin, file, `${file}: ${slot}; fix it, then run again`, contract));
     records.push(...recorded);
     return;
   }
-  const edit: FileEdit = { text: read.text, changes: [] };
+  const edit: FileEdit = { text: read.text, syntax, changes: [] };
   removeLeaving(edit, dropped, desired, recorded);
   const conflicts = setDesired(edit, records, packName, desired, recorded);
   let text = edit.text;
-  if (text !== null && created.has(file) && read.text !== null) {
-    const parsed = parseConfig(text);
-    if (parsed.ok && isSkeleton(parsed.value, "nested")) text = null;
-  }
+  if (text !== null && created.has(file) && read.text !== null && syntax.leftEmpty(text)) text = null;
   const plain = desired.find((setting) => setting.plainJsonOnly);
   if (plain && text !== null && !isPlainJson(text)) notes.push(`${file} has comments or trailing commas: ${plain.plainJsonOnly}`);
   if (text !== read.text) {
@@ -102,7 +108,7 @@ function planSettingsFile(input: SettingsPlanInput, plan: SettingsPlan, dropped:
     if (text === null) created.delete(file);
     actions.push({
       origin,
-      type: "rewrite-json",
+      type: syntax.rewrite,
       rel: file,
       classification: read.text === null ? "missing" : "unknown",
       reason: text === null ? `${file}: removes the file bosun created (nothing else was ever added to it)` : `${file}: ${edit.changes.join(", ")}`,
@@ -113,7 +119,24 @@ function planSettingsFile(input: SettingsPlanInput, plan: SettingsPlan, dropped:
       ...(contract ? { contract } : {}),
     });
   }
-  if (conflicts.length > 0) actions.push(conflictAction(origin, file, text ?? "{}\n", conflicts, packName, contract));
+  if (conflicts.length > 0) actions.push(conflictAction(origin, file, text, syntax, conflicts, packName, contract));
+}
+
+/**
+ * A value another pack installed here set (its record in the manifest) is that pack's: this one
+ * may not take it over, nor ask you about it as if it were yours. Two packs with an MCP server of
+ * the same name meet here. List entries are shared and never clash.
+ */
+function takenByOther(manifest: Manifest, packName: string, file: string, desired: readonly DesiredSetting[]): string | null {
+  for (const setting of desired) {
+    if (setting.mode !== "value") continue;
+    const owner = manifest.config.find((record) => record.kind === "setting" && record.pack !== packName && record.file === file && record.mode === "value" && samePath(record.path, setting.path));
+    if (!owner || owner.kind !== "setting") continue;
+    const server = setting.field.startsWith("mcp/");
+    const what = server ? `the MCP server ${setting.path.at(-1)}` : setting.key;
+    return `${file}: ${what} belongs to the pack ${owner.pack} installed here; ${packName} (${setting.field}) cannot take it over: uninstall ${owner.pack} first${server ? ", or rename the server in one of the two packs" : ""}`;
+  }
+  return null;
 }
 
 /** 1. What this pack no longer sets goes, while it is exactly what bosun wrote; one you removed stays removed. */
@@ -127,12 +150,12 @@ function removeLeaving(edit: FileEdit, dropped: SettingRecord[], desired: readon
     const record = keepFilled(handOver([leaving], dropped)[0]!, desired);
     dropped.push(leaving);
     if (edit.text === null) continue;
-    const now = parseConfig(edit.text);
+    const now = edit.syntax.parse(edit.text);
     const current = now.ok ? settingAt(now.value, record.path) : undefined;
     const there = record.mode === "entry" ? Array.isArray(current) && current.some((item) => sameSetting(item, record.value)) : current !== undefined && sameSetting(current, record.value);
     if (!there) continue;
     // Its containers go only once empty: another entry in them (of this pack or another) keeps them.
-    edit.text = removeSetting(edit.text, record);
+    edit.text = edit.syntax.remove(edit.text, record);
     edit.changes.push(`removes ${describe(record)}`);
   }
 }
@@ -142,7 +165,7 @@ function setDesired(edit: FileEdit, records: SettingRecord[], packName: string, 
   const conflicts: Conflict[] = [];
   for (const setting of desired) {
     const before = recorded.find((record) => matches(record, setting));
-    const parsed = edit.text === null ? {} : (parseConfig(edit.text) as { value: Record<string, unknown> }).value;
+    const parsed = edit.text === null ? {} : (edit.syntax.parse(edit.text) as { value: Record<string, unknown> }).value;
     const current = settingAt(parsed, setting.path);
     if (setting.mode === "entry") {
       const there = Array.isArray(current) && current.some((item) => sameSetting(item, setting.value));
@@ -151,7 +174,7 @@ function setDesired(edit: FileEdit, records: SettingRecord[], packName: string, 
         if (before) records.push(before);
         continue;
       }
-      const added = applySetting(edit.text, setting);
+      const added = edit.syntax.apply(edit.text, setting);
       edit.text = added.text;
       records.push(record(packName, setting, added.created));
       edit.changes.push(`adds ${describe(setting)}`);
@@ -162,7 +185,7 @@ function setDesired(edit: FileEdit, records: SettingRecord[], packName: string, 
         records.push(before);
         continue;
       }
-      const added = applySetting(edit.text, setting);
+      const added = edit.syntax.apply(edit.text, setting);
       edit.text = added.text;
       records.push(record(packName, setting, added.created));
       edit.changes.push(`sets ${setting.key}`);
@@ -172,7 +195,7 @@ function setDesired(edit: FileEdit, records: SettingRecord[], packName: string, 
       // bosun's old value (an upgrade changed it) is replaced; anything else is yours.
       const previous = recorded.find((entry) => entry.mode === "value" && samePath(entry.path, setting.path) && sameSetting(entry.value, current));
       if (previous) {
-        edit.text = applySetting(edit.text, setting).text;
+        edit.text = edit.syntax.apply(edit.text, setting).text;
         records.push(record(packName, setting, previous.created ?? 0));
         edit.changes.push(`replaces bosun's ${setting.key}`);
       } else conflicts.push({ setting, current });
@@ -185,11 +208,11 @@ function setDesired(edit: FileEdit, records: SettingRecord[], packName: string, 
  * The question for the keys that hold a value of yours: "remove" backs the file up and sets the
  * pack's values (its `text`); "keep" leaves yours and records nothing.
  */
-function conflictAction(origin: ActionOrigin, file: string, text: string, conflicts: Conflict[], packName: string, contract: string | undefined): Omit<PlannedAction, "index"> {
+function conflictAction(origin: ActionOrigin, file: string, text: string | null, syntax: SettingsSyntax, conflicts: Conflict[], packName: string, contract: string | undefined): Omit<PlannedAction, "index"> {
   let next = text;
   const settingRecords: SettingRecord[] = [];
   for (const { setting } of conflicts) {
-    next = applySetting(next, setting).text;
+    next = syntax.apply(next, setting).text;
     settingRecords.push(record(packName, setting, 0));
   }
   const keys = conflicts.map(({ setting }) => setting.key).join(", ");
@@ -210,6 +233,14 @@ function conflictAction(origin: ActionOrigin, file: string, text: string, confli
     onRemove: "backup-and-rewrite",
     settingRecords,
   };
+}
+
+/** A settings file's text (null: absent) and parsed value, or why it cannot be read or parsed (with the line). */
+function readSettings(view: TreeView, file: string, syntax: SettingsSyntax): { text: string | null; value: unknown; error: string | null } {
+  const read = view.readText(file);
+  if (read.text === null) return { text: null, value: undefined, error: read.error };
+  const parsed = syntax.parse(read.text);
+  return parsed.ok ? { text: read.text, value: parsed.value, error: null } : { text: read.text, value: undefined, error: `${parsed.problem} at line ${parsed.line}` };
 }
 
 function record(pack: string, setting: DesiredSetting, created: number): SettingRecord {

@@ -6,6 +6,7 @@ import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import { INSTALL_SCOPES } from "../../runtimes/kit/install-types.js";
 import { inspectPath } from "../plan/classify.js";
 import { hasHookEntry, parseConfig } from "../config/json-hooks.js";
+import { settingsSyntaxOf } from "../config/settings-syntax.js";
 import { findTomlBlock } from "../config/toml-block.js";
 import { InstallFileError } from "../install-errors.js";
 import { errorCode, readOrNull, type InstallFs } from "../apply/install-fs.js";
@@ -122,11 +123,13 @@ function rootStatus(runtime: InstallRuntime, root: InstallRoot, options: StatusO
         if (!findTomlBlock(text)) config.push(`${entry.file}: bosun's block`);
         continue;
       }
-      const parsed = parseConfig(text);
       if (entry.kind === "setting") {
+        // A setting may be in a TOML file (Codex's config.toml), by the file's name.
+        const parsed = settingsSyntaxOf(entry.file).parse(text);
         if (!parsed.ok || !hasSetting(parsed.value, entry)) config.push(`${entry.file}: ${entry.path.join(".")}`);
         continue;
       }
+      const parsed = parseConfig(text);
       if (!parsed.ok || !hasHookEntry(parsed.value, format, entry.event, entry.command)) config.push(`${entry.file}: ${entry.event} (${entry.hook})`);
     }
     const shared = root.key === "main" ? missingSharedSkills(runtime, root, manifest, options) : [];

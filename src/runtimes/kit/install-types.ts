@@ -183,11 +183,17 @@ export interface SettingsPlacement {
  * `{type: "http", url, headers}`, `${VAR}` references), `gemini` (`command`/`args`/`env`/`cwd` or
  * `httpUrl`/`headers`, `$VAR` references), `opencode` (`{type: "local", command: [...], environment,
  * enabled}` / `{type: "remote", url, headers, enabled}`, bosun's own `{env:NAME}` and
- * `{file:PATH}`), `cursor` (`command`/`args`/`env` or `url`/`headers`, `${env:NAME}` references).
+ * `{file:PATH}`), `cursor` (`command`/`args`/`env` or `url`/`headers`, `${env:NAME}` references),
+ * `codex` (a `[mcp_servers.<name>]` table: `command`/`args`/`env`/`env_vars`/`cwd` or
+ * `url`/`bearer_token_env_var`/`http_headers`/`env_http_headers`, timeouts, `enabled`; variables
+ * forwarded by name, never expanded inside a value).
  */
-export type McpFormat = "claude" | "gemini" | "opencode" | "cursor";
+export type McpFormat = "claude" | "gemini" | "opencode" | "cursor" | "codex";
 
-/** Where a runtime keeps its MCP servers: a JSON(C) file, the object at `path` in it, one key per server. */
+/**
+ * Where a runtime keeps its MCP servers: a JSON(C) file, the object at `path` in it, one key per
+ * server; or a TOML file (`.toml`), one table per server at `[<path>.<name>]`.
+ */
 export interface McpPlacement {
   /** Relative to the root (`root`: an extra root, else the runtime's own folder). */
   file: string;
