@@ -1,4 +1,5 @@
 import { displayPath, displayPathsIn } from "../kernel/paths.js";
+import { kindWord } from "../doctor/artifacts.js";
 import type { ClosingCheck } from "../doctor/closing-check.js";
 import type { ArtifactDoctor, DoctorReport, RuntimeDoctor } from "../doctor/doctor.js";
 import { lockCheckLines } from "./render-lock.js";
@@ -36,7 +37,7 @@ function runtimeLines(runtime: RuntimeDoctor, home: string, style: Style): strin
     for (const problem of root.intact.problems) lines.push(`    ${style("yellow", problem)}`);
   }
   if (runtime.probe) lines.push(`  ${style("dim", `asked: ${runtime.probe.asked} (${(runtime.probe.ms / 1000).toFixed(1)} s)`)}${runtime.probe.failure ? `  ${style("red", runtime.probe.failure)}` : ""}`);
-  for (const artifact of runtime.artifacts) lines.push(`    ${stateMark(artifact, style)}  ${artifact.kind} ${artifact.name} (${artifact.scope})${artifact.reason ? style("dim", `  ${displayPathsIn(artifact.reason, home)}`) : ""}`);
+  for (const artifact of runtime.artifacts) lines.push(`    ${stateMark(artifact, style)}  ${kindWord(artifact.kind)} ${artifact.name} (${artifact.scope})${artifact.reason ? style("dim", `  ${displayPathsIn(artifact.reason, home)}`) : ""}`);
   return lines;
 }
 

@@ -1,10 +1,15 @@
-import type { HookEntryRecord, Manifest } from "../install/records/manifest.js";
+import type { HookEntryRecord, Manifest, SettingRecord } from "../install/records/manifest.js";
 import type { InstallLayout, InstallScope } from "../runtimes/kit/install-types.js";
 import type { InstallRuntime } from "../runtimes/kit/types.js";
 import { isSkip } from "../runtimes/kit/install-types.js";
 
 /** A kind of thing a pack puts into a runtime, as the runtime itself would list it. */
-export type ArtifactKind = "skill" | "command" | "agent" | "hook";
+export type ArtifactKind = "skill" | "command" | "agent" | "hook" | "mcp";
+
+/** A kind as the report names it: `skill`, …, `MCP server`. */
+export function kindWord(kind: ArtifactKind): string {
+  return kind === "mcp" ? "MCP server" : kind;
+}
 
 /**
  * One artifact bosun installed in a root: its kind and name, and the file the runtime loads it
@@ -22,8 +27,8 @@ export interface InstalledArtifact {
 
 /**
  * What a root holds, read back from its manifest through the runtime's layout for the scope:
- * every skill folder's `SKILL.md`, every command and agent file, and every hook entry bosun
- * added to a config file. A file the layout does not account for (a skill's references) is
+ * every skill folder's `SKILL.md`, every command and agent file, every hook entry bosun added to
+ * a config file, and every MCP server entry it set in the runtime's MCP file. A file the layout does not account for (a skill's references) is
  * part of its artifact, not one of its own. Where commands share the skills folder (Codex writes
  * them as skills), they read back as skills: that is how the runtime lists them too.
  */
@@ -35,6 +40,14 @@ export function installedArtifacts(runtime: InstallRuntime, scope: InstallScope,
   for (const file of Object.keys(manifest.files).sort()) {
     const found = artifactAt(layout, rootKey, file);
     if (found) out.push({ ...found, pack: packOf.get(file) ?? "", file });
+  }
+  // An MCP server is the entry bosun set at `<path>.<name>` in the runtime's MCP file.
+  const mcp = layout.mcp && !isSkip(layout.mcp) ? layout.mcp : null;
+  for (const entry of manifest.config) {
+    if (!mcp || entry.kind !== "setting") continue;
+    const setting = entry as SettingRecord;
+    const inPlace = setting.file === mcp.file && setting.mode === "value" && setting.path.length === mcp.path.length + 1 && mcp.path.every((key, index) => setting.path[index] === key);
+    if (inPlace) out.push({ kind: "mcp", name: setting.path.at(-1) as string, pack: setting.pack, file: setting.file });
   }
   for (const entry of manifest.config) {
     if (entry.kind !== "hook") continue;

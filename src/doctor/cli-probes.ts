@@ -1,10 +1,11 @@
 import { createServer, type Server } from "node:net";
 import type { Env } from "../kernel/paths.js";
-import type { CliListing } from "./listing.js";
+import type { CliListing, ListedItem } from "./listing.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, runFailure, runProbe, type ProbeRun } from "./probe-process.js";
 import { claudeInitSeen, parseClaudeStream } from "./probes/claude.js";
 import { codexAnswered, codexSession, parseCodexAppServer } from "./probes/codex.js";
 import { parseGeminiSkills } from "./probes/gemini.js";
+import { parseCodexMcpList, parseGeminiMcpList } from "./probes/mcp-lists.js";
 import { parseOpencode } from "./probes/opencode.js";
 import { OPENCODE_SERVE_ARGS, opencodeServerQuestions } from "./probes/opencode-server.js";
 
@@ -15,6 +16,8 @@ export interface ProbeRequest {
   timeoutMs: number;
   /** Skills are among the artifacts to check (only then is OpenCode asked for its skills too). */
   wantsSkills: boolean;
+  /** MCP servers are among them (only then are Gemini CLI and Codex asked for theirs, by a second command). */
+  wantsMcp?: boolean;
 }
 
 /** What the CLI said it loaded, or why it could not say (one display-safe line). */
@@ -70,16 +73,34 @@ async function probeClaude(request: ProbeRequest): Promise<ProbeAnswer> {
   }
 }
 
+/** Codex's app-server for skills and hooks; `codex mcp list --json` beside it (static: it starts no server) when MCP servers are to be checked. */
 async function probeCodex(request: ProbeRequest): Promise<ProbeAnswer> {
-  const run = await runProbe({ bin: request.bin, args: ["app-server"], env: request.env, cwd: request.cwd, timeoutMs: request.timeoutMs, session: codexSession(request.cwd), doneWhen: codexAnswered });
-  return answer(run, request.timeoutMs, "codex app-server (skills/list, hooks/list)", parseCodexAppServer(run.stdout));
+  const [run, mcp] = await Promise.all([
+    runProbe({ bin: request.bin, args: ["app-server"], env: request.env, cwd: request.cwd, timeoutMs: request.timeoutMs, session: codexSession(request.cwd), doneWhen: codexAnswered }),
+    request.wantsMcp ? runProbe({ bin: request.bin, args: ["mcp", "list", "--json"], env: request.env, cwd: request.cwd, timeoutMs: request.timeoutMs }) : null,
+  ]);
+  const listing = withMcp(parseCodexAppServer(run.stdout), mcp, request.timeoutMs, (done) => parseCodexMcpList(done.stdout));
+  return answer(run, request.timeoutMs, `codex app-server (skills/list, hooks/list)${mcp ? ", codex mcp list --json" : ""}`, listing);
 }
 
 async function probeGemini(request: ProbeRequest): Promise<ProbeAnswer> {
   // Gemini CLI starts itself a second time (for its memory settings) unless told it already did; a
   // listing needs no more memory, and skipping that halves the probe (what it loads is the same).
-  const run = await runProbe({ bin: request.bin, args: ["skills", "list"], env: { ...request.env, GEMINI_CLI_NO_RELAUNCH: "true" }, cwd: request.cwd, timeoutMs: request.timeoutMs });
-  return answer(run, request.timeoutMs, "gemini skills list", parseGeminiSkills(run.stdout, run.stderr));
+  const env: Env = { ...request.env, GEMINI_CLI_NO_RELAUNCH: "true" };
+  const [run, mcp] = await Promise.all([
+    runProbe({ bin: request.bin, args: ["skills", "list"], env, cwd: request.cwd, timeoutMs: request.timeoutMs }),
+    // It starts each server to say whether it connected (in a trusted folder).
+    request.wantsMcp ? runProbe({ bin: request.bin, args: ["mcp", "list"], env, cwd: request.cwd, timeoutMs: request.timeoutMs }) : null,
+  ]);
+  const listing = withMcp(parseGeminiSkills(run.stdout, run.stderr), mcp, request.timeoutMs, (done) => parseGeminiMcpList(done.stdout, done.stderr));
+  return answer(run, request.timeoutMs, `gemini skills list${mcp ? ", gemini mcp list" : ""}`, listing);
+}
+
+/** The listing with the MCP servers a second command listed; left without them (each unchecked) when that command failed. */
+function withMcp(listing: CliListing | null, mcp: ProbeRun | null, timeoutMs: number, parse: (run: ProbeRun) => ListedItem[] | null): CliListing | null {
+  if (!listing || !mcp || runFailure(mcp, timeoutMs)) return listing;
+  const servers = parse(mcp);
+  return servers ? { ...listing, mcpServers: servers } : listing;
 }
 
 /**

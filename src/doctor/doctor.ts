@@ -15,7 +15,7 @@ import type { InstallRuntime } from "../runtimes/kit/types.js";
 import { machineDetectionContext } from "../runtimes/kit/machine.js";
 import { findById, listRuntimes } from "../runtimes/registry.js";
 import type { AuthStatus } from "../runtimes/kit/types.js";
-import { installedArtifacts, sharedSkills, type ArtifactKind } from "./artifacts.js";
+import { installedArtifacts, kindWord, sharedSkills, type ArtifactKind } from "./artifacts.js";
 import { hasProbe, probeCli, type ProbeAnswer } from "./cli-probes.js";
 import { readHookSnapshot, type HookSnapshot } from "./hook-snapshot.js";
 import { intactCheck, type IntactCheck } from "./intact.js";
@@ -130,7 +130,7 @@ async function doctorRuntime(runtime: InstallRuntime, roots: RootStatus[], optio
   const cli = report && hasProbe(runtime.id) ? { binary: report.binary, path, installed: report.installed } : null;
   let answer: ProbeAnswer | null = null;
   if (cli?.path && places.length > 0) {
-    answer = await probeCli(runtime.id, { bin: cli.path, env: options.env, cwd: options.cwd, timeoutMs: options.timeoutMs, wantsSkills: places.some(({ artifact }) => artifact.kind === "skill") });
+    answer = await probeCli(runtime.id, { bin: cli.path, env: options.env, cwd: options.cwd, timeoutMs: options.timeoutMs, wantsSkills: places.some(({ artifact }) => artifact.kind === "skill"), wantsMcp: places.some(({ artifact }) => artifact.kind === "mcp") });
   }
   const artifacts: ArtifactDoctor[] = places.map((place) => {
     const base = { kind: place.artifact.kind, name: place.artifact.name, pack: place.artifact.pack, scope: place.scope, path: join(place.rootDir, place.artifact.file) };
@@ -246,7 +246,7 @@ function runtimeProblems(runtime: RuntimeDoctor): DoctorProblem[] {
   for (const artifact of runtime.artifacts) {
     if (artifact.state !== "not-loaded") continue;
     const changed = runtime.roots.some((root) => root.scope === artifact.scope && root.intact.files.some((file) => artifact.path === `${root.dir}/${file.path}`));
-    add("loaded", `${runtime.title} (${artifact.scope}): ${artifact.kind} ${artifact.name} is not loaded (${artifact.reason ?? "not listed"}); ${changed ? "its file changed (see above)" : fixFor(runtime, artifact)}`, artifact);
+    add("loaded", `${runtime.title} (${artifact.scope}): ${kindWord(artifact.kind)} ${artifact.name} is not loaded (${artifact.reason ?? "not listed"}); ${changed ? "its file changed (see above)" : fixFor(runtime, artifact)}`, artifact);
   }
   return out;
 }
@@ -260,5 +260,6 @@ function fixFor(runtime: RuntimeDoctor, artifact: ArtifactDoctor): string {
   }
   if (reason.startsWith("disabled")) return `enable it again in ${runtime.title}'s settings`;
   if (reason.startsWith("shadowed")) return "rename or remove the other one";
+  if (artifact.kind === "mcp" && reason.includes("could not start it")) return `check that its command runs (bosun mcp test ${artifact.name}, for a server of bosun.json), then ask ${runtime.runtime} again`;
   return `start ${runtime.runtime} here to see what it says about ${artifact.path}`;
 }

@@ -6,6 +6,10 @@ export interface ListedItem {
   path?: string;
   /** false: listed but switched off (Codex `enabled: false`, Gemini `[Disabled]`). */
   enabled?: boolean;
+  /** An MCP server the CLI tried to start and could not: what it said. */
+  failed?: string;
+  /** An MCP server the CLI has but starts only once you allow it (Gemini: in a trusted folder): what to do. */
+  waiting?: string;
 }
 
 /** A hook as the CLI lists it, or as it saw it run. */
@@ -37,6 +41,8 @@ export interface CliListing {
   commands?: ListedItem[];
   agents?: ListedItem[];
   hooks?: ListedHook[];
+  /** The MCP servers it has (user and project), by name. */
+  mcpServers?: ListedItem[];
   /** The CLI lists commands among its skills (Codex installs them as skills). */
   commandsAsSkills?: boolean;
   errors: ListedError[];

@@ -42,6 +42,7 @@ export function loadVerdict(place: ArtifactPlace, listing: CliListing, cli: stri
   const { artifact, scope } = place;
   const path = join(place.rootDir, artifact.file);
   if (artifact.kind === "hook") return hookVerdict(place, listing.hooks, listing, cli);
+  if (artifact.kind === "mcp") return mcpVerdict(place, listing, cli);
   const items = artifact.kind === "skill" ? listing.skills : artifact.kind === "command" ? (listing.commandsAsSkills ? listing.skills : listing.commands) : listing.agents;
   const refused = listing.errors.find((error) => (error.path !== undefined && samePath(error.path, path)) || (error.name === artifact.name && (error.kind === undefined || error.kind === artifact.kind)));
   if (items === undefined) return refused ? { state: "not-loaded", reason: refused.message } : notCheckable(`${cli} has no offline list of its ${artifact.kind}s`);
@@ -58,6 +59,19 @@ export function loadVerdict(place: ArtifactPlace, listing: CliListing, cli: stri
   // A copy bosun put in a folder this CLI also reads (for another runtime) is the same artifact.
   if (other?.path && [...bosunCopies].some((copy) => samePath(copy, other.path!))) return { state: "loaded", reason: `from bosun's copy at ${other.path}` };
   if (other?.path) return { state: "not-loaded", reason: `shadowed by another ${artifact.kind} of the same name (${other.path})` };
+  if (scope === "local" && listing.untrustedFolder) return { state: "not-loaded", reason: "untrusted folder" };
+  return { state: "not-loaded", reason: `${cli} does not list it` };
+}
+
+/** An MCP server: listed by name (no CLI says which file it came from); one it could not start is not loaded, with what it said. */
+function mcpVerdict(place: ArtifactPlace, listing: CliListing, cli: string): LoadVerdict {
+  const { artifact, scope } = place;
+  if (listing.mcpServers === undefined) return notCheckable(`${cli} has no offline list of its MCP servers`);
+  const found = listing.mcpServers.find((item) => item.name === artifact.name);
+  if (found?.enabled === false) return { state: "not-loaded", reason: scope === "local" && listing.untrustedFolder ? "untrusted folder" : `disabled in ${cli}'s settings` };
+  if (found?.waiting) return { state: "waiting", reason: found.waiting };
+  if (found?.failed) return { state: "not-loaded", reason: `${cli} could not start it (${found.failed})` };
+  if (found) return { state: "loaded" };
   if (scope === "local" && listing.untrustedFolder) return { state: "not-loaded", reason: "untrusted folder" };
   return { state: "not-loaded", reason: `${cli} does not list it` };
 }

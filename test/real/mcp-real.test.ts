@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runBinAsync } from "../fixtures/cli.js";
@@ -107,4 +107,20 @@ describe("MCP servers bosun wrote, read by the real CLIs", () => {
     expect(await cli(t, "opencode", ["mcp", "list"], work)).toMatch(/✓ synced \S*connected/);
     expectStartedWithToken(marker);
   }, 4 * TIMEOUT_MS);
+
+  it("bosun doctor asks each real CLI for its MCP servers: loaded in Claude Code, Codex and OpenCode, waiting for a trusted folder in Gemini CLI", async () => {
+    const t = makeTempHome();
+    const work = join(t.root, "work");
+    mkdirSync(work, { recursive: true });
+    await install(t, { pack: probePack(t), runtimes: ["claude", "codex", "gemini", "opencode"] });
+    const bins = (["claude", "codex", "gemini", "opencode"] as const).map((id) => dirname(realCli(id).bin));
+    const env = { ...t.env, PROBE_TOKEN: TOKEN, PATH: [...bins, dirname(process.execPath), "/usr/bin", "/bin"].join(":"), TMPDIR: join(t.home, ".tmp"), TERM: "dumb", LANG: "C.UTF-8" };
+    mkdirSync(env.TMPDIR, { recursive: true });
+    const run = await runBinAsync(["doctor", "--json", "--timeout", "150"], env, { cwd: work, wrapper: ["unshare", "-n"], setup: "ip link set lo up", timeoutMs: 4 * TIMEOUT_MS });
+    expect(run.stdout, run.stderr).not.toContain(TOKEN);
+    const report = JSON.parse(run.stdout) as { runtimes: { runtime: string; artifacts: { kind: string; name: string; state: string; reason?: string }[] }[] };
+    const mcp = Object.fromEntries(report.runtimes.map((runtime) => [runtime.runtime, runtime.artifacts.filter((artifact) => artifact.kind === "mcp").map((artifact) => `${artifact.name} ${artifact.state}`)]));
+    expect(mcp).toEqual({ claude: ["probe loaded"], codex: ["probe loaded"], gemini: ["probe waiting"], opencode: ["probe loaded"] });
+    expect(run.code, run.stderr).toBe(0);
+  }, 5 * TIMEOUT_MS);
 });

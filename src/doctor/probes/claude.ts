@@ -1,8 +1,10 @@
 import { isObject, jsonLines, strings, type CliListing, type ListedHook } from "../listing.js";
+import { claudeMcpServers } from "./mcp-lists.js";
 
 /**
  * `claude -p --output-format stream-json --verbose x`: the stream's `system/init` event lists the
- * skills, slash commands (skills too) and agents Claude loaded, global and project; the hook
+ * skills, slash commands (skills too), agents and MCP servers (each started, with how that went)
+ * Claude loaded, global and project; the hook
  * events before it say how each SessionStart hook ran (no other event's hooks run before the
  * model is asked, and Claude lists none). Null when there is no init event.
  */
@@ -21,6 +23,7 @@ export function parseClaudeStream(stdout: string): CliListing | null {
     skills: strings(init.skills).map((name) => ({ name })),
     commands: strings(init.slash_commands).map((name) => ({ name })),
     agents: strings(init.agents).map((name) => ({ name })),
+    mcpServers: claudeMcpServers(init.mcp_servers),
     hooks,
     // It lists no hooks: only the SessionStart ones it ran before the init event show.
     hookEvents: ["SessionStart"],

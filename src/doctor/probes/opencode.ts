@@ -1,8 +1,9 @@
 import { plainView } from "../../kernel/terminal-text.js";
 import { isObject, type CliListing, type ListedError, type ListedItem } from "../listing.js";
+import { opencodeMcpServers } from "./mcp-lists.js";
 
 /**
- * OpenCode's resolved config (`command` and `agent`, global and project: what `opencode debug
+ * OpenCode's resolved config (`command`, `agent` and `mcp`, global and project: what `opencode debug
  * config` prints and its server's GET /config answers) and, when skills are expected, its skills
  * (name and location of each, including those OpenCode reads from ~/.claude/skills and
  * ~/.agents/skills: `opencode debug skill`, or GET /skill). OpenCode does not reject a
@@ -28,7 +29,7 @@ export function parseOpencode(configOut: string, skillOut: string | null): CliLi
       errors.push({ name, kind: "agent", message: "its frontmatter did not parse (OpenCode made it a primary agent without a description)" });
     }
   }
-  const listing: CliListing = { commands, agents, errors };
+  const listing: CliListing = { commands, agents, mcpServers: opencodeMcpServers(config.mcp), errors };
   if (skillOut !== null) {
     const skills = parseJsonOutput(skillOut);
     if (Array.isArray(skills)) {
