@@ -17,8 +17,11 @@ export type AgentEvent =
       ms: number;
       /** The last lines of what the call printed (a command's output), redacted, for the user to see. */
       outputTail?: string[];
-      /** Set when the call was refused only because it needed approval and nobody could be asked. */
-      unapproved?: { access: ToolAccess; dangerous: boolean; sandbox: boolean };
+      /**
+       * Set when the call was refused only because it needed approval and nobody could be asked;
+       * `setting` names where its rule is set when that is not `permissions.<tool>` (an MCP tool's).
+       */
+      unapproved?: { access: ToolAccess; dangerous: boolean; sandbox: boolean; setting?: string };
     }
   | { type: "retry"; attempt: number; delayMs: number; reason: string; hadPartialReply: boolean }
   | { type: "compaction"; step: "stub" | "summarize"; tokensBefore: number; tokensAfter: number }

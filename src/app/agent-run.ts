@@ -10,10 +10,11 @@ import type { ApprovalMode } from "../agent/approval/approval-policy.js";
 import { interceptEvents, type AgentEvent, type AgentUi } from "../agent/events.js";
 import { loadInstructions } from "../agent/instruction-files.js";
 import { instructionLimits } from "../agent/instructions.js";
-import { runAgent, type AgentRunResult } from "../agent/loop.js";
+import { runAgent, type AgentOptions, type AgentRunResult } from "../agent/loop.js";
 import { QuestionTurns } from "../agent/question-turns.js";
 import type { ParsedSession } from "../agent/session/format.js";
 import { collectSecrets, Redactor } from "../kernel/redact/secrets.js";
+import type { Secret } from "../kernel/redact/redact.js";
 import { openRunSandbox } from "./run-sandbox.js";
 import { FileSessionStore } from "../agent/session/store.js";
 import { sessionsDir } from "../agent/session/list.js";
@@ -21,6 +22,7 @@ import { withSubagents } from "../agent/subagents/subagent.js";
 import { ToolRegistry } from "../agent/tools/tool-registry.js";
 import { BackgroundJobs } from "../agent/tools/background-jobs.js";
 import { builtinTools } from "../agent/tools/builtin.js";
+import { RunMcp } from "./run-mcp.js";
 
 export interface AgentRunRequest {
   prompt: string;
@@ -45,6 +47,18 @@ export interface AgentRunIo {
   signal: AbortSignal;
   /** Called once the session is open, before the first model call. */
   onStart?(info: RunStartInfo): void;
+  /**
+   * What runs once everything is set up: the agent loop on the prompt (`runAgent`) unless a host
+   * drives the agent otherwise with the same options (tools, approval, sandbox, session,
+   * sub-agents, signal): `bosun mcp serve`'s delegate hands its tasks straight to the sub-agents.
+   */
+  drive?(prompt: string, options: AgentOptions): Promise<AgentRunResult>;
+  /**
+   * The MCP servers of `bosun.json` when the host keeps them for several runs (the turns of an
+   * interactive session), or null for none; when absent, this run starts its own and stops them
+   * when it ends.
+   */
+  mcp?: RunMcp | null;
 }
 
 /** The run as it starts: its session, the model (with its prices, when the catalog knows them), where it works. */
@@ -72,11 +86,30 @@ export interface AgentRunOutcome {
  * the same redactor, and are written as things happen, also while a question holds the UI back.
  */
 export async function runAgentFromBoot(boot: Boot, source: ModelSource, request: AgentRunRequest, io: AgentRunIo): Promise<AgentRunOutcome> {
-  const config = boot.config?.value ?? {};
   const lookup = new FileSessionStore(sessionsDir(boot.paths));
   const resumed = request.sessionId ? lookup.read(request.sessionId) : null;
   const spec = request.modelSpec ?? (resumed ? continuedModel(resumed) : undefined);
   const workdir = resumed && existsSync(resumed.header.workdir) ? resumed.header.workdir : request.cwd;
+  // Started first, so that they start while the model is resolved and the session opened.
+  const ownMcp = io.mcp === undefined ? await RunMcp.open(boot, workdir) : null;
+  const mcp = io.mcp ?? ownMcp;
+  try {
+    return await runWithServers(boot, source, request, io, { resumed, spec, workdir, mcp });
+  } finally {
+    await ownMcp?.stop();
+  }
+}
+
+/** What `runAgentFromBoot` found before the run proper: the session to continue, the model asked for, the folder, the MCP servers. */
+interface RunSetup {
+  resumed: ParsedSession | null;
+  spec: string | undefined;
+  workdir: string;
+  mcp: RunMcp | null;
+}
+
+async function runWithServers(boot: Boot, source: ModelSource, request: AgentRunRequest, io: AgentRunIo, { resumed, spec, workdir, mcp }: RunSetup): Promise<AgentRunOutcome> {
+  const config = boot.config?.value ?? {};
   // Checked while the model is resolved; before anything is written, a sandbox that is required
   // and cannot be had stops the run here.
   const opening = openRunSandbox(boot, source.credentialEnvVars, workdir);
@@ -84,7 +117,7 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
   const target = await source.resolve(spec);
   const { sandbox, notices } = await opening;
 
-  const redactor = await runRedactor(boot, source, target);
+  const redactor = await runRedactor(boot, source, target, mcp?.secrets() ?? []);
   const model = await languageModelFor(target);
   const store = new FileSessionStore(sessionsDir(boot.paths), redactor);
   const session = resumed ? store.open(resumed.header.id) : store.create({ workdir: request.cwd, model: { providerID: target.providerID, modelID: target.modelID, name: target.name }, bosunVersion: packageVersion() });
@@ -114,13 +147,15 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
       log.warn("instruction file not used", { session: session.id, file, reason });
       ui.onEvent({ type: "notice", message: `instructions: ${file} is not used: it ${reason}` });
     }
+    // The first model request needs the tool list: here the run waits for what is left of the servers' start.
+    const mcpTools = mcp ? await mcp.toolsFor({ ui, redactor, log, signal: io.signal }) : [];
     const options = withSubagents(
       {
         model,
         modelRef: { providerID: target.providerID, modelID: target.modelID },
         limits: target.limits,
         toolCalls: target.toolCall,
-        tools: new ToolRegistry(builtinTools()),
+        tools: new ToolRegistry([...builtinTools(), ...mcpTools]),
         session,
         approval,
         redactor,
@@ -136,13 +171,14 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
       },
       { settings: config.subagents ?? {} },
     );
-    const result = await runAgent(request.prompt, options);
+    const result = await (io.drive ?? runAgent)(request.prompt, options);
     log.info("agent run ended", { session: session.id, reason: result.reason, turns: result.turns, usage: result.usage });
     return { result, model: modelName };
   } catch (error) {
     log.error("agent run failed", { session: session.id, error: error instanceof Error ? error.message : String(error) });
     throw error;
   } finally {
+    mcp?.endTurn();
     await jobs.stopAll();
     session.close();
   }
@@ -150,16 +186,17 @@ export async function runAgentFromBoot(boot: Boot, source: ModelSource, request:
 
 /**
  * What a run on `target` redacts: the provider credentials `source` knows of (in the environment
- * and in bosun's own store), the model's key, the variables `bosun.json` `secrets` lists, and
- * every variable whose name says it holds a credential.
+ * and in bosun's own store), the model's key, the variables `bosun.json` `secrets` lists, every
+ * variable whose name says it holds a credential, and `extra` (what the MCP servers' references
+ * stand for).
  */
-export async function runRedactor(boot: Boot, source: ModelSource, target: ModelTarget): Promise<Redactor> {
+export async function runRedactor(boot: Boot, source: ModelSource, target: ModelTarget, extra: readonly Secret[] = []): Promise<Redactor> {
   const secrets = await collectSecrets({
     env: boot.env,
     credentialEnvVars: source.credentialEnvVars,
     configuredEnvVars: boot.config?.value.secrets ?? [],
     storedCredentials: () => source.storedCredentials(),
-    ...(target.apiKey ? { extra: [{ name: `${target.providerID}_credential`, value: target.apiKey }] } : {}),
+    extra: [...(target.apiKey ? [{ name: `${target.providerID}_credential`, value: target.apiKey }] : []), ...extra],
   });
   return new Redactor(secrets);
 }

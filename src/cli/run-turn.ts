@@ -6,6 +6,7 @@ import type { ModelSource } from "../llm/model-source.js";
 import type { InputStream, Output } from "./output.js";
 import type { RunRenderer } from "./render-run.js";
 import type { RunStats } from "./run-stats.js";
+import type { RunMcp } from "../app/run-mcp.js";
 
 export interface TurnRunnerOptions {
   mode: ApprovalMode;
@@ -36,16 +37,32 @@ export interface TurnRunner {
   run(request: TurnRequest): Promise<TurnOutcome>;
   /** What a turn on this model (`provider/model`, default the default one) redacts, for anything else bosun keeps of the run. */
   redactor(modelSpec?: string): Promise<Redactor>;
+  /** Stops what the turns shared (the MCP servers); once, when bosun run is done. */
+  close(): Promise<void>;
 }
 
 /**
- * What one-shot and interactive runs share: the model source, the terminal prompter, the spinner
- * and Ctrl-C. The first Ctrl-C during a turn cancels it (the loop stops the model's stream and
- * every running command, and saves the session); a second one quits at once with 130. Between
- * turns bosun does not listen for it: Ctrl-C is then the interactive prompt's, or, before there is
- * one (while bosun starts), quits as in any program.
+ * What one-shot and interactive runs share: the model source, the MCP servers of `bosun.json`
+ * (started here, in the background, so that they start while bosun sets the run up; stopped by
+ * `close`), the terminal prompter, the spinner and Ctrl-C. The first Ctrl-C during a turn
+ * cancels it (the loop stops the model's stream and every running command, and saves the
+ * session); a second one quits at once with 130. Between turns bosun does not listen for it:
+ * Ctrl-C is then the interactive prompt's, or, before there is one (while bosun starts), quits as
+ * in any program.
  */
 export async function createTurnRunner(boot: Boot, output: Output, options: TurnRunnerOptions): Promise<TurnRunner> {
+  const opening = import("../app/run-mcp.js").then(({ RunMcp }) => RunMcp.open(boot, process.cwd()));
+  opening.catch(() => undefined); // awaited once the rest is loaded
+  try {
+    return await turnRunner(boot, output, options, opening);
+  } catch (error) {
+    // The servers started for a runner that could not be made: stopped, or bosun would not exit.
+    await (await opening.catch(() => null))?.stop();
+    throw error;
+  }
+}
+
+async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions, opening: Promise<RunMcp | null>): Promise<TurnRunner> {
   const [{ runAgentFromBoot, runRedactor }, { createModelSource }, { createRunRenderer }, { createTerminalPrompter }, { createWaitSpinner }] = await Promise.all([
     import("../app/agent-run.js"),
     import("../app/resolve-model.js"),
@@ -54,6 +71,7 @@ export async function createTurnRunner(boot: Boot, output: Output, options: Turn
     import("./spinner.js"),
   ]);
   const source = await createModelSource(boot);
+  const mcp = await opening;
   let current: { controller: AbortController; renderer: RunRenderer } | null = null;
   let interrupts = 0;
   const onInterrupt = () => {
@@ -94,6 +112,7 @@ export async function createTurnRunner(boot: Boot, output: Output, options: Turn
             approver: prompter?.approver ?? null,
             ...(prompter ? { questions: prompter.turns } : {}),
             signal: turn.signal,
+            mcp,
             onStart: (info) => {
               prices = info.prices;
               request.onStart?.(info);
@@ -108,7 +127,10 @@ export async function createTurnRunner(boot: Boot, output: Output, options: Turn
       }
     },
     async redactor(modelSpec) {
-      return runRedactor(boot, source, await source.resolve(modelSpec));
+      return runRedactor(boot, source, await source.resolve(modelSpec), mcp?.secrets() ?? []);
+    },
+    async close() {
+      await mcp?.stop();
     },
   };
 }

@@ -56,8 +56,7 @@ export function registerRun(program: Command, output: Output): void {
     .option("--max-turns <n>", "stop after this many model calls (default 50)")
     .option("--json", "print the result as one JSON object on stdout instead of streaming the text")
     .action(async (words: string[], flags: RunFlags) => {
-      const { APPROVAL_MODES } = await import("../agent/approval/approval-policy.js");
-      const modeFlag = parseMode(flags, APPROVAL_MODES);
+      const modeFlag = (await import("./approval-mode-flag.js")).approvalModeFlag(flags);
       const maxTurns = parseMaxTurns(flags.maxTurns);
       if (flags.continue && flags.session !== undefined) throw new UserError("--continue and --session both choose the session to continue; give one of them");
       const stdin = output.stdin ?? process.stdin;
@@ -70,10 +69,15 @@ export function registerRun(program: Command, output: Output): void {
 
       const { createTurnRunner } = await import("./run-turn.js");
       const runner = await createTurnRunner(boot, output, { mode, json: Boolean(flags.json), terminal, stdin, ...(maxTurns ? { maxTurns } : {}) });
-      if (prompt === null) {
-        const { runInteractive } = await import("./run-interactive.js");
-        await runInteractive({ boot, output, stdin, runner, mode, ...(sessionId ? { sessionId } : {}), ...(flags.model ? { modelSpec: flags.model } : {}) });
-      } else await runOnce(runner, output, { prompt, mode, terminal, json: Boolean(flags.json), ...(sessionId ? { sessionId } : {}), ...(flags.model ? { modelSpec: flags.model } : {}) });
+      try {
+        if (prompt === null) {
+          const { runInteractive } = await import("./run-interactive.js");
+          await runInteractive({ boot, output, stdin, runner, mode, ...(sessionId ? { sessionId } : {}), ...(flags.model ? { modelSpec: flags.model } : {}) });
+        } else await runOnce(runner, output, { prompt, mode, terminal, json: Boolean(flags.json), ...(sessionId ? { sessionId } : {}), ...(flags.model ? { modelSpec: flags.model } : {}) });
+      } finally {
+        // The MCP servers stop with the run, however it ended.
+        await runner.close();
+      }
     });
 }
 
@@ -182,14 +186,6 @@ async function latestSessionOfProject(boot: Boot): Promise<string> {
   const latest = projectSessions(sessionsDir(boot.paths), scope, 1)[0];
   if (!latest) throw new NoSessionToContinueError(scope);
   return latest.id;
-}
-
-function parseMode(flags: RunFlags, modes: readonly ApprovalMode[]): ApprovalMode | undefined {
-  if (flags.mode !== undefined && !(modes as readonly string[]).includes(flags.mode)) {
-    throw new UserError(`--mode must be one of ${modes.join(", ")}, not ${JSON.stringify(flags.mode)}`);
-  }
-  if (flags.yes && flags.mode !== undefined && flags.mode !== "full-access") throw new UserError(`--yes means --mode full-access; it cannot be combined with --mode ${flags.mode}`);
-  return flags.yes ? "full-access" : (flags.mode as ApprovalMode | undefined);
 }
 
 function parseMaxTurns(value: string | undefined): number | undefined {

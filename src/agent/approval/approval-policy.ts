@@ -27,6 +27,23 @@ export interface ApprovalQuestion {
    * null. Only the user can allow it: no mode or rule does.
    */
   escape?: string | null;
+  /**
+   * The tool's own rule when it is set outside `permissions` (an MCP server's tool: `mcp.<server>`
+   * in bosun.json): where the user sets it, and its policy there, if any. It takes the place of
+   * `permissions.<tool>` in the rules below, and messages name `setting`.
+   */
+  rule?: ToolRule;
+}
+
+/**
+ * A tool's approval rule set outside `permissions`: the setting that changes it, and its policy
+ * when the user gave one, with the setting that policy comes from when that is another (a whole
+ * MCP server's `mcp.<server>.approval`).
+ */
+export interface ToolRule {
+  setting: string;
+  policy?: ApprovalPolicy;
+  policySetting?: string;
 }
 
 export type ApprovalDecision =
@@ -39,7 +56,7 @@ export type ApprovalDecision =
  * Whether a tool call may run, must be asked about, or is refused. Pure: the mode, the
  * `permissions` rules and this session's grants are arguments. The order of the rules:
  *
- * 1. a tool whose policy is `deny` never runs;
+ * 1. a tool whose policy (`permissions.<tool>`, or the tool's own `rule`) is `deny` never runs;
  * 1b. a call that needs more than the sandbox allows asks, in every mode, whatever the rules say;
  * 2. a dangerous call asks in every mode (full-access included) unless `permissions.dangerous` is
  *    `allow` (it then follows the rules below) or `deny` (refused);
@@ -52,8 +69,8 @@ export type ApprovalDecision =
  * exact command for a dangerous one, and for one that needs more than the sandbox) and not asked again.
  */
 export function decideApproval(question: ApprovalQuestion, mode: ApprovalMode, rules: PermissionRules, grants: ReadonlySet<string>): ApprovalDecision {
-  const toolPolicy = policyOf(rules[question.tool]);
-  if (toolPolicy === "deny") return { action: "deny", reason: `permissions.${question.tool} is deny in bosun.json` };
+  const toolPolicy = question.rule ? question.rule.policy : policyOf(rules[question.tool]);
+  if (toolPolicy === "deny") return { action: "deny", reason: `${question.rule?.policySetting ?? ruleSetting(question)} is deny in bosun.json` };
   if (question.escape) {
     const grantKey = `${question.tool}!sandbox!${question.description}!${question.escape}`;
     return grants.has(grantKey) ? { action: "allow" } : { action: "ask", grantKey };
@@ -70,6 +87,11 @@ export function decideApproval(question: ApprovalQuestion, mode: ApprovalMode, r
   const policy = toolPolicy ?? defaultPolicy(question.access, mode);
   if (policy === "allow") return { action: "allow" };
   return grants.has(question.tool) ? { action: "allow" } : { action: "ask", grantKey: question.tool };
+}
+
+/** Where the user sets a tool's approval: `permissions.<tool>`, or the tool's own rule. */
+export function ruleSetting(question: Pick<ApprovalQuestion, "tool" | "rule">): string {
+  return question.rule?.setting ?? `permissions.${question.tool}`;
 }
 
 function defaultPolicy(access: ToolAccess, mode: ApprovalMode): ApprovalPolicy {

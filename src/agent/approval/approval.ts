@@ -1,4 +1,4 @@
-import { decideApproval, type ApprovalDecision, type ApprovalMode, type ApprovalQuestion, type PermissionRules } from "./approval-policy.js";
+import { decideApproval, ruleSetting, type ApprovalDecision, type ApprovalMode, type ApprovalQuestion, type PermissionRules } from "./approval-policy.js";
 import { QuestionTurns } from "../question-turns.js";
 
 /** The user's answer: run it this once, run it and don't ask again this session, or refuse. */
@@ -116,6 +116,6 @@ function noApproverMessage(request: ApprovalRequest, mode: ApprovalMode): string
   }
   return (
     `Not run: ${request.tool} needs the user's approval in ${mode} mode, and nobody can approve in this session (bosun is not attached to a terminal). ` +
-    `Do not retry it. Tell the user what you wanted to do; they can rerun with --yes or --mode, or set permissions.${request.tool} to allow in bosun.json.`
+    `Do not retry it. Tell the user what you wanted to do; they can rerun with --yes or --mode, or set ${ruleSetting(request)} to allow in bosun.json.`
   );
 }

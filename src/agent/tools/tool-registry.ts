@@ -58,10 +58,12 @@ export class ToolRegistry {
 const jsonSchemas = new WeakMap<AgentTool["inputSchema"], JSONSchema7>();
 
 /**
- * The JSON Schema of a tool's input, exactly as the AI SDK converts zod for the providers.
- * Converted once per schema: sub-agents' registries are copies holding the same tools.
+ * The JSON Schema of a tool's input: its own (an MCP tool's), or its zod schema exactly as the AI
+ * SDK converts zod for the providers, converted once per schema: sub-agents' registries are
+ * copies holding the same tools.
  */
 export function toolJsonSchema(entry: AgentTool): JSONSchema7 {
+  if (entry.jsonSchema) return entry.jsonSchema;
   let schema = jsonSchemas.get(entry.inputSchema);
   if (!schema) {
     schema = zodSchema(entry.inputSchema).jsonSchema as JSONSchema7;

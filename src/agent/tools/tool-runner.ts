@@ -139,7 +139,7 @@ async function clearCall(call: StepToolCall, { tool, input, description, danger,
 
   const preview = tool.preview ? deps.redactor.text(tool.preview(input)) : undefined;
   const escape = needs ? deps.redactor.text(describeNeeds(needs, deps.workdir)) : null;
-  const question = { tool: tool.name, access: tool.access, danger, description, ...(escape ? { escape } : {}) };
+  const question = { tool: tool.name, access: tool.access, danger, description, ...(escape ? { escape } : {}), ...(tool.approvalRule ? { rule: tool.approvalRule } : {}) };
   const approval: ApprovalOutcome = await deps.approval.check({ ...question, callId: call.toolCallId, ...(preview ? { preview } : {}) }, deps.signal).catch((error: unknown) => {
     if (deps.signal.aborted) return { allowed: false as const, message: "Not run: the user cancelled the run." };
     return { allowed: false as const, message: `Not run: asking for approval failed (${describeError(error)}).` };
@@ -151,7 +151,7 @@ async function clearCall(call: StepToolCall, { tool, input, description, danger,
     output: approval.message,
     summary: `denied: ${approval.message.replace(/^Not run: /, "").split(". ")[0]}`,
     isError: true,
-    shown: { ...(approval.noApprover ? { unapproved: { access: tool.access, dangerous: danger !== null, sandbox: escape !== null } } : {}) },
+    shown: { ...(approval.noApprover ? { unapproved: { access: tool.access, dangerous: danger !== null, sandbox: escape !== null, ...(tool.approvalRule ? { setting: tool.approvalRule.setting } : {}) } } : {}) },
   };
 }
 
@@ -209,7 +209,7 @@ function describeNeeds(needs: SandboxNeeds, workdir: string): string {
 /** What the UI is shown of a call besides its status and summary. */
 interface ToolEndDetails {
   outputTail?: string[];
-  unapproved?: { access: ToolAccess; dangerous: boolean; sandbox: boolean };
+  unapproved?: { access: ToolAccess; dangerous: boolean; sandbox: boolean; setting?: string };
 }
 
 /** Zod issues as one line the model can act on: `path: expected string, received number; …`. */

@@ -1,3 +1,4 @@
+import type { JSONSchema7 } from "ai";
 import type { z } from "zod";
 import type { BackgroundJobs } from "./background-jobs.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
@@ -81,7 +82,17 @@ export interface AgentTool<I = any> {
   /** What the model reads to decide when and how to call the tool. */
   description: string;
   inputSchema: z.ZodType<I>;
+  /**
+   * The JSON Schema the model is sent, when the tool has one of its own (an MCP server's tool);
+   * otherwise it is made from `inputSchema`, which still checks the arguments.
+   */
+  jsonSchema?: JSONSchema7;
   access: ToolAccess;
+  /**
+   * Where the tool's approval is set when not in `permissions` (an MCP server's tool:
+   * `mcp.<server>.tools.<tool>`), and its policy there; see `ApprovalQuestion.rule`.
+   */
+  approvalRule?: { setting: string; policy?: "allow" | "ask" | "deny"; policySetting?: string };
   /** One line saying what this call would do, for progress lines and approval prompts. */
   describe(input: I, workdir: string): string;
   /** Why this call is dangerous (asks even in full-access), or null; `sandbox` is the run's, when it has one. */
