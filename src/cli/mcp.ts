@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { collect } from "./collect-flag.js";
+import type { McpServeFlags } from "./mcp-serve.js";
 import type { McpSyncFlags } from "./mcp-sync.js";
 import type { Output } from "./output.js";
 
@@ -32,5 +33,7 @@ export function registerMcp(program: Command, output: Output): void {
   mcp
     .command("serve")
     .description("run bosun as an MCP server on stdin/stdout: agents and sign-in, installed packs and drift, catalog search, doctor, and delegate to bosun's sub-agents")
-    .action(async () => (await import("./mcp-serve.js")).mcpServeAction({}, output));
+    .option("--mode <mode>", "approval mode of delegated tasks: ask, auto-edit or full-access (default: permissions.mode in bosun.json, else ask); calls that would need approval are refused")
+    .option("-y, --yes", "full-access mode for delegated tasks: every tool without asking (dangerous calls are still refused)")
+    .action(async (flags: McpServeFlags) => (await import("./mcp-serve.js")).mcpServeAction(flags, output));
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { displayPath } from "../kernel/paths.js";
 import type { ListedProvider, ModelsListing } from "../catalog/listing.js";
 import type { CatalogReader } from "../catalog/reader.js";
+import { providerAvailability } from "../catalog/availability.js";
 import { UserError } from "../kernel/errors.js";
 import { formatTokens } from "../llm/token-count.js";
 import type { CatalogForCommand } from "./catalog-command.js";
@@ -118,18 +119,8 @@ function renderModels(listing: ModelsListing, reader: CatalogReader, session: Ca
 }
 
 function providerNote(provider: ListedProvider, reader: CatalogReader, style: ReturnType<typeof styler>): string {
-  const record = reader.provider.get(provider.id);
-  if (!provider.available) {
-    if (record?.disabled) return style("yellow", "not available: switched off in bosun.json (disabled_providers)");
-    const variables = record?.env ?? [];
-    const hint = variables.length > 0 ? `set ${variables.join(" or ")}, or run bosun auth set ${provider.id}` : `run bosun auth set ${provider.id}`;
-    return style("yellow", `not available: ${hint}`);
-  }
-  const credential = reader.credential(provider.id);
-  if (!credential) return style("dim", "no key needed");
-  if (credential.source === "env") return style("dim", `key from ${credential.variable}`);
-  if (credential.source === "auth") return style("dim", "key from bosun auth");
-  return style("dim", "key from bosun.json");
+  const { available, why } = providerAvailability(reader, provider.id);
+  return style(available ? "dim" : "yellow", why);
 }
 
 function plural(count: number, noun: string): string {
