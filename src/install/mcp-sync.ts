@@ -3,7 +3,7 @@ import * as nodeFs from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../kernel/errors.js";
 import { writeFileAtomically } from "../kernel/fs/atomic-write.js";
-import { isRemote, type McpServer } from "../mcp/server-schema.js";
+import { commandTexts, type McpServer } from "../mcp/server-schema.js";
 import { isSkip, type InstallScope, type RootContext } from "../runtimes/kit/install-types.js";
 import type { InstallRuntime } from "../runtimes/kit/types.js";
 import { MCP_PLACEHOLDERS } from "./pack/load-pack.js";
@@ -37,9 +37,7 @@ export function syncPackDir(dataDir: string, scope: InstallScope, projectRoot: s
  * allowed, as in a pack.
  */
 export function syncPlaceholderProblem(file: string, name: string, server: McpServer): string | null {
-  if (isRemote(server)) return null;
-  const texts: [string, string][] = [["command", server.command], ...(server.args ?? []).map((arg, index): [string, string] => [`args[${index}]`, arg]), ...(server.cwd === undefined ? [] : [["cwd", server.cwd] as [string, string]])];
-  for (const [field, text] of texts) {
+  for (const [field, text] of commandTexts(server)) {
     for (const match of text.matchAll(/\{[a-z]+(?:-[a-z]+)+\}/g)) {
       if (match[0] === "{config-dir}") continue;
       const why = (MCP_PLACEHOLDERS as readonly string[]).includes(match[0]) ? "is a pack's support folder, and a server of bosun.json has none: write the path itself" : "is not a placeholder bosun knows (only {config-dir}, the agent's folder, is filled in here)";

@@ -117,3 +117,9 @@ export function serverSecretProblem(server: McpServer): string | null {
   }
   return null;
 }
+
+/** The texts of a started server that name programs and folders (its command, each arg, its cwd), by field: where placeholders may stand. */
+export function commandTexts(server: McpServer): [string, string][] {
+  if (isRemote(server)) return [];
+  return [["command", server.command], ...(server.args ?? []).map((arg, index): [string, string] => [`args[${index}]`, arg]), ...(server.cwd === undefined ? [] : [["cwd", server.cwd] as [string, string]])];
+}

@@ -25,7 +25,7 @@ import {
 import { checkPackSettings, type PackSettings } from "./settings-schema.js";
 import { checkSize, decodeText, DEFAULT_MAX_PACK_FILE_BYTES, listedNames, listFiles, notePathVars, readText, type LoadContext, type PackFile } from "./pack-walk.js";
 import { compileTemplate, type Template } from "./template.js";
-import { isRemote, mcpServerSchema, serverSecretProblem, type McpServer } from "../../mcp/server-schema.js";
+import { commandTexts, mcpServerSchema, serverSecretProblem, type McpServer } from "../../mcp/server-schema.js";
 
 export type { PackFile } from "./pack-walk.js";
 
@@ -308,8 +308,7 @@ function loadMcpServer(ctx: LoadContext, name: string, hasSupportFiles: boolean)
     const [field, ...problem] = secret.split(": ");
     throw new PackError(file, `${problem.join(": ")} (a pack must not carry a secret)`, null, field);
   }
-  const texts: [string, string][] = isRemote(server) ? [] : [["command", server.command], ...(server.args ?? []).map((arg, index): [string, string] => [`args[${index}]`, arg]), ...(server.cwd === undefined ? [] : [["cwd", server.cwd] as [string, string]])];
-  for (const [field, text] of texts) {
+  for (const [field, text] of commandTexts(server)) {
     for (const match of text.matchAll(/\{[a-z]+(?:-[a-z]+)+\}/g)) {
       if (!(MCP_PLACEHOLDERS as readonly string[]).includes(match[0])) throw new PackError(file, `unknown placeholder ${match[0]} (use ${MCP_PLACEHOLDERS.join(" or ")})`, null, field);
       if (match[0] === "{pack-dir}" && !hasSupportFiles) throw new PackError(file, "uses {pack-dir} but the pack has no files/ folder (its support files)", null, field);

@@ -80,7 +80,7 @@ describe("the note on refused calls", () => {
     expect(refusalNote([call("bash", { dangerous: true })], "full-access")).toBe(
       '1 tool call was refused (bash (dangerous)): it needed approval in full-access mode, and nobody can approve a delegated task; to allow it: set in bosun.json "permissions": { "dangerous": "allow" }',
     );
-    expect(refusalNote([call("write", { access: "edit", sandbox: true })], "auto-edit")).toMatch(/^1 tool call was refused \(write \(beyond the sandbox\)\): .*; to allow it: for what the sandbox stopped: add the folders to "sandbox.writable"/);
-    expect(refusalNote([call("docs__search", { setting: "mcp.docs.tools.search" })], "auto-edit")).toMatch(/to allow it: start it with --yes \(everything but dangerous calls\), or set mcp\.docs\.tools\.search to allow in bosun\.json$/);
+    expect(refusalNote([call("write", { access: "edit", sandbox: true })], "auto-edit")).toMatch(/^1 tool call was refused \(write \(beyond the sandbox\)\): .*; to allow it: for what the sandbox stopped: add the folders to write to "sandbox.writable"/);
+    expect(refusalNote([call("docs__search", { setting: "mcp.docs.tools.search" })], "auto-edit")).toMatch(/to allow it: start it with --yes \(everything but dangerous calls\), or set mcp\.docs\.tools\.search to "allow" in bosun\.json$/);
   });
 });
