@@ -23,6 +23,8 @@ export interface ProcessExit {
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** How much of the end of the server's stderr is kept for the error line. */
 const STDERR_KEPT_BYTES = 8 * 1024;
+/** How long an exit waits for the rest of the server's stderr. */
+const STDERR_GRACE_MS = 200;
 /** Lines that are not JSON-RPC (a banner, log lines on the wrong stream) a server may write before it counts as not speaking MCP. */
 const MAX_STRAY_LINES = 100;
 /** After stdin is closed, how long the server has to leave on its own before its process group gets SIGTERM, then SIGKILL. */
@@ -105,9 +107,22 @@ export class ProcessTransport implements Transport {
     });
     // A server that leaves while bosun writes to it: the exit says why, not EPIPE.
     child.stdin.on("error", () => undefined);
+    // What it said last on stderr may still be in the pipe when it exits: the close waits for the
+    // end of its stderr, but not for long (a process it left behind may hold the pipe open).
+    let stderrEnded = false;
+    child.stderr.once("end", () => (stderrEnded = true));
     child.on("exit", (code, signal) => {
       this.exited = { code, signal };
-      this.onclose?.();
+      if (stderrEnded) return this.onclose?.();
+      let closed = false;
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        clearTimeout(timer);
+        this.onclose?.();
+      };
+      const timer = setTimeout(close, STDERR_GRACE_MS);
+      child.stderr.once("end", close);
     });
     return new Promise((resolve, reject) => {
       child.once("spawn", () => resolve());
