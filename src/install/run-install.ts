@@ -122,13 +122,15 @@ export async function runInstall(request: InstallRequest): Promise<InstallResult
   // A run at work or interrupted is waited for (or rolled back) under the lock first; only then does the plan mean anything.
   if (!interrupted) failOnBlocked(plans, request);
 
-  // 2. Lock every root (in path order, so two runs never wait on each other), then plan again.
+  // 2. Lock every root (in the order of their state folders' paths, so two runs never wait on each
+  // other, and a folder's lock comes before the state folders inside it: one that cannot be taken
+  // refuses the run before bosun made a folder in it), then plan again.
   const createdDirs: string[] = [];
   const locks: HeldLock[] = [];
   const recovered = new Map<string, string[]>();
   let committed = false;
   try {
-    for (const { root } of [...plans].sort((a, b) => (statePath(a.root, LOCK_FILE) < statePath(b.root, LOCK_FILE) ? -1 : 1))) {
+    for (const { root } of [...plans].sort((a, b) => (stateDir(a.root) < stateDir(b.root) ? -1 : 1))) {
       locks.push(await lockRoot(fs, root, createdDirs, request.lockTimeoutMs));
     }
     for (const { root } of plans) recovered.set(root.dir, recoverInterrupted(fs, root, request.keepJournals ?? DEFAULT_KEEP_JOURNALS, now));
@@ -409,8 +411,10 @@ function installHelper(fs: InstallFs, source: string, target: string, createdDir
 async function lockRoot(fs: InstallFs, root: InstallRoot, created: string[], timeoutMs: number): Promise<HeldLock> {
   for (let attempt = 1; ; attempt++) {
     try {
-      makeDirs(fs, join(root.dir, root.stateDir), created);
+      makeDirs(fs, stateDir(root), created);
     } catch (error) {
+      // A folder removed by another run's uninstall between making it and making the one in it: made again.
+      if (errorCode(error) === "ENOENT" && attempt < 3) continue;
       // A folder that cannot be created (permissions, a file in the way) is the user's to fix.
       throw new InstallFailedError(error, []);
     }
@@ -422,6 +426,10 @@ async function lockRoot(fs: InstallFs, root: InstallRoot, created: string[], tim
       if (errorCode(error) !== "ENOENT" || attempt === 3) throw error;
     }
   }
+}
+
+function stateDir(root: InstallRoot): string {
+  return join(root.dir, root.stateDir);
 }
 
 /** How many folders, from the root up, this run created to make it. */
