@@ -23,7 +23,7 @@ import { rootResult } from "./records/root-result.js";
 import type { RootResult } from "./records/root-result.js";
 import type { CliTarget, InstallRequest, InstallResult } from "./run-install.js";
 import { checkSettledRoot, emptyRootPlan, samePairs, settledInputs, unchangedPaths, type SettledRecord } from "./plan/settled.js";
-import type { DesiredInstall } from "./plan/desired.js";
+import type { BosunCommand, DesiredInstall } from "./plan/desired.js";
 import type { PackRecord } from "./records/manifest.js";
 import { shellQuote } from "./shell-quote.js";
 
@@ -112,6 +112,8 @@ interface InstallBasis {
   helperCommand: string;
   /** The helper's command from "$HOME" (null: the helper is not under it). */
   portableHelperCommand: string | null;
+  /** What `{bosun}` becomes in an MCP server's command. */
+  bosunCommand: BosunCommand;
   agents: ReturnType<typeof collectHeadlessDefaults>;
   placements: Placement[];
   clis: Map<string, CliTarget>;
@@ -130,6 +132,7 @@ async function installBasis(options: InstallPackOptions): Promise<InstallBasis> 
   // For a project's config that is usually committed (Gemini's): the helper's path from "$HOME", when it is under it.
   const inHome = helperTarget.startsWith(`${options.home}/`) ? helperTarget.slice(options.home.length + 1) : null;
   const portableHelperCommand = inHome ? `node "$HOME"/${shellQuote(inHome)}` : null;
+  const bosunCommand = bosunCommandOf(options.packageRoot);
   const agents = collectHeadlessDefaults(options.agentsConfig);
   const placements = placementsFor(runtimes, options.scope, ctx, options.configDir);
   const engine = ENGINE_MIGRATIONS.map((record) => ({ source: record.source, id: record.id, checksum: migrationChecksum(record) }));
@@ -146,18 +149,19 @@ async function installBasis(options: InstallPackOptions): Promise<InstallBasis> 
       packDir,
       helperTarget,
       helperCommand: runtimeHelperCommand(placement.runtime, options.scope, helperCommand),
+      bosunCommand: [bosunCommand.command, ...bosunCommand.args],
       agents,
       peers: placementPeers(placements, index),
       cli: cli ? [cli.choice.edition.since, cli.choice.note] : null,
       home: options.home,
     });
   });
-  return { packDir, ctx, runtimes, fs, helperTarget, helperCommand, portableHelperCommand, agents, placements, clis, inputs };
+  return { packDir, ctx, runtimes, fs, helperTarget, helperCommand, portableHelperCommand, bosunCommand, agents, placements, clis, inputs };
 }
 
 /** A full install: the pack loaded (or the preview's load taken), converted to each runtime's layout, and the installer run. */
 async function loadAndInstall(options: InstallPackOptions, basis: InstallBasis): Promise<InstallOutcome> {
-  const { packDir, ctx, runtimes, fs, helperTarget, helperCommand, portableHelperCommand, agents, clis, inputs } = basis;
+  const { packDir, ctx, runtimes, fs, helperTarget, helperCommand, portableHelperCommand, bosunCommand, agents, clis, inputs } = basis;
   // Loaded only past the settled check: the pack loader brings the schema library with it, and
   // the planner, the runner and the converters to each runtime's layout are most of the rest.
   const [{ loadPack }, { LoadCache }, { DigestCache }, { packDigest }, { buildInstallTargets }, { templateVars }, { runInstall }, { packMigrationRecords, succeededBy }] = await Promise.all([
@@ -192,6 +196,7 @@ async function loadAndInstall(options: InstallPackOptions, basis: InstallBasis):
       templateVars({ agents, bosunVersion: options.bosunVersion, hookCommand: runtimeHelperCommand(runtime, options.scope, helperCommand), runtime: { id: runtime.id, title: runtime.title }, scope: options.scope, pack: { name: pack.name, version: pack.version } }),
     helperCommand,
     portableHelperCommand,
+    bosunCommand,
     fs,
     allRuntimes: listInstallRuntimes(),
     settleInputs: inputs,
@@ -221,6 +226,16 @@ async function loadAndInstall(options: InstallPackOptions, basis: InstallBasis):
 
 function packOptions(options: InstallPackOptions) {
   return options.maxPackFileBytes === undefined ? {} : { maxFileBytes: options.maxPackFileBytes };
+}
+
+/**
+ * What `{bosun}` becomes as an MCP server's command: `node` and this package's bin script, as the
+ * hook helper is started with `node` from the agent's PATH (the entry keeps working when the node
+ * version changes; the script's path changes only when bosun is installed elsewhere, and the next
+ * `bosun install` rewrites the entry).
+ */
+function bosunCommandOf(packageRoot: string): BosunCommand {
+  return { command: "node", args: [join(packageRoot, "bin", "bosun.js")] };
 }
 
 /** What `{bosun-hook}` becomes for one runtime and scope (its hooks placement says how the helper prints). */
@@ -318,7 +333,7 @@ export async function uninstallPack(options: InstallPackOptions): Promise<Instal
   const runtimes = selectRuntimes(options, ctx);
   const fs = options.fs ?? nodeFs;
   const [{ buildUninstallTargets }, { runInstall }, { withSharedHolds }] = await Promise.all([import("./plan/targets.js"), import("./run-install.js"), import("./plan/shared-holds.js")]);
-  const targets = withSharedHolds(buildUninstallTargets(runtimes, options.scope, ctx, fs, options.configDir), { pack: name, ctx, fs, allRuntimes: listInstallRuntimes() });
+  const targets = withSharedHolds(buildUninstallTargets(name, runtimes, options.scope, ctx, fs, options.configDir), { pack: name, ctx, fs, allRuntimes: listInstallRuntimes() });
   const result = await runInstall({ ...runOptions(options), pack: { name, version: loaded?.version ?? "", artifacts: new Set() }, records: [], targets, helper: null });
   return { mode: "uninstall", pack: { name, version: loaded?.version ?? null, dir: loaded?.dir ?? null }, result, notes: [], settled: false };
 }

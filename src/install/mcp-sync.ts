@@ -3,10 +3,10 @@ import * as nodeFs from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../kernel/errors.js";
 import { writeFileAtomically } from "../kernel/fs/atomic-write.js";
-import { commandTexts, type McpServer } from "../mcp/server-schema.js";
+import type { McpServer } from "../mcp/server-schema.js";
 import { isSkip, type InstallScope, type RootContext } from "../runtimes/kit/install-types.js";
 import type { InstallRuntime } from "../runtimes/kit/types.js";
-import { MCP_PLACEHOLDERS } from "./pack/load-pack.js";
+import { BOSUN_PLACEHOLDER, placeholderUses } from "./pack/mcp-placeholders.js";
 import { detectedRuntimes } from "./plan/placements.js";
 import { installedHere, readManifest } from "./records/manifest.js";
 import { MANIFEST_FILE, rootsFor, statePath } from "./records/root.js";
@@ -37,14 +37,15 @@ export function syncPackDir(dataDir: string, scope: InstallScope, projectRoot: s
  * allowed, as in a pack.
  */
 export function syncPlaceholderProblem(file: string, name: string, server: McpServer): string | null {
-  for (const [field, text] of commandTexts(server)) {
-    for (const match of text.matchAll(/\{[a-z]+(?:-[a-z]+)+\}/g)) {
-      if (match[0] === "{config-dir}") continue;
-      const why = (MCP_PLACEHOLDERS as readonly string[]).includes(match[0]) ? "is a pack's support folder, and a server of bosun.json has none: write the path itself" : "is not a placeholder bosun knows (only {config-dir}, the agent's folder, is filled in here)";
-      return `${file}: mcp.${name}.${field}: ${match[0]} ${why}`;
-    }
-  }
-  return null;
+  const use = placeholderUses(server).find((found) => found.token !== "{config-dir}");
+  if (!use) return null;
+  const why =
+    use.token === "{pack-dir}"
+      ? "is a pack's support folder, and a server of bosun.json has none: write the path itself"
+      : use.token === BOSUN_PLACEHOLDER
+        ? "is for packs (bosun's own pack registers bosun mcp serve in every agent); bosun run does not start bosun itself"
+        : "is not a placeholder bosun knows (only {config-dir}, the agent's folder, is filled in here)";
+  return `${file}: mcp.${name}.${use.field}: ${use.token} ${why}`;
 }
 
 /**

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { runCli, runCliAnswering } from "../fixtures/cli.js";
 import { writeAuditPack, type TestHook } from "../fixtures/audit-packs.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+import { PACKAGE_ROOT } from "../fixtures/install.js";
 
 const G = ["--runtime", "claude", "--scope", "global"];
 
@@ -28,16 +29,18 @@ function block(text: string): string[] {
 const packIn = (t: TempHome, version: string, hooks: Record<string, TestHook>, name?: string) => writeAuditPack(join(t.root, `pack-${version}`), version, hooks, name);
 
 describe("bosun install: what the pack will run", () => {
-  it("bosun's own pack: its one hook, {bosun-hook} resolved to the helper, with both event names", async () => {
+  it("bosun's own pack: its one hook, {bosun-hook} resolved to the helper, with both event names, and its MCP server, {bosun} resolved to this bosun", async () => {
     const t = makeTempHome();
     const result = await runCli(["install", ...G, "--dry-run"], t.env, t.home);
     expect(result.code).toBe(0);
     const helper = join(t.paths.data, "bin/bosun-hook.mjs");
     expect(block(result.stdout)).toEqual([
-      "What pack bosun will run in your agents: 1 hook, all new",
+      "What pack bosun will run in your agents: 1 hook, 1 MCP server, all new",
       "  Claude Code (global)  ~/.claude",
       "    + hook bosun-session-start: SessionStart (session-start), in settings.json",
       `        node ${helper} session-start`,
+      "  Claude Code (global)  ~",
+      `    + mcp server bosun in .claude.json starts node ${join(PACKAGE_ROOT, "bin", "bosun.js")} mcp serve`,
     ]);
   });
 

@@ -90,7 +90,7 @@ describe("bosun install", () => {
     expect(result.stderr).toMatch(/1 file bosun does not own needs your choice \(commands\/bosun-status\.md\) and stdin is not a terminal; nothing was written\. Pass --resolve keep .* or --resolve remove/);
     expect(snapshotTree(t.home)).toEqual(before);
     result = await runCli(["install", ...G, "--resolve", "keep"], t.env, t.home);
-    expect(result.stderr).toMatch(/^bosun: bosun install would change ~\/\.claude; pass --yes to do it \(stdin is not a terminal\), or --dry-run to see the plan$/m);
+    expect(result.stderr).toMatch(/^bosun: bosun install would change ~\/\.claude, ~; pass --yes to do it \(stdin is not a terminal\), or --dry-run to see the plan$/m);
     expect(snapshotTree(t.home)).toEqual(before);
     result = await runCli(["install", ...G, "--resolve", "keep", "--yes"], t.env, t.home);
     expect(result.code).toBe(0);
@@ -297,6 +297,8 @@ describe("bosun install --status", () => {
         drift: { modified: ["commands/bosun-status.md"], missing: [], config: ["settings.json: SessionStart (bosun-session-start)"], shared: [] },
         problems: [],
       },
+      // The home folder, for bosun's MCP server in ~/.claude.json: no files, the one entry in place.
+      expect.objectContaining({ runtime: "claude", scope: "global", key: "config-home", dir: t.home, installed: true, packs: [expect.objectContaining({ name: "bosun", files: 0 })], drift: { modified: [], missing: [], config: [], shared: [] } }),
       expect.objectContaining({ runtime: "claude", scope: "local", exists: false, installed: false }),
     ]);
   });

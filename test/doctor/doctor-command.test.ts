@@ -30,18 +30,20 @@ const doctor = (t: TempHome & { project: string }, args: string[] = []) => runBi
 
 describe("bosun doctor", () => {
   it("reports every artifact intact and loaded, with exit 0, when the CLI lists them all", () => {
-    // The captured real stream names bosun's skill, commands, agent and a SessionStart hook that printed bosun's line.
+    // The captured real stream names bosun's skill, commands, agent, MCP server (connected) and a SessionStart hook that printed bosun's line.
     const t = installed(`cat '${CAPTURED_CLAUDE}'`);
     const result = doctor(t, ["--json"]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     const claude = report.runtimes[0];
-    expect(claude.roots.map((root: { intact: { ok: boolean } }) => root.intact.ok)).toEqual([true]);
+    // ~/.claude and the home folder (~/.claude.json, where the MCP server is).
+    expect(claude.roots.map((root: { intact: { ok: boolean } }) => root.intact.ok)).toEqual([true, true]);
     expect(claude.artifacts.map((a: { kind: string; name: string; state: string }) => `${a.kind} ${a.name} ${a.state}`).sort()).toEqual([
       "agent bosun-reviewer loaded",
       "command bosun-delegate loaded",
       "command bosun-status loaded",
       "hook bosun-session-start loaded",
+      "mcp bosun loaded",
       "skill bosun-orchestrator loaded",
     ]);
     expect(report.problems).toEqual([]);

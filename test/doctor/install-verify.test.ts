@@ -26,13 +26,13 @@ describe("bosun install's closing check", () => {
     const result = runBin(["install", "--runtime", "claude", "--scope", "global", "--yes"], t.env, project);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("Loaded (asked each agent's CLI; bosun doctor checks everything)");
-    expect(result.stdout).toContain("  Claude Code  5 of 5 loaded");
+    expect(result.stdout).toContain("  Claude Code  6 of 6 loaded");
   });
 
   it("is in --json, and --no-verify skips it (the CLI is not asked what it loaded)", () => {
     const { t, project } = withClaude();
     const json = JSON.parse(runBin(["install", "--runtime", "claude", "--scope", "global", "--yes", "--json"], t.env, project).stdout);
-    expect(json.verify.runtimes[0].artifacts.map((a: { state: string }) => a.state)).toEqual(["loaded", "loaded", "loaded", "loaded", "loaded"]);
+    expect(json.verify.runtimes[0].artifacts.map((a: { state: string }) => a.state)).toEqual(["loaded", "loaded", "loaded", "loaded", "loaded", "loaded"]);
     expect(json.verify.problems).toEqual([]);
     const again = makeTempHome();
     again.env.PATH = t.env.PATH;
@@ -47,7 +47,7 @@ describe("bosun install's closing check", () => {
     writeFileSync(join(t.root, "bin", "claude"), `#!/bin/sh\necho '{"type":"system","subtype":"init","skills":[],"slash_commands":[],"agents":[]}'\n`);
     const result = runBin(["install", "--runtime", "claude", "--scope", "global", "--yes"], t.env, project);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("  Claude Code  0 of 5 loaded");
+    expect(result.stdout).toContain("  Claude Code  0 of 6 loaded");
     expect(result.stdout).toContain("✗ Claude Code (global): skill bosun-orchestrator is not loaded (claude does not list it)");
   });
 });

@@ -10,7 +10,8 @@ import { parseOpencode } from "../../src/doctor/probes/opencode.js";
 
 // Captured from the pinned real CLIs (claude 2.1.197, codex 0.171.0, gemini 0.61.0, opencode
 // 1.18.33), run offline in a temp home after `bosun install --runtime claude,codex,gemini,opencode
-// --scope global`; "broken" after replacing Gemini's agent file by one without frontmatter and
+// --scope global` (Claude's again after bosun's pack registered its MCP server, which Claude
+// started and lists as connected); "broken" after replacing Gemini's agent file by one without frontmatter and
 // adding a second bosun-status skill in ~/.gemini/skills.
 const captured = (name: string) => readFileSync(new URL(`./captured/${name}`, import.meta.url), "utf8");
 const HOME = "/root/.cache/doc-probe/home";
@@ -28,6 +29,7 @@ describe("Claude's stream-json init event", () => {
     expect(listing.commands!.map((item) => item.name)).toEqual(expect.arrayContaining(["bosun-status", "bosun-delegate"]));
     expect(listing.agents!.map((item) => item.name)).toContain("bosun-reviewer");
     expect(listing.hooks).toEqual([{ event: "SessionStart", ran: { ok: true, exitCode: 0, printedBosunLine: true } }]);
+    expect(listing.mcpServers).toEqual([{ name: "bosun" }]);
   });
 
   it("matches bosun's artifacts by name, and says which are not there", () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CLI_VERSION_CACHE } from "../../src/install/cli-version-read.js";
 import { buildInstallReport } from "../../src/install/report.js";
 import { runCli } from "../fixtures/cli.js";
-import { install, packDir, uninstall } from "../fixtures/install.js";
+import { install, ownPackWithoutMcp, packDir, uninstall } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 const FLAG = "features.codex_hooks = true";
@@ -33,7 +33,8 @@ function forgetMigration(root: string, id: string): void {
 }
 
 const config = (t: TempHome) => join(t.home, ".codex", "config.toml");
-const codexInstall = (t: TempHome, extra: Parameters<typeof install>[1] = {}) => install(t, { runtimes: ["codex"], cacheDir: t.paths.cache, ...extra });
+// bosun's own pack, without its MCP server (a table of its own in config.toml): only the hooks flag decides the file.
+const codexInstall = (t: TempHome, extra: Parameters<typeof install>[1] = {}) => install(t, { runtimes: ["codex"], cacheDir: t.paths.cache, pack: ownPackWithoutMcp(join(t.root, "own-pack")), ...extra });
 const cliOf = (outcome: Awaited<ReturnType<typeof install>>) => buildInstallReport(outcome, false).targets[0]?.cli;
 
 describe("the Codex contract follows the installed Codex's version", () => {
@@ -157,7 +158,7 @@ describe("the Codex contract follows the installed Codex's version", () => {
     fakeCodex(u, 'echo "codex-cli 0.120.0"');
     await codexInstall(u);
     writeFileSync(config(u), readFileSync(config(u), "utf8") + "model = \"o3\"\n");
-    await uninstall(u, { runtimes: ["codex"], cacheDir: u.paths.cache });
+    await uninstall(u, { runtimes: ["codex"], cacheDir: u.paths.cache, pack: "bosun" });
     expect(readFileSync(config(u), "utf8")).toBe('model = "o3"\n');
   });
 
@@ -166,7 +167,7 @@ describe("the Codex contract follows the installed Codex's version", () => {
     fakeCodex(t, 'echo "codex-cli 0.171.0"');
     const run = await runCli(["install", "--runtime", "codex", "--scope", "global", "--yes"], t.env, t.home);
     // On stderr only what the pack will run (printed before applying, even with --yes): no note, no warning.
-    expect(run.stderr).toMatch(/^What pack bosun will run in your agents: 1 hook, all new\n {2}OpenAI Codex CLI \(global\) {2}~\/\.codex\n {4}\+ hook bosun-session-start: SessionStart \(session-start\), in hooks\.json\n {8}node \S+ session-start\n$/);
+    expect(run.stderr).toMatch(/^What pack bosun will run in your agents: 1 hook, 1 MCP server, all new\n {2}OpenAI Codex CLI \(global\) {2}~\/\.codex\n {4}\+ hook bosun-session-start: SessionStart \(session-start\), in hooks\.json\n {8}node \S+ session-start\n {4}\+ mcp server bosun in config\.toml starts node \S+\/bin\/bosun\.js mcp serve\n$/);
     expect(run.stdout).toContain(`OpenAI Codex CLI 0.171.0 (${join(t.root, "bin", "codex")}): bosun follows its contract for 0.124.0 and newer`);
   });
 });

@@ -9,7 +9,7 @@ import { addTomlBlock, parseToml, removeTomlBlock, TOML_BLOCK_BEGIN } from "../.
 import type { HookConfigFormat } from "../../src/runtimes/kit/install-types.js";
 import { runCli } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
-import { install, packDir, uninstall } from "../fixtures/install.js";
+import { install, ownPackWithoutMcp, packDir, uninstall } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 /** A Codex from before 0.124 (its --version says 0.120.0): it is the one that gets bosun's TOML block. */
@@ -120,11 +120,12 @@ describe("installs and uninstalls leave your config files as they were", () => {
   it("the Codex block is not written when your config already enables hooks, or cannot take it (a note says what to add)", async () => {
     const t = makeTempHome();
     t.write(join(t.home, ".codex/config.toml"), "[features]\ncodex_hooks = true\n");
-    let outcome = await install(t, { runtimes: ["codex"], agentsConfig: codexNeedingTheFlag(t) });
+    // bosun's own pack without its MCP server's table: the file holds only what the hooks flag needs.
+    let outcome = await install(t, { runtimes: ["codex"], agentsConfig: codexNeedingTheFlag(t), pack: ownPackWithoutMcp(join(t.root, "own-pack")) });
     expect(readFileSync(join(t.home, ".codex/config.toml"), "utf8")).toBe("[features]\ncodex_hooks = true\n");
     const t2 = makeTempHome();
     t2.write(join(t2.home, ".codex/config.toml"), "[features]\nweb_search = true\n");
-    outcome = await install(t2, { runtimes: ["codex"], agentsConfig: codexNeedingTheFlag(t2) });
+    outcome = await install(t2, { runtimes: ["codex"], agentsConfig: codexNeedingTheFlag(t2), pack: ownPackWithoutMcp(join(t2.root, "own-pack")) });
     expect(readFileSync(join(t2.home, ".codex/config.toml"), "utf8")).toBe("[features]\nweb_search = true\n");
     expect(outcome.result.targets[0]!.roots[0]!.plan.notes.join(" ")).toMatch(/already has a \[features\] table; add codex_hooks = true to it yourself/);
   });

@@ -80,6 +80,9 @@ describe("an upgrade killed with SIGKILL at a random moment", async () => {
   });
 });
 
+/** Where bosun keeps its state for each root of bosun's pack in Claude Code and Codex (the home folder's root, of ~/.claude.json, keeps it in ~/.claude/bosun-home). */
+const STATE_DIRS = [".claude", ".claude/bosun-home", ".codex", ".agents"];
+
 /** bosun's pack installed in a fresh home (so bosun made every folder), plus a command of yours and your edits to one of bosun's files. */
 async function preparedForUninstall(): Promise<{ t: TempHome; journals: Set<string> }> {
   const t = makeTempHome();
@@ -108,7 +111,7 @@ function userView(t: TempHome): Record<string, string> {
  */
 function withoutLeftovers(tree: Record<string, string>): Record<string, string> {
   const kept = Object.entries(tree).filter(([path]) => !/(^|\/)(bosun-journal|bosun-install\.lock)(\/|$)/.test(path));
-  const emptiedRoot = (path: string) => [".claude", ".codex", ".agents"].includes(path) && !kept.some(([other]) => other.startsWith(path + "/"));
+  const emptiedRoot = (path: string) => STATE_DIRS.includes(path) && !kept.some(([other]) => other.startsWith(path + "/"));
   return Object.fromEntries(kept.filter(([path]) => !emptiedRoot(path)));
 }
 
@@ -132,7 +135,7 @@ describe("an uninstall killed with SIGKILL at a random moment", async () => {
     expect(runChild(t, killAt, "uninstall").signal).toBe("SIGKILL");
     // The killed run committed in a folder when its journal there has the commit line, or is gone with the manifest (tidied).
     const fresh = journalFiles(t).filter((path) => !journals.has(path));
-    const committed = [".claude", ".codex", ".agents"].some((root) => {
+    const committed = STATE_DIRS.some((root) => {
       const own = fresh.filter((path) => path.startsWith(`${root}/`)).map((path) => readFileSync(join(t.home, path), "utf8").includes('"op":"commit"'));
       return own.includes(true) || (own.length === 0 && !existsSync(join(t.home, root, "bosun-manifest.json")));
     });

@@ -15,7 +15,7 @@ import { buildInstallReport } from "../../src/install/report.js";
 import type { McpServer } from "../../src/mcp/server-schema.js";
 import { runBin } from "../fixtures/cli.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
-import { install, uninstall, watchedFs } from "../fixtures/install.js";
+import { install, PACKAGE_ROOT, uninstall, watchedFs } from "../fixtures/install.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
 /** A pack named `name` with the given servers (`mcp/<server>.json`) and, with `files`, a support file. */
@@ -167,12 +167,41 @@ describe("MCP servers in the other runtimes", () => {
   });
 });
 
+describe("{bosun}: bosun itself as a pack's MCP server", () => {
+  const BOSUN_BIN = join(PACKAGE_ROOT, "bin", "bosun.js");
+
+  it("bosun's own pack registers bosun mcp serve in every runtime with MCP, started by node and this package's bin; the uninstall takes each entry out", async () => {
+    const t = makeTempHome();
+    const runtimes = ["claude", "codex", "gemini", "opencode", "qwen", "cursor"];
+    await install(t, { runtimes });
+    const opencode = join(t.env.XDG_CONFIG_HOME!, "opencode");
+    expect(read(join(t.home, ".claude.json")).mcpServers.bosun).toEqual({ type: "stdio", command: "node", args: [BOSUN_BIN, "mcp", "serve"], env: {} });
+    expect(readFileSync(join(t.home, ".codex/config.toml"), "utf8")).toContain(`[mcp_servers.bosun]\ncommand = "node"\nargs = [${JSON.stringify(BOSUN_BIN)}, "mcp", "serve"]\n`);
+    for (const file of [".gemini/settings.json", ".qwen/settings.json", ".cursor/mcp.json"]) expect(read(join(t.home, file)).mcpServers.bosun, file).toEqual({ command: "node", args: [BOSUN_BIN, "mcp", "serve"] });
+    expect(read(join(opencode, "opencode.json")).mcp.bosun).toEqual({ type: "local", command: ["node", BOSUN_BIN, "mcp", "serve"], enabled: true });
+
+    await uninstall(t, { runtimes });
+    expect(existsSync(join(t.home, ".claude.json"))).toBe(false);
+    expect(existsSync(join(t.home, ".codex/config.toml"))).toBe(false);
+    expect(existsSync(join(opencode, "opencode.json"))).toBe(false);
+  });
+
+  it("in another pack: its args follow bosun's (a server started in a mode of its own)", async () => {
+    const t = makeTempHome();
+    const pack = writePack(t, { "bosun-edit": { command: "{bosun}", args: ["mcp", "serve", "--mode", "auto-edit"] } });
+    await install(t, { pack, runtimes: ["gemini"] });
+    expect(read(join(t.home, ".gemini/settings.json")).mcpServers["bosun-edit"]).toEqual({ command: "node", args: [BOSUN_BIN, "mcp", "serve", "--mode", "auto-edit"] });
+  });
+});
+
 describe("bad MCP servers in a pack", () => {
   it("each is one line naming the file and the field; nothing is written", async () => {
     const cases: [Record<string, unknown>, RegExp, boolean?][] = [
       [{ probe: { command: "x", env: { API_KEY: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345" } } }, /mcp\/probe\.json: env\.API_KEY: looks like a key or token in clear; write \{env:API_KEY\} .*\(a pack must not carry a secret\)$/],
       [{ probe: { url: "https://mcp.example.com", headers: { Authorization: "Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789" } } }, /mcp\/probe\.json: headers\.Authorization: looks like a key or token in clear/],
-      [{ probe: { command: "node", args: ["{hook-dir}/x.mjs"] } }, /mcp\/probe\.json: args\[0\]: unknown placeholder \{hook-dir\} \(use \{pack-dir\} or \{config-dir\}\)/],
+      [{ probe: { command: "node", args: ["{hook-dir}/x.mjs"] } }, /mcp\/probe\.json: args\[0\]: unknown placeholder \{hook-dir\} \(use \{pack-dir\}, \{config-dir\}, \{bosun\}\)/],
+      [{ probe: { command: "{bosun} mcp serve" } }, /mcp\/probe\.json: command: \{bosun\} stands only as the whole command \(the program that starts bosun\); put bosun's arguments in args, e\.g\. \["mcp", "serve"\]$/],
+      [{ probe: { command: "node", args: ["{bosun}", "mcp", "serve"] } }, /mcp\/probe\.json: args\[0\]: \{bosun\} stands only as the whole command/],
       [{ probe: { command: "node", args: ["{pack-dir}/x.mjs"] } }, /mcp\/probe\.json: args\[0\]: uses \{pack-dir\} but the pack has no files\/ folder/],
       [{ probe: { command: "x", url: "https://mcp.example.com" } }, /mcp\/probe\.json:1: give command \(a server bosun starts\) or url \(a server reached over HTTP\), not both$/],
       [{ probe: { command: "x", timeout: 5 } }, /mcp\/probe\.json:3: timeout: unknown key$/],

@@ -72,7 +72,7 @@ describe("PackReuse", () => {
     const pack = reuse.pack(dir, {}, nodeFs, () => loadPack(dir));
     let builds = 0;
     const build = (inputs: DesiredInputs) => (builds++, buildDesired(inputs));
-    const inputs = (home: string): DesiredInputs => ({ pack, runtime: getInstallRuntime("claude"), scope: "global", rootDirs: { main: join(home, ".claude") }, vars: new Map(), helperCommand: "node /h.mjs", paths: { home, cwd: home } });
+    const inputs = (home: string): DesiredInputs => ({ pack, runtime: getInstallRuntime("claude"), scope: "global", rootDirs: { main: join(home, ".claude") }, vars: new Map(), helperCommand: "node /h.mjs", bosunCommand: { command: "node", args: ["/bosun/bin/bosun.js"] }, paths: { home, cwd: home } });
     const first = reuse.desired(inputs("/home/a"), build);
     expect(reuse.desired(inputs("/home/a"), build)).toBe(first);
     expect(builds).toBe(1);

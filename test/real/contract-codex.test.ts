@@ -6,7 +6,7 @@ import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildInstallReport } from "../../src/install/report.js";
-import { install } from "../fixtures/install.js";
+import { install, ownPackWithoutMcp } from "../fixtures/install.js";
 import { realCli, runRealCli, type RealCli } from "../fixtures/real-clis.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
@@ -41,7 +41,9 @@ describe("the config contract bosun writes for the real Codex 0.171", () => {
     mkdirSync(old);
     writeFileSync(join(old, "codex"), '#!/bin/sh\necho "codex-cli 0.120.0"\n');
     chmodSync(join(old, "codex"), 0o755);
-    await install(t, { runtimes: ["codex"], cacheDir: t.paths.cache, env: { ...t.env, PATH: `${old}${delimiter}${t.env.PATH}` } });
+    // bosun's own pack without its MCP server, whose table would hold the user's lines added below.
+    const pack = ownPackWithoutMcp(join(t.root, "own-pack"));
+    await install(t, { runtimes: ["codex"], cacheDir: t.paths.cache, pack, env: { ...t.env, PATH: `${old}${delimiter}${t.env.PATH}` } });
     const mine = 'model = "gpt-5"\n\n[tui]\nanimations = false\n';
     writeFileSync(config, readFileSync(config, "utf8") + mine);
     expect(readFileSync(config, "utf8")).toContain("features.codex_hooks = true");
@@ -51,7 +53,7 @@ describe("the config contract bosun writes for the real Codex 0.171", () => {
     expect(errorItems(before.stdout).filter((message) => DEPRECATION.test(message))).toHaveLength(1);
 
     // Now the real Codex is on PATH: bosun reads 0.171.0 from its package.json and drops the flag.
-    const outcome = await install(t, { runtimes: ["codex"], cacheDir: t.paths.cache, env: { ...t.env, PATH: `${dirname(cli.bin)}${delimiter}${t.env.PATH}` } });
+    const outcome = await install(t, { runtimes: ["codex"], cacheDir: t.paths.cache, pack, env: { ...t.env, PATH: `${dirname(cli.bin)}${delimiter}${t.env.PATH}` } });
     expect(buildInstallReport(outcome, false).targets[0]?.cli).toEqual({ path: cli.bin, version: cli.version, from: "package.json", contract: "0.124.0 and newer" });
     expect(readFileSync(config, "utf8")).toBe(mine);
 

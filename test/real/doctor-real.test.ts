@@ -52,6 +52,8 @@ describe("bosun doctor with the real CLIs", () => {
       "command bosun-status (global)": "loaded",
       "skill bosun-orchestrator (global)": "loaded",
       "hook bosun-session-start (global)": "loaded",
+      // Claude started bosun mcp serve and lists it connected.
+      "mcp bosun (global)": "loaded",
     });
     // Codex's commands are skills in $CODEX_HOME/skills, its skill in ~/.agents/skills.
     expect(states(report, "codex")).toEqual({
@@ -60,6 +62,7 @@ describe("bosun doctor with the real CLIs", () => {
       "skill bosun-orchestrator (global)": "loaded",
       // Codex lists the hook, and runs it only once you trust it.
       "hook bosun-session-start (global)": "waiting",
+      "mcp bosun (global)": "loaded",
     });
     // OpenCode keeps its own copy of the skill (it lists a skill once, from its own folder).
     expect(states(report, "opencode")).toEqual({
@@ -67,14 +70,16 @@ describe("bosun doctor with the real CLIs", () => {
       "command bosun-delegate (global)": "loaded",
       "command bosun-status (global)": "loaded",
       "skill bosun-orchestrator (global)": "loaded",
+      "mcp bosun (global)": "loaded",
     });
-    // Gemini 0.61 lists only skills offline; it reads bosun's global skill from Codex's copy in ~/.agents/skills.
+    // Gemini 0.61 lists only skills offline (and MCP servers, which it starts only in a trusted folder); it reads bosun's global skill from Codex's copy in ~/.agents/skills.
     expect(states(report, "gemini")).toEqual({
       "agent bosun-reviewer (global)": "unchecked",
       "command bosun-delegate (global)": "unchecked",
       "command bosun-status (global)": "unchecked",
       "hook bosun-session-start (global)": "unchecked",
       "skill bosun-orchestrator (global)": "loaded",
+      "mcp bosun (global)": "waiting",
     });
   }, TEST_TIMEOUT_MS);
 

@@ -106,9 +106,11 @@ describe("bosun's own pack in each runtime's format", () => {
     const skill = ["skills/bosun-orchestrator/SKILL.md", ...refs];
     expect(files(at(".claude")).filter((file) => !file.startsWith("bosun-"))).toEqual(["agents/bosun-reviewer.md", "commands/bosun-delegate.md", "commands/bosun-status.md", "settings.json", ...skill].sort());
     // Codex: skills under ~/.agents/skills; commands become skills in ~/.codex/skills; hooks in hooks.json (no Codex
-    // is installed here, so it gets the newest contract: no TOML block, see test/install/cli-contract.test.ts).
+    // is installed here, so it gets the newest contract: no hooks flag, see test/install/cli-contract.test.ts);
+    // config.toml holds only bosun's MCP server.
     expect(files(at(".agents/skills"))).toEqual(["bosun-orchestrator/SKILL.md", ...refs.map((ref) => ref.replace("skills/", ""))].sort());
-    expect(files(at(".codex")).filter((file) => !file.startsWith("bosun-"))).toEqual(["hooks.json", "skills/bosun-delegate/SKILL.md", "skills/bosun-status/SKILL.md"]);
+    expect(files(at(".codex")).filter((file) => !file.startsWith("bosun-"))).toEqual(["config.toml", "hooks.json", "skills/bosun-delegate/SKILL.md", "skills/bosun-status/SKILL.md"]);
+    expect(readFileSync(at(".codex/config.toml"), "utf8")).toMatch(/^# >>> bosun: \[mcp_servers\.bosun\][^\n]*\n\[mcp_servers\.bosun\]\ncommand = "node"\nargs = \[[^\n]*"mcp", "serve"\]\n# <<< bosun: \[mcp_servers\.bosun\] <<<\n$/);
     const codexCommand = parseFrontmatter(readFileSync(at(".codex/skills/bosun-status/SKILL.md"), "utf8"), "x");
     expect(codexCommand.data).toEqual({ name: "bosun-status", description: expect.stringContaining("installed and signed in") });
     expect(codexCommand.body).not.toContain("$ARGUMENTS");
@@ -118,8 +120,9 @@ describe("bosun's own pack in each runtime's format", () => {
     expect(gemini.prompt).toContain("{{args}}");
     expect(existsSync(at(".gemini/skills"))).toBe(false);
     expect(JSON.parse(readFileSync(at(".gemini/settings.json"), "utf8")).hooks.SessionStart[0].hooks[0].timeout).toBe(10_000);
-    // OpenCode: its own skill copy (it lists a skill once, from its own folder), agents are sub-agents, no session-start hook.
-    expect(files(at(".config/opencode")).filter((file) => !file.startsWith("bosun-"))).toEqual(["agents/bosun-reviewer.md", "commands/bosun-delegate.md", "commands/bosun-status.md", ...skill].sort());
+    // OpenCode: its own skill copy (it lists a skill once, from its own folder), agents are sub-agents, no session-start hook;
+    // bosun's MCP server in opencode.json.
+    expect(files(at(".config/opencode")).filter((file) => !file.startsWith("bosun-"))).toEqual(["agents/bosun-reviewer.md", "commands/bosun-delegate.md", "commands/bosun-status.md", "opencode.json", ...skill].sort());
     expect(parseFrontmatter(readFileSync(at(".config/opencode/agents/bosun-reviewer.md"), "utf8"), "x").data).toMatchObject({ mode: "subagent" });
     // Cursor: commands are plain markdown.
     expect(readFileSync(at(".cursor/commands/bosun-status.md"), "utf8")).toMatch(/^# Show which coding agents/);
@@ -137,8 +140,10 @@ describe("bosun's own pack in each runtime's format", () => {
     expect(skipped.codex).toEqual(["agent bosun-reviewer"]);
     expect(skipped.gemini).toEqual(["skill bosun-orchestrator"]);
     expect(skipped.opencode).toEqual(["hook bosun-session-start"]);
-    expect(skipped.windsurf).toEqual(["skill bosun-orchestrator", "command bosun-status", "command bosun-delegate", "hook bosun-session-start"]);
-    expect(skipped.trae).toEqual(["command bosun-status", "command bosun-delegate", "hook bosun-session-start"]);
+    // Runtimes bosun writes no MCP servers for skip bosun's own, with the reason.
+    expect(skipped.windsurf).toEqual(["skill bosun-orchestrator", "command bosun-status", "command bosun-delegate", "hook bosun-session-start", "mcp server bosun"]);
+    expect(skipped.trae).toEqual(["command bosun-status", "command bosun-delegate", "hook bosun-session-start", "mcp server bosun"]);
+    for (const id of ["claude", "codex", "gemini", "opencode", "cursor", "qwen"]) expect(skipped[id], id).not.toContain("mcp server bosun");
     expect(outcome.result.targets.find(({ target }) => target.runtime.id === "codex")!.target.desired!.notes.join(" ")).toMatch(/only after you trust it/);
   });
 

@@ -25,7 +25,8 @@ import {
 import { checkPackSettings, type PackSettings } from "./settings-schema.js";
 import { checkSize, decodeText, DEFAULT_MAX_PACK_FILE_BYTES, listedNames, listFiles, notePathVars, readText, type LoadContext, type PackFile } from "./pack-walk.js";
 import { compileTemplate, type Template } from "./template.js";
-import { commandTexts, mcpServerSchema, serverSecretProblem, type McpServer } from "../../mcp/server-schema.js";
+import { mcpServerSchema, serverSecretProblem, type McpServer } from "../../mcp/server-schema.js";
+import { placeholderProblem, placeholderUses } from "./mcp-placeholders.js";
 
 export type { PackFile } from "./pack-walk.js";
 
@@ -293,9 +294,6 @@ function loadHook(ctx: LoadContext, name: string, hasSupportFiles: boolean): Hoo
   };
 }
 
-/** The placeholders an MCP server's command, args and cwd may use: the pack's support folder, the runtime's folder. */
-export const MCP_PLACEHOLDERS = ["{pack-dir}", "{config-dir}"] as const;
-
 function loadMcpServer(ctx: LoadContext, name: string, hasSupportFiles: boolean): McpArtifact {
   const file = join(ctx.root, "mcp", `${name}.json`);
   const doc = readJsonDocument(file, "is missing (listed in pack.json artifacts.mcp)", ctx.maxFileBytes);
@@ -308,11 +306,10 @@ function loadMcpServer(ctx: LoadContext, name: string, hasSupportFiles: boolean)
     const [field, ...problem] = secret.split(": ");
     throw new PackError(file, `${problem.join(": ")} (a pack must not carry a secret)`, null, field);
   }
-  for (const [field, text] of commandTexts(server)) {
-    for (const match of text.matchAll(/\{[a-z]+(?:-[a-z]+)+\}/g)) {
-      if (!(MCP_PLACEHOLDERS as readonly string[]).includes(match[0])) throw new PackError(file, `unknown placeholder ${match[0]} (use ${MCP_PLACEHOLDERS.join(" or ")})`, null, field);
-      if (match[0] === "{pack-dir}" && !hasSupportFiles) throw new PackError(file, "uses {pack-dir} but the pack has no files/ folder (its support files)", null, field);
-    }
+  for (const use of placeholderUses(server)) {
+    const problem = placeholderProblem(server, use);
+    if (problem) throw new PackError(file, problem, null, use.field);
+    if (use.token === "{pack-dir}" && !hasSupportFiles) throw new PackError(file, "uses {pack-dir} but the pack has no files/ folder (its support files)", null, use.field);
   }
   return { name, file, server };
 }

@@ -84,6 +84,12 @@ export interface DesiredInstall {
   usesHelper: boolean;
 }
 
+/** The program that starts this bosun, and the arguments it needs before bosun's own (`node <package>/bin/bosun.js`). */
+export interface BosunCommand {
+  command: string;
+  args: readonly string[];
+}
+
 export interface DesiredInputs {
   pack: LoadedPack;
   runtime: InstallRuntime;
@@ -96,6 +102,8 @@ export interface DesiredInputs {
   helperCommand: string;
   /** The same with the path written from `"$HOME"` (null: the helper is not under the home folder). */
   portableHelperCommand?: string | null;
+  /** What `{bosun}` becomes as an MCP server's command: the program that starts this bosun and its first arguments. */
+  bosunCommand: BosunCommand;
   /** Skill folders (skills, and commands written as skills) this runtime already sees in another runtime's folder (name → why). */
   skipSkills?: ReadonlyMap<string, string>;
   /** The runtime CLI's contract edition (absent: the newest), and the plan's note about it. */
@@ -166,7 +174,7 @@ export function buildDesired(inputs: DesiredInputs): DesiredInstall {
   const hookDirs = placed.hookDirs;
   const fromSettings = buildDesiredSettings(pack, runtime, layout, { values: commandValues, ...(hookDirs === null ? {} : { hookDir: (name: string) => hookDirs.get(name) ?? null }) });
   skipped.push(...fromSettings.skipped);
-  const fromMcp = buildDesiredMcp(pack, runtime, layout, commandValues, new Set(Object.keys(inputs.rootDirs) as RootKey[]));
+  const fromMcp = buildDesiredMcp(pack, runtime, layout, { values: commandValues, bosun: inputs.bosunCommand }, new Set(Object.keys(inputs.rootDirs) as RootKey[]));
   skipped.push(...fromMcp.skipped);
   const dropNotes = [...build.drops].map(([what, names]) => `${runtime.title} does not take the ${what}: left out of ${names.length > 3 ? `${names.slice(0, 3).join(", ")} and ${names.length - 3} more` : names.join(", ")}`);
   const notes = [...(inputs.edition?.note ? [inputs.edition.note] : []), ...(runtime.installSurface.notes?.(scope) ?? []), ...placed.notes, ...dropNotes];

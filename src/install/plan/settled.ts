@@ -67,6 +67,8 @@ export function settledInputs(parts: {
   helperTarget: string;
   /** What `{bosun-hook}` becomes in this runtime's hook commands (it differs by runtime). */
   helperCommand?: string;
+  /** What `{bosun}` becomes in an MCP server's command: the program and arguments that start this bosun. */
+  bosunCommand?: readonly string[];
   agents: unknown;
   peers: unknown;
   /** The runtime CLI's contract edition and its note (what it writes depends on them). */

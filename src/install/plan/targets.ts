@@ -2,14 +2,15 @@ import { basename, dirname, join } from "node:path";
 import { displayPath } from "../../kernel/paths.js";
 import type { InstallScope, RootContext } from "../../runtimes/kit/install-types.js";
 import type { InstallRuntime } from "../../runtimes/kit/types.js";
-import { buildDesired, type DesiredInputs, type DesiredInstall, type RootKey } from "./desired.js";
+import { buildDesired, type BosunCommand, type DesiredInputs, type DesiredInstall, type RootKey } from "./desired.js";
 import { exists, type InstallFs } from "../apply/install-fs.js";
 import { installedStatKey } from "./classify.js";
 import { readManifest } from "../records/manifest.js";
+import { succeededBy } from "../migrations/pack-records.js";
 import type { LoadedPack } from "../pack/load-pack.js";
 import type { PackReuse } from "../pack/pack-reuse.js";
 import type { TemplateVars } from "../pack/template.js";
-import { MANIFEST_FILE, rootsFor, statePath, type InstallRoot } from "../records/root.js";
+import { JOURNAL_DIR, MANIFEST_FILE, rootsFor, statePath, type InstallRoot } from "../records/root.js";
 import type { CliTarget, InstallTarget } from "../run-install.js";
 import { placementsFor, type SkillDir } from "./placements.js";
 import { skippingReadersOf } from "./shared-folders.js";
@@ -26,6 +27,8 @@ export interface TargetInputs {
   varsFor(runtime: InstallRuntime): TemplateVars;
   helperCommand: string;
   portableHelperCommand?: string | null;
+  /** What `{bosun}` becomes in an MCP server's command (desired.ts). */
+  bosunCommand: BosunCommand;
   fs: InstallFs;
   /** Every runtime bosun installs into (to find installed ones that read the same skill folders). */
   allRuntimes: readonly InstallRuntime[];
@@ -95,9 +98,9 @@ export function buildInstallTargets(inputs: TargetInputs): { targets: InstallTar
     }
     const rootDirs: Partial<Record<RootKey, string>> = Object.fromEntries(placement.roots.map((root) => [root.key, root.dir]));
     const cli = inputs.clis?.get(placement.runtime.id);
-    const desiredInputs: DesiredInputs = { pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, portableHelperCommand: inputs.portableHelperCommand ?? null, skipSkills: skip, paths: { home: ctx.home, cwd: ctx.cwd }, ...(cli ? { edition: cli.choice } : {}) };
+    const desiredInputs: DesiredInputs = { pack, runtime: placement.runtime, scope, rootDirs, vars: inputs.varsFor(placement.runtime), helperCommand: inputs.helperCommand, portableHelperCommand: inputs.portableHelperCommand ?? null, bosunCommand: inputs.bosunCommand, skipSkills: skip, paths: { home: ctx.home, cwd: ctx.cwd }, ...(cli ? { edition: cli.choice } : {}) };
     const desired = inputs.reuse ? inputs.reuse.desired(desiredInputs, buildDesired) : buildDesired(desiredInputs);
-    const roots = usedRoots(placement.roots, desired, inputs.fs);
+    const roots = usedRoots(placement.roots, desired, pack, inputs.fs);
     const idleRoots = placement.roots.filter((root) => !roots.includes(root)).map((root) => root.dir);
     return { runtime: placement.runtime, scope, roots, desired, ...(cli ? { cli } : {}), context: { watch: [...watch], notes, inputs: inputs.settleInputs?.[index] ?? null, ...(idleRoots.length > 0 ? { idleRoots } : {}) } };
   });
@@ -106,19 +109,29 @@ export function buildInstallTargets(inputs: TargetInputs): { targets: InstallTar
 
 /**
  * The roots an install runs in: the runtime's own, and each extra root the pack puts something in
- * or where bosun installed before (its manifest is there: what it holds may have to go). An
- * extra root the pack does not use (the home folder of ~/.claude.json, for a pack without MCP
- * servers) gets no manifest of its own for nothing.
+ * or installed into before (its manifest lists the pack: what it holds there may have to go), or
+ * where a run was killed before it wrote the manifest (its journals are there, to be rolled back).
+ * An extra root the pack does not use (the home folder of ~/.claude.json, for a pack without MCP
+ * servers) gets no record of the pack for nothing.
  */
-function usedRoots(roots: readonly InstallRoot[], desired: DesiredInstall, fs: InstallFs): InstallRoot[] {
+function usedRoots(roots: readonly InstallRoot[], desired: DesiredInstall, pack: LoadedPack, fs: InstallFs): InstallRoot[] {
   const used = new Set<RootKey>(["main", ...desired.files.map((file) => file.root), ...desired.hooks.map((hook) => hook.root), ...desired.settings.map((setting) => setting.root), ...(desired.toml ? [desired.toml.root] : [])]);
-  return roots.filter((root) => used.has(root.key) || hasManifest(fs, root));
+  // The packs it takes the place of too: their entries there are its migrations' to take out.
+  const names = [pack.name, ...pack.migrations.flatMap(({ record }) => succeededBy(record.steps))];
+  return roots.filter((root) => used.has(root.key) || holds(fs, root, names));
 }
 
-/** bosun's manifest is in the root (a path it cannot look at, a file where a folder should be, counts as none: the run reports that itself). */
-function hasManifest(fs: InstallFs, root: InstallRoot): boolean {
+/**
+ * The root's manifest lists one of the packs or has a problem the run must report, or the root has
+ * bosun's journals and no manifest (a run killed before it wrote one, or an uninstall killed after
+ * it removed it). A path bosun cannot look at counts as neither: the run reports that itself.
+ */
+function holds(fs: InstallFs, root: InstallRoot, packNames: readonly string[]): boolean {
   try {
-    return exists(fs, statePath(root, MANIFEST_FILE));
+    const manifest = statePath(root, MANIFEST_FILE);
+    if (!exists(fs, manifest)) return exists(fs, statePath(root, JOURNAL_DIR));
+    const read = readManifest(fs, manifest);
+    return read.problems.length > 0 || packNames.some((name) => read.manifest.packs[name] !== undefined);
   } catch {
     return false;
   }
@@ -134,10 +147,9 @@ export function mainRootDir(runtime: InstallRuntime, scope: InstallScope, ctx: R
 }
 
 /**
- * The targets of an uninstall: the roots of each runtime (the pack's files there are removed),
- * but an extra root where bosun has no manifest (it never installed anything there).
+ * The targets of an uninstall of the pack `name`: the roots of each runtime (the pack's files there
+ * are removed), but an extra root where bosun has not installed that pack (nor left a journal).
  */
-export function buildUninstallTargets(runtimes: readonly InstallRuntime[], scope: InstallScope, ctx: RootContext, fs: InstallFs, configDir?: string): InstallTarget[] {
-  return runtimes.map((runtime) => ({ runtime, scope, roots: rootsFor(runtime, scope, ctx, configDir).filter((root) => root.key === "main" || hasManifest(fs, root)), desired: null as DesiredInstall | null }));
+export function buildUninstallTargets(name: string, runtimes: readonly InstallRuntime[], scope: InstallScope, ctx: RootContext, fs: InstallFs, configDir?: string): InstallTarget[] {
+  return runtimes.map((runtime) => ({ runtime, scope, roots: rootsFor(runtime, scope, ctx, configDir).filter((root) => root.key === "main" || holds(fs, root, [name])), desired: null as DesiredInstall | null }));
 }
-
