@@ -118,7 +118,8 @@ async function runWithServers(boot: Boot, source: ModelSource, request: AgentRun
   const { sandbox, notices } = await opening;
 
   const redactor = await runRedactor(boot, source, target, mcp?.secrets() ?? []);
-  const model = await languageModelFor(target);
+  // MCP servers seen before start once the first request is answered, out of its way.
+  const model = mcp ? await mcp.afterFirstRequest(await languageModelFor(target)) : await languageModelFor(target);
   const store = new FileSessionStore(sessionsDir(boot.paths), redactor);
   const session = resumed ? store.open(resumed.header.id) : store.create({ workdir: request.cwd, model: { providerID: target.providerID, modelID: target.modelID, name: target.name }, bosunVersion: packageVersion() });
   const modelName = `${target.providerID}/${target.modelID}`;
@@ -147,7 +148,8 @@ async function runWithServers(boot: Boot, source: ModelSource, request: AgentRun
       log.warn("instruction file not used", { session: session.id, file, reason });
       ui.onEvent({ type: "notice", message: `instructions: ${file} is not used: it ${reason}` });
     }
-    // The first model request needs the tool list: here the run waits for what is left of the servers' start.
+    // The first model request needs the tool list: the cached lists of servers seen before, else
+    // the run waits here for what is left of the servers' start.
     const mcpTools = mcp ? await mcp.toolsFor({ ui, redactor, log, signal: io.signal }) : [];
     const options = withSubagents(
       {

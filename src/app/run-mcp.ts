@@ -1,13 +1,17 @@
+import { join } from "node:path";
 import type { Boot } from "./start.js";
 import type { Log } from "../kernel/log.js";
 import type { Secret } from "../kernel/redact/redact.js";
 import type { Redactor } from "../kernel/redact/secrets.js";
 import { configuredServers, type ConfiguredServer } from "../mcp/configured-servers.js";
 import type { McpServerError } from "../mcp/client/errors.js";
-import type { McpServers, McpToolEntry } from "../mcp/client/server-pool.js";
+import type { McpServers, McpToolEntry, StartResult } from "../mcp/client/server-pool.js";
+import type { ToolListCache } from "../mcp/client/tool-cache.js";
 import type { AgentUi } from "../agent/events.js";
 import type { AgentTool } from "../agent/tools/tool.js";
 import { toolEnv } from "../agent/tools/tool-env.js";
+import type { AgentLanguageModel } from "../llm/agent-language-model.js";
+import { startingAfterFirstCall } from "../llm/first-call.js";
 
 /** What one turn needs of the servers: where to say what failed (redacted, and in the redacting log), and the turn's signal. */
 export interface McpTurn {
@@ -17,43 +21,68 @@ export interface McpTurn {
   signal: AbortSignal;
 }
 
+/** A line about the servers for the log and (with `message`) the user, said at a turn. */
+interface Notice {
+  message?: string;
+  logMessage: string;
+  fields: Record<string, unknown>;
+}
+
 /**
- * The MCP servers of one `bosun run` (every turn of an interactive session): started in the
- * background as soon as the run is set up, in parallel, while bosun resolves the model and opens
- * the session, so the first model request waits only for what is left of the slowest start (and
- * a run without servers waits for nothing: `RunMcp.open` gives null, and the MCP client is never
- * loaded). Each turn gets the tools of the servers that are ready and still used; a server that
- * failed is said once, in one line, and the run goes on without it; one that stops during the
- * run is said when it does. `stop` ends them all with the run.
+ * The MCP servers of one `bosun run` (every turn of an interactive session). A run without servers
+ * waits for nothing: `RunMcp.open` gives null, and the MCP client is never loaded. Servers bosun
+ * has seen before (their last tool list is in the tool-list cache) start once the first model
+ * request is out (`afterFirstRequest`; or at the first call of one of their tools), so that
+ * request goes out as fast as without them: its tools are the cached lists, and a call waits for
+ * its server's start. When a server has never been seen, they all start at once, in parallel, as
+ * soon as the run is set up (while bosun resolves the model and opens the session), and the first
+ * request waits for what is left of their start: it needs their lists. Each later turn gets the
+ * tools of the servers that are ready and still used, as they list them (kept for the next run).
+ * A server that failed is said once, in one line, and the run goes on without it; one that stops
+ * during the run is said when it does. `stop` ends them all with the run.
  */
 export class RunMcp {
-  /** Failures not said yet: the start's, then drops between turns. */
-  private unsaid: McpServerError[] = [];
-  private startReported = false;
+  /** Lines not said yet: the start's, then drops between turns. */
+  private unsaid: Notice[] = [];
+  private startSeen = false;
   private turn: McpTurn | null = null;
+  private saving: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly servers: McpServers,
     private readonly agentTool: (entry: McpToolEntry) => AgentTool,
+    private readonly cache: ToolListCache,
+    private readonly workdir: string,
   ) {}
 
   /**
-   * The servers of `bosun.json` (global and project) for a run in `workdir`, already starting,
-   * or null when none is enabled. Their references are resolved here: `secrets` holds the values.
+   * The servers of `bosun.json` (global and project) for a run in `workdir`, or null when none
+   * is enabled: already starting unless every one has a cached tool list. Their references are
+   * resolved here: `secrets` holds the values.
    */
   static async open(boot: Boot, workdir: string): Promise<RunMcp | null> {
     const servers = configuredServers(boot.config?.layers ?? []);
     if (!servers.some((entry) => entry.server.enabled !== false)) return null;
-    const [{ McpServers }, { mcpAgentTool }] = await Promise.all([import("../mcp/client/server-pool.js"), import("../agent/tools/mcp-tools.js")]);
+    const [{ McpServers }, { mcpAgentTool }, { ToolListCache, TOOL_CACHE_FILE }] = await Promise.all([import("../mcp/client/server-pool.js"), import("../agent/tools/mcp-tools.js"), import("../mcp/client/tool-cache.js")]);
     let run: RunMcp | null = null;
     const pool = new McpServers({
       ...mcpServerSources(boot, servers),
       workdir,
       onDropped: (error) => run?.dropped(error),
+      onStarted: (result) => run?.startOver(result),
     });
-    run = new RunMcp(pool, mcpAgentTool);
-    void pool.start();
+    run = new RunMcp(pool, mcpAgentTool, ToolListCache.open(join(boot.paths.cache, TOOL_CACHE_FILE)), workdir);
+    if (run.cachedTools() === null) run.begin();
     return run;
+  }
+
+  /**
+   * The model, which starts the servers once its first request is answered (headers received),
+   * when they are not starting yet: they start while the model works on its reply, not in the
+   * way of the request.
+   */
+  afterFirstRequest(model: AgentLanguageModel): Promise<AgentLanguageModel> {
+    return startingAfterFirstCall(model, () => this.begin());
   }
 
   /** The values the servers' `{env:…}` and `{file:…}` references stand for: the run redacts them. */
@@ -62,28 +91,39 @@ export class RunMcp {
   }
 
   /**
-   * The tools of the ready servers for one turn, once their start is over (or the turn is
-   * cancelled: then none). Failures not said yet are said on the turn's UI and in the log.
+   * The tools for one turn: until every start is over, the ready servers' own and the cached
+   * lists of those still starting, when every one of those has a cached list; else (and later)
+   * those of the ready servers once the start is over (or the turn is cancelled: then none).
+   * Lines not said yet are said on the turn's UI and in the log.
    */
   async toolsFor(turn: McpTurn): Promise<AgentTool[]> {
     this.turn = turn;
+    if (!this.startSeen) {
+      const now = this.cachedTools();
+      if (now) {
+        this.sayUnsaid();
+        return now.map(this.agentTool);
+      }
+    }
+    this.begin();
     const aborted = new Promise<null>((resolve) => {
       if (turn.signal.aborted) resolve(null);
       turn.signal.addEventListener("abort", () => resolve(null), { once: true });
     });
     const current = await Promise.race([this.servers.current(), aborted]);
     if (!current) return [];
-    if (!this.startReported) {
-      this.startReported = true;
-      const ready = current.servers.flatMap((outcome) => (outcome.state === "ready" ? [{ server: outcome.configured.name, tools: outcome.connection.tools.length, ms: outcome.ms }] : []));
-      if (ready.length > 0) turn.log.info("mcp servers ready", { servers: ready });
-      for (const outcome of current.servers) {
-        if (outcome.state === "failed") this.unsaid.push(outcome.error);
-        if (outcome.state === "ready") for (const left of outcome.connection.leftOut) this.say(`MCP server ${outcome.configured.name}: its tool ${left.name} is left out: ${left.reason}`, "mcp tool left out", { server: outcome.configured.name, tool: left.name, reason: left.reason });
-      }
-    }
-    for (const error of this.unsaid.splice(0)) this.sayFailure(error);
+    this.sayUnsaid();
     return current.tools.map(this.agentTool);
+  }
+
+  /** The tools to offer without waiting (the started servers' own, the cached lists of the others), or null. */
+  private cachedTools(): McpToolEntry[] | null {
+    return this.servers.toolsNow((configured) => this.cache.tools(this.cache.key(configured, this.workdir)));
+  }
+
+  /** Starts the servers, once (their start is taken in by `startOver`). */
+  private begin(): void {
+    if (!this.servers.started) void this.servers.start();
   }
 
   /** The turn is over: a server that stops now is said at the next one. */
@@ -91,27 +131,54 @@ export class RunMcp {
     this.turn = null;
   }
 
-  /** Stops every server and waits until they are gone. */
-  stop(): Promise<void> {
+  /** Stops every server and waits until they are gone (and the tool lists are saved). */
+  async stop(): Promise<void> {
     this.turn = null;
-    return this.servers.stop();
+    await this.servers.stop();
+    await this.saving;
+  }
+
+  /** Every start is over: the ready servers logged and their lists cached, failures and left-out tools queued to be said. */
+  private startOver(result: StartResult): void {
+    this.startSeen = true;
+    const ready = result.servers.flatMap((outcome) => (outcome.state === "ready" ? [outcome] : []));
+    if (ready.length > 0) this.notice({ logMessage: "mcp servers ready", fields: { servers: ready.map((outcome) => ({ server: outcome.configured.name, tools: outcome.connection.tools.length, ms: outcome.ms })) } });
+    for (const outcome of result.servers) {
+      if (outcome.state === "failed") this.notice(failure(outcome.error));
+      if (outcome.state !== "ready") continue;
+      const server = outcome.configured.name;
+      for (const left of outcome.connection.leftOut) this.notice({ message: `MCP server ${server}: its tool ${left.name} is left out: ${left.reason}`, logMessage: "mcp tool left out", fields: { server, tool: left.name, reason: left.reason } });
+      this.cache.remember(this.cache.key(outcome.configured, this.workdir), outcome.connection.tools);
+    }
+    this.saving = this.cache.save();
   }
 
   private dropped(error: McpServerError): void {
-    if (this.turn && this.startReported) this.sayFailure(error);
-    else this.unsaid.push(error);
+    this.notice(failure(error));
   }
 
-  private sayFailure(error: McpServerError): void {
-    this.say(`${error.message}; bosun run goes on without it`, "mcp server not used", { server: error.server, reason: error.reason });
+  /** Said now during a turn whose tools are given, else at the next one. */
+  private notice(notice: Notice): void {
+    this.unsaid.push(notice);
+    if (this.turn) this.sayUnsaid();
   }
 
-  private say(message: string, logMessage: string, fields: Record<string, unknown>): void {
+  private sayUnsaid(): void {
     const turn = this.turn;
     if (!turn) return;
-    turn.log.warn(logMessage, fields);
-    turn.ui.onEvent({ type: "notice", message: turn.redactor.text(message) });
+    for (const { message, logMessage, fields } of this.unsaid.splice(0)) {
+      if (message === undefined) {
+        turn.log.info(logMessage, fields);
+        continue;
+      }
+      turn.log.warn(logMessage, fields);
+      turn.ui.onEvent({ type: "notice", message: turn.redactor.text(message) });
+    }
   }
+}
+
+function failure(error: McpServerError): Notice {
+  return { message: `${error.message}; bosun run goes on without it`, logMessage: "mcp server not used", fields: { server: error.server, reason: error.reason } };
 }
 
 /**

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { BOSUN_BIN, runCli } from "../fixtures/cli.js";
 import { KEYS, spawnInTerminal } from "../fixtures/pty.js";
 import { alive, eventually, fixtureEvents, startHttpFixture, stdioEntry } from "../fixtures/mcp-fixture.js";
+import { ReplyBuilder } from "../fixtures/llm-server.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 
@@ -153,6 +154,67 @@ describe("MCP tools in bosun run", () => {
       expect(text).not.toContain("env-held-handle-5531");
       expect(text).not.toContain("file-held-handle-8842");
     }
+  });
+});
+
+describe("a server's last tool list (the tool-list cache)", () => {
+  it("is offered while the server still starts: the first request waits for no server seen before, a call waits for its server; the list it gives then replaces it", async () => {
+    const t = makeTempHome();
+    const record = join(t.root, "events.jsonl");
+    configure(t, { fixture: stdioEntry({ record }) });
+    const initialized = () => fixtureEvents(record).filter((event) => event.event === "initialized").length;
+    const run = (prompt: string, env: Record<string, string> = {}) => runCli(["run", "--yes", prompt], devModel(t, env), t.home);
+
+    // Never seen: the first request waits for the server, whose list is then kept.
+    let seen = -1;
+    llm.reply(() => ((seen = initialized()), new ReplyBuilder().text("Hello.")));
+    expect((await run("first")).code).toBe(0);
+    expect([seen, llm.pending()]).toEqual([1, 0]);
+    expect([...sentTools(0).keys()].filter((name) => name.includes("__"))).toEqual(["fixture__echo", "fixture__add", "fixture__write_note"]);
+    expect(existsSync(join(t.paths.cache, "mcp-tools.json"))).toBe(true);
+
+    // Seen before, slow to start now: the request goes out before it answers initialize; the call waits for it.
+    llm.reset();
+    llm.reply(() => ((seen = initialized()), new ReplyBuilder().tool("fixture__echo", { text: "waited for" })));
+    llm.reply().text("Done.");
+    const slow = await run("second", { FIXTURE_START_DELAY: "1500" });
+    expect(slow.code, slow.stderr).toBe(0);
+    expect([seen, llm.pending()]).toEqual([1, 0]);
+    expect([...sentTools(0).keys()].filter((name) => name.includes("__"))).toEqual(["fixture__echo", "fixture__add", "fixture__write_note"]);
+    expect(toolResult(1, "fixture__echo")).toBe("waited for");
+    expect(initialized()).toBe(2);
+
+    // It no longer offers a tool of the cached list: the call says so; its own list is kept for the next run.
+    llm.reset();
+    llm.reply().tool("fixture__echo", { text: "gone?" });
+    llm.reply().text("Noted.");
+    expect((await run("third", { FIXTURE_START_DELAY: "800", FIXTURE_TOOLS: "add" })).code).toBe(0);
+    expect(toolResult(1, "fixture__echo")).toBe("Error: the MCP server fixture no longer offers the tool echo; the tools it offers now are offered from the next turn");
+    llm.reset();
+    llm.reply().text("Fine.");
+    expect((await run("fourth", { FIXTURE_START_DELAY: "800", FIXTURE_TOOLS: "add" })).code).toBe(0);
+    expect([...sentTools(0).keys()].filter((name) => name.includes("__"))).toEqual(["fixture__add"]);
+
+    // A server of the cached list that fails to start: its calls say why, and the user gets the one line.
+    llm.reset();
+    llm.reply().tool("fixture__add", { a: 1, b: 2 });
+    llm.reply().text("It is down.");
+    const crashed = await run("fifth", { FIXTURE_CRASH: "1", FIXTURE_TOOLS: "add" });
+    expect(crashed.code).toBe(0);
+    const reason = 'it exited with code 3 before it answered initialize; its stderr ends: "fixture: cannot open the database at /nonexistent/db.sqlite"';
+    expect(toolResult(1, "fixture__add")).toBe(`Error: the MCP server fixture is not available in this run: ${reason}`);
+    expect(crashed.stderr.split("\n").filter((line) => line.startsWith("bosun: MCP server"))).toEqual([`bosun: MCP server fixture (declared in ~/.config/bosun/bosun.json): ${reason}; bosun run goes on without it`]);
+  });
+
+  it("a cache file that is not bosun's is an empty cache, and is replaced", async () => {
+    const t = makeTempHome();
+    configure(t, { fixture: stdioEntry({ tools: ["echo"] }) });
+    const file = join(t.paths.cache, "mcp-tools.json");
+    t.write(file, "{ not json");
+    llm.reply().text("Hello.");
+    expect((await runCli(["run", "hello"], devModel(t), t.home)).code).toBe(0);
+    expect([...sentTools(0).keys()].filter((name) => name.includes("__"))).toEqual(["fixture__echo"]);
+    expect(Object.values(JSON.parse(readFileSync(file, "utf8")).servers).map((list) => (list as { tools: { name: string }[] }).tools.map((tool) => tool.name))).toEqual([["echo"]]);
   });
 });
 

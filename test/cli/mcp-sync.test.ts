@@ -112,6 +112,7 @@ describe("bosun mcp sync", () => {
     const cases: [unknown, string[], RegExp][] = [
       [{ mcp: { probe: { command: "x", env: { API_KEY: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345" } } } }, [], /bosun\.json:6: mcp\.probe\.env\.API_KEY: looks like a key or token in clear; write \{env:API_KEY\}/],
       [{ mcp: { probe: { command: "node", args: ["{pack-dir}/x.mjs"] } } }, [], /bosun\.json: mcp\.probe\.args\[0\]: \{pack-dir\} is a pack's support folder, and a server of bosun\.json has none: write the path itself/],
+      [{ mcp: { bosun: { command: "{bosun}", args: ["mcp", "serve"] } } }, [], /bosun\.json: mcp\.bosun\.command: \{bosun\} is for packs \(bosun's own pack registers bosun mcp serve in every agent\); bosun run does not start bosun itself/],
       [{ mcp: { probe: { command: "x" } } }, ["--runtime", "windsurf"], /bosun writes no MCP servers for Windsurf; it does for claude, .*gemini/],
       [{ mcp: { probe: { command: "x" } } }, ["--runtime", "nope"], /unknown runtime.*nope|nope.*unknown/i],
       [{ mcp: { "bad name": { command: "x" } } }, [], /bosun\.json:\d+: mcp\.bad name: invalid name: use letters, digits, '-' and '_'/],

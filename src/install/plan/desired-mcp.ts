@@ -3,9 +3,14 @@ import type { InstallRuntime } from "../../runtimes/kit/types.js";
 import type { LoadedPack } from "../pack/load-pack.js";
 import { BOSUN_PLACEHOLDER } from "../pack/mcp-placeholders.js";
 import { isRemote, type McpServer } from "../../mcp/server-schema.js";
-import type { BosunCommand } from "./desired.js";
 import type { DesiredSetting } from "./desired-settings.js";
 import { mcpEntry } from "./mcp-entry.js";
+
+/** The program that starts this bosun, and the arguments it needs before bosun's own (`node <package>/bin/bosun.js`). */
+export interface BosunCommand {
+  command: string;
+  args: readonly string[];
+}
 
 export interface McpSkip {
   kind: "mcp server";

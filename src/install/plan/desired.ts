@@ -5,7 +5,9 @@ import { helperCommandFor } from "../../runtimes/kit/install-surfaces.js";
 import { isSkip } from "../../runtimes/kit/install-types.js";
 import type { EditionChoice } from "../../runtimes/kit/cli-version.js";
 import { buildDesiredSettings, type DesiredSetting } from "./desired-settings.js";
-import { buildDesiredMcp } from "./desired-mcp.js";
+import { buildDesiredMcp, type BosunCommand } from "./desired-mcp.js";
+
+export type { BosunCommand } from "./desired-mcp.js";
 import { sha256 } from "../apply/file-hash.js";
 import { checkArtifactName, variantSkip } from "../name-rules.js";
 import { CANONICAL_RUNTIME, droppedKeys, isKnownKey, passingExtras, withoutKeys, type FrontmatterKind } from "../pack/frontmatter-keys.js";
@@ -82,12 +84,6 @@ export interface DesiredInstall {
   notes: string[];
   /** A hook uses `{bosun-hook}`: bosun's helper must be in its data folder. */
   usesHelper: boolean;
-}
-
-/** The program that starts this bosun, and the arguments it needs before bosun's own (`node <package>/bin/bosun.js`). */
-export interface BosunCommand {
-  command: string;
-  args: readonly string[];
 }
 
 export interface DesiredInputs {
