@@ -2,7 +2,7 @@
 // it and nothing above; no circles anywhere, type-only imports included. `npm test` runs this
 // check (`npm run depcheck`); it has no exceptions, and should stay that way.
 /** From the bottom. The kernel imports nothing else in src/; only cli/ imports app/. */
-const LAYERS = ["kernel", "extensions", "runtimes", "mcp", "catalog", "install", "doctor", "startup", "llm", "agent", "app", "cli"];
+const LAYERS = ["kernel", "extensions", "runtimes", "mcp", "catalog", "install", "doctor", "startup", "llm", "agent", "app", "web", "cli"];
 
 const folder = (name) => `^src/${name}/`;
 

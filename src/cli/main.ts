@@ -70,6 +70,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   pack: async () => (await import("./pack.js")).registerPack,
   doctor: async () => (await import("./doctor.js")).registerDoctor,
   mcp: async () => (await import("./mcp.js")).registerMcp,
+  serve: async () => (await import("./serve.js")).registerServe,
   completion: async () => (await import("./completion.js")).registerCompletion,
 };
 

@@ -1,0 +1,109 @@
+import { Hono, type Context } from "hono";
+import { UserError } from "../kernel/errors.js";
+import { catalogQuery, QueryError } from "./catalog-query.js";
+import { problem } from "./problem.js";
+import { requestGuard } from "./security/request-guard.js";
+import { securityHeaders } from "./security/headers.js";
+import { launchRoute, sessionGate, sessionOf } from "./security/session-gate.js";
+import type { DashboardAuth } from "./security/dashboard-auth.js";
+import { liveRoute } from "./live/live-route.js";
+import type { LiveHub } from "./live/live-hub.js";
+import type { DashboardSources } from "./sources.js";
+import type { StaticAssets } from "./static-assets.js";
+import { AgentsTable } from "./views/agents-view.js";
+import { CatalogForm, CatalogResults } from "./views/catalog-view.js";
+import { InstallsTable } from "./views/installs-view.js";
+import { Layout, type ViewId } from "./views/layout.js";
+import { SessionsList, Transcript } from "./views/sessions-view.js";
+import { StatusSections } from "./views/status-view.js";
+
+export interface DashboardAppOptions {
+  /** The names the dashboard answers to, with its port (allowed-hosts.ts); known once it listens. */
+  hosts: () => ReadonlySet<string>;
+  auth: DashboardAuth;
+  sources: DashboardSources;
+  hub: LiveHub;
+  assets: StaticAssets;
+  home: string;
+  /** Aborted when the server stops: the live streams end. */
+  closing: AbortSignal;
+  heartbeatMs?: number;
+  /** `POST /api/refresh`: look at everything again now and push what changed to the open pages. */
+  refresh?: () => Promise<void>;
+}
+
+/**
+ * The dashboard: every request passes the guard (Host, Fetch Metadata, Origin) and the security
+ * headers; `/auth` swaps a launch token for the session cookie; everything else needs the session
+ * (and a change its CSRF token). The JSON API under `/api/` is the contract; the pages render the
+ * same data (hono/jsx: every text escaped).
+ */
+export function dashboardApp(options: DashboardAppOptions): Hono {
+  const { sources, home } = options;
+  const app = new Hono();
+  app.use("*", securityHeaders());
+  app.use("*", requestGuard(options.hosts));
+  app.get("/auth", launchRoute(options.auth));
+  app.use("*", sessionGate(options.auth));
+  app.onError((error, c) => (error instanceof UserError || error instanceof QueryError ? problem(c, 400, error.message) : problem(c, 500, `internal error: ${error.message}`)));
+  app.notFound((c) => problem(c, 404, `no page ${c.req.path}`));
+
+  app.get("/assets/:name", (c) => options.assets.serve(c, c.req.param("name")));
+  app.get("/live", liveRoute(options.hub, options.closing, options.heartbeatMs));
+
+  const page = (c: Context, view: ViewId, title: string, body: unknown) =>
+    c.html(
+      <Layout view={view} title={title} csrf={options.auth.csrfToken(sessionOf(c))}>
+        {body as never}
+      </Layout>,
+    );
+
+  app.get("/api/agents", async (c) => c.json(await sources.agents()));
+  app.get("/api/status", async (c) => c.json(await sources.status()));
+  app.get("/api/installs", async (c) => c.json(await sources.installs()));
+  app.get("/api/catalog", async (c) => c.json(await sources.catalog(catalogQuery(c.req.query()))));
+  app.get("/api/sessions", async (c) => c.json({ sessions: await sources.sessions() }));
+  app.get("/api/sessions/:id", async (c) => {
+    const found = await sources.session(c.req.param("id"));
+    return found ? c.json(found) : problem(c, 404, `no session ${c.req.param("id")}`);
+  });
+  app.post("/api/refresh", async (c) => {
+    await options.refresh?.();
+    return c.json({ refreshed: true });
+  });
+
+  app.get("/", async (c) => page(c, "agents", "Agents", <AgentsTable agents={(await sources.agents()).agents} home={home} />));
+  app.get("/installs", async (c) => page(c, "installs", "Installs", <InstallsTable runtimes={(await sources.installs()).runtimes} home={home} />));
+  app.get("/catalog", async (c) => {
+    const query = catalogQuery(c.req.query());
+    const search = await sources.catalog(query);
+    return page(
+      c,
+      "catalog",
+      "Catalog",
+      <>
+        <CatalogForm query={query} />
+        <CatalogResults search={search} />
+      </>,
+    );
+  });
+  app.get("/catalog/results", async (c) => c.html(<CatalogResults search={await sources.catalog(catalogQuery(c.req.query()))} />));
+  app.get("/sessions", async (c) => page(c, "sessions", "Sessions", <SessionsList sessions={await sources.sessions()} />));
+  app.get("/sessions/:id", async (c) => {
+    const found = await sources.session(c.req.param("id"));
+    if (!found) return problem(c, 404, `no session ${c.req.param("id")}`);
+    return page(
+      c,
+      "sessions",
+      found.summary.title || found.summary.id,
+      <>
+        <p>
+          <a href="/sessions">All sessions</a> · <code>{found.summary.id}</code> · {found.summary.model.providerID}/{found.summary.model.modelID} · <code>{found.summary.workdir}</code>
+        </p>
+        <Transcript id={found.summary.id} entries={found.transcript} />
+      </>,
+    );
+  });
+  app.get("/status", async (c) => page(c, "status", "Status", <StatusSections status={await sources.status()} />));
+  return app;
+}

@@ -1,0 +1,108 @@
+import { serve, type ServerType } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { UserError } from "../kernel/errors.js";
+import { dashboardApp } from "./app.js";
+import { LiveHub } from "./live/live-hub.js";
+import { Refresher } from "./live/refresher.js";
+import { allowedHosts } from "./security/allowed-hosts.js";
+import { DashboardAuth } from "./security/dashboard-auth.js";
+import type { DashboardSources } from "./sources.js";
+import { StaticAssets } from "./static-assets.js";
+import { AgentsTable } from "./views/agents-view.js";
+import { InstallsTable } from "./views/installs-view.js";
+import { SessionsList } from "./views/sessions-view.js";
+import { StatusSections } from "./views/status-view.js";
+
+/** The port `bosun serve` takes unless told otherwise (fixed, so a bookmark keeps working). */
+export const DEFAULT_PORT = 7480;
+
+/** The port is taken: one line saying what to do. */
+export class PortTakenError extends UserError {
+  override name = "PortTakenError";
+  constructor(readonly host: string, readonly port: number) {
+    super(`port ${port} on ${host} is taken (another bosun serve, or another program): stop it, or pass --port N`);
+  }
+}
+
+export interface DashboardOptions {
+  /** The address to listen on: 127.0.0.1 unless `--host` names another. */
+  host: string;
+  port: number;
+  sources: DashboardSources;
+  secret: Buffer;
+  packageRoot: string;
+  home: string;
+  /** How often the live elements are looked at while a page is open (ms). */
+  refreshMs?: number;
+  heartbeatMs?: number;
+}
+
+export interface RunningDashboard {
+  /** `http://HOST:PORT`. */
+  url: string;
+  port: number;
+  /** A new single-use launch link. */
+  launchUrl(): string;
+  /** Looks at everything again and pushes what changed. */
+  refresh(): Promise<void>;
+  /** How many live streams are open. */
+  streams(): number;
+  close(): Promise<void>;
+}
+
+/** Renders a view fragment to its HTML. */
+async function html(node: unknown): Promise<string> {
+  return String(await (node as { toString(): string | Promise<string> }).toString());
+}
+
+/**
+ * Starts the dashboard: listens on `host` (127.0.0.1 by default: never every interface) and
+ * `port`, answers only to its own names (with the port), and keeps the live elements current
+ * while a page is open. A taken port is a `PortTakenError`, never another port.
+ */
+export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
+  const { sources, home } = options;
+  const hub = new LiveHub();
+  const closing = new AbortController();
+  const auth = new DashboardAuth(options.secret);
+  const assets = new StaticAssets(options.packageRoot);
+  const refresher = new Refresher(
+    [
+      { target: "agents-table", render: async () => html(<AgentsTable agents={(await sources.agents()).agents} home={home} />) },
+      { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await sources.installs()).runtimes} home={home} />) },
+      { target: "sessions-list", render: async () => html(<SessionsList sessions={await sources.sessions()} />) },
+      { target: "status-sections", render: async () => html(<StatusSections status={await sources.status()} />) },
+    ],
+    (target, text) => hub.publish(target, text),
+    { intervalMs: options.refreshMs ?? 1000, watched: [sources.watched.sessions, ...sources.watched.installs], active: () => hub.streams > 0 },
+  );
+  let port = options.port;
+  const hostName = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const extraHosts = ["127.0.0.1", "localhost", "::1"].includes(options.host) ? [] : [hostName];
+  let hosts = allowedHosts(port, extraHosts);
+  const app = dashboardApp({ hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, hostname: options.host, port }, () => resolve(started));
+    started.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new PortTakenError(options.host, port) : error));
+  });
+  port = (server.address() as AddressInfo).port;
+  hosts = allowedHosts(port, extraHosts);
+  refresher.start();
+  void refresher.now();
+  const url = `http://${hostName}:${port}`;
+  return {
+    url,
+    port,
+    launchUrl: () => `${url}/auth?token=${auth.mintLaunchToken()}`,
+    refresh: () => refresher.now(),
+    streams: () => hub.streams,
+    async close() {
+      closing.abort();
+      refresher.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+    },
+  };
+}

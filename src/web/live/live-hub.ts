@@ -1,0 +1,40 @@
+/** One change for the open pages: the new HTML of one element (by its id), numbered in order. */
+export interface LiveFragment {
+  id: number;
+  /** The id of the element it replaces. */
+  target: string;
+  html: string;
+}
+
+/**
+ * The dashboard's changes, in order, for the open streams. Each fragment is the whole new state of
+ * its element, so a stream that (re)connects gets the current fragments first (`latest`) and loses
+ * nothing it missed; a fragment it gets twice changes nothing.
+ */
+export class LiveHub {
+  private seq = 0;
+  private readonly current = new Map<string, LiveFragment>();
+  private readonly listeners = new Set<(fragment: LiveFragment) => void>();
+
+  /** The element's new HTML, to every stream; skipped when it is what the streams have already. */
+  publish(target: string, html: string): void {
+    if (this.current.get(target)?.html === html) return;
+    const fragment = { id: ++this.seq, target, html };
+    this.current.set(target, fragment);
+    for (const listener of this.listeners) listener(fragment);
+  }
+
+  /** The latest fragment of each element, oldest first. */
+  latest(): LiveFragment[] {
+    return [...this.current.values()].sort((a, b) => a.id - b.id);
+  }
+
+  subscribe(listener: (fragment: LiveFragment) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get streams(): number {
+    return this.listeners.size;
+  }
+}

@@ -1,0 +1,55 @@
+import type { ModelSearch } from "../app/mcp-server/catalog-search.js";
+import type { SessionSummary } from "../agent/session/list.js";
+import type { RootStatus } from "../install/records/install-status.js";
+import type { AgentReport } from "../runtimes/collect-status.js";
+
+/** One subsystem's line of `bosun status`. */
+export interface StatusSection {
+  name: string;
+  title: string;
+  state: string;
+  detail: string;
+}
+
+/** What the Status view shows of `bosun status --json`. */
+export interface DashboardStatus {
+  version: string;
+  summary: string;
+  paths: Record<string, string | null>;
+  migrations: { id: string; state: string; detail: string }[];
+  plugins: { name: string; state: string; detail: string }[];
+  sections: StatusSection[];
+}
+
+/** A catalog search, as the page and `/api/catalog` ask it. */
+export interface CatalogQuery {
+  query?: string;
+  provider?: string;
+  availableOnly?: boolean;
+  limit: number;
+}
+
+/** One event of a session's transcript, as the page shows it (already redacted by the session store). */
+export interface TranscriptEntry {
+  kind: "user" | "assistant" | "tool-call" | "tool-result" | "notice";
+  text: string;
+  /** A tool call's or result's tool name. */
+  tool?: string;
+}
+
+/**
+ * Where the dashboard's data comes from: the same functions the CLI's `--json` output is made
+ * by (given by the command that starts the server, so the views and the API show the truth the
+ * terminal shows). Each may throw a `UserError`: the page shows its one line.
+ */
+export interface DashboardSources {
+  agents(): Promise<{ agents: AgentReport[] }>;
+  status(): Promise<DashboardStatus>;
+  installs(): Promise<{ runtimes: RootStatus[] }>;
+  catalog(query: CatalogQuery): Promise<ModelSearch & { source: string }>;
+  sessions(): Promise<SessionSummary[]>;
+  /** One session's summary and transcript; null when there is no such session. */
+  session(id: string): Promise<{ summary: SessionSummary; transcript: TranscriptEntry[] } | null>;
+  /** Folders whose changes should refresh the live views (the sessions folder, the catalog cache…). */
+  watched: { sessions: string; catalog: string | null; installs: readonly string[] };
+}

@@ -1,0 +1,40 @@
+import type { AgentReport } from "../../runtimes/collect-status.js";
+import { State } from "./layout.js";
+
+/** `#agents-table`: the agents, installed, signed in, how and where (the truth of `bosun agents`). */
+export function AgentsTable(props: { agents: AgentReport[]; home: string }) {
+  const shown = (path: string) => (path.startsWith(`${props.home}/`) ? `~/${path.slice(props.home.length + 1)}` : path);
+  return (
+    <section id="agents-table" aria-labelledby="agents-heading">
+      <h2 id="agents-heading">
+        {props.agents.filter((agent) => agent.auth.connected).length} of {props.agents.length} agents signed in, {props.agents.filter((agent) => agent.installed).length} installed
+      </h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Agent</th>
+            <th scope="col">Installed</th>
+            <th scope="col">Signed in</th>
+            <th scope="col">How</th>
+            <th scope="col">Where</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.agents.map((agent) => (
+            <tr id={`agent-${agent.id}`}>
+              <th scope="row">
+                {agent.title} <span class="id">{agent.id}</span>
+              </th>
+              <td>{agent.installed ? <State ok={true} text="installed" /> : <State ok={false} text={`not installed (${agent.installHint})`} />}</td>
+              <td>{agent.auth.error ? <State ok={null} text={`unreadable: ${agent.auth.error}`} /> : agent.auth.connected ? <State ok={true} text="signed in" /> : <State ok={false} text="not signed in" />}</td>
+              <td>{agent.auth.connected ? agent.auth.mode || "—" : agent.loginHint}</td>
+              <td>
+                <code>{agent.auth.authPath ? shown(agent.auth.authPath) : "—"}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
