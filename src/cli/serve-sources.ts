@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { Boot } from "../app/start.js";
+import { displayPath } from "../kernel/paths.js";
 import type { ServeContext } from "../app/mcp-server/tool.js";
 import type { Redactor } from "../kernel/redact/secrets.js";
 import type { DashboardSources, DashboardStatus } from "../web/sources.js";
@@ -54,6 +55,47 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
       if (!summary) return null;
       return clean({ summary, transcript: transcriptEntries(store.read(id)) });
     },
+    codexLogin: {
+      async start(signal) {
+        const [login, { machineDetectionContext }] = await Promise.all([import("../runtimes/codex-device-login.js"), import("../runtimes/kit/machine.js")]);
+        const ctx = machineDetectionContext(boot.agentEnv, boot.paths);
+        login.checkCodexLoginFolder(ctx);
+        const io = { base: login.codexAuthBase(boot.env), signal };
+        const started = await login.startCodexDeviceLogin(io);
+        return {
+          userCode: started.userCode,
+          verificationUrl: started.verificationUrl,
+          expiresAt: started.expiresAt,
+          interval: started.interval,
+          async wait() {
+            const tokens = await login.waitForCodexDeviceLogin(started, io);
+            const authPath = await login.saveCodexLogin(ctx, tokens);
+            return { accountId: tokens.accountId, authPath: displayPath(authPath, boot.paths.home) };
+          },
+        };
+      },
+    },
+    disconnect: {
+      async plan(id) {
+        const { runtime, plan, describe } = await disconnectPlan(boot, id);
+        return { title: runtime.title, what: describe(plan) };
+      },
+      async carryOut(id) {
+        const { runtime, plan, ctx } = await disconnectPlan(boot, id);
+        const { carryOutDisconnect } = await import("../runtimes/kit/disconnect.js");
+        const outcome = await carryOutDisconnect(runtime, plan, ctx);
+        return { removed: outcome.removed, message: outcome.removed ? `Disconnected ${runtime.title}.` : (outcome.message ?? "nothing removed") };
+      },
+    },
     watched: { sessions: sessionsDir(boot.paths), catalog: null, installs: [] },
   };
+}
+
+/** An agent's disconnect, planned as `bosun agents disconnect` plans it (an agent without a bosun-owned sign-in: a `UserError`). */
+async function disconnectPlan(boot: Boot, id: string) {
+  const [registry, collect, { machineDetectionContext }, disconnect] = await Promise.all([import("../runtimes/registry.js"), import("../runtimes/collect-status.js"), import("../runtimes/kit/machine.js"), import("../runtimes/kit/disconnect.js")]);
+  const runtime = registry.getRuntime(id);
+  const ctx = machineDetectionContext(boot.agentEnv, boot.paths);
+  const plan = await disconnect.planRuntimeDisconnect(runtime, collect.runtimeConfig(boot.config?.value.agents, runtime.id), ctx);
+  return { runtime, plan, ctx, describe: (planned: typeof plan) => disconnect.describeDisconnectPlan(planned, boot.paths.home) };
 }

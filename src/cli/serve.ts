@@ -65,7 +65,7 @@ async function serveAction(flags: ServeFlags, output: Output): Promise<void> {
   if (other && other.pid !== process.pid) throw new UserError(`bosun serve already runs for this bosun (pid ${other.pid}) at ${other.url}: use it (press Enter in its terminal for a new link), or stop it first`);
   const [{ dashboardSources }, { serveRedactor }] = await Promise.all([import("./serve-sources.js"), import("../app/mcp-server/serve-redactor.js")]);
   const sources = await dashboardSources(boot, process.cwd(), await serveRedactor(boot), output);
-  const dashboard = await startDashboard({ host, port, sources, secret: dashboardSecret(join(boot.paths.state, "serve-secret")), packageRoot: boot.packageRoot, home: boot.paths.home });
+  const dashboard = await startDashboard({ host, port, sources, secret: dashboardSecret(join(boot.paths.state, "serve-secret")), packageRoot: boot.packageRoot, home: boot.paths.home, audit: (message, fields) => boot.log.info(message, fields) });
   writeFileSync(record, `${JSON.stringify({ pid: process.pid, url: dashboard.url })}\n`, { mode: 0o600 });
   const interactive = Boolean((output.stdin as { isTTY?: boolean } | undefined)?.isTTY ?? process.stdin.isTTY);
   const link = dashboard.launchUrl();

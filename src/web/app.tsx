@@ -8,7 +8,9 @@ import { launchRoute, sessionGate, sessionOf } from "./security/session-gate.js"
 import type { DashboardAuth } from "./security/dashboard-auth.js";
 import { liveRoute } from "./live/live-route.js";
 import type { LiveHub } from "./live/live-hub.js";
+import type { LoginJob } from "./login-job.js";
 import type { DashboardSources } from "./sources.js";
+import { CodexLogin } from "./views/login-view.js";
 import type { StaticAssets } from "./static-assets.js";
 import { AgentsTable } from "./views/agents-view.js";
 import { CatalogForm, CatalogResults } from "./views/catalog-view.js";
@@ -30,6 +32,10 @@ export interface DashboardAppOptions {
   heartbeatMs?: number;
   /** `POST /api/refresh`: look at everything again now and push what changed to the open pages. */
   refresh?: () => Promise<void>;
+  /** Codex's device login, a job of the server. */
+  login: LoginJob;
+  /** Tells the log what the page changed (an audit line per action). */
+  audit: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /**
@@ -72,7 +78,35 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
     return c.json({ refreshed: true });
   });
 
-  app.get("/", async (c) => page(c, "agents", "Agents", <AgentsTable agents={(await sources.agents()).agents} home={home} />));
+  app.get("/api/agents/codex/login", (c) => c.json(options.login.state));
+  app.post("/api/agents/codex/login", async (c) => c.json(await options.login.start()));
+  app.delete("/api/agents/codex/login", (c) => c.json(options.login.stop()));
+  app.post("/agents/codex/login", async (c) => c.html(<CodexLogin login={await options.login.start()} />));
+  app.delete("/agents/codex/login", (c) => c.html(<CodexLogin login={options.login.stop()} />));
+  const disconnect = async (c: Context) => {
+    const id = c.req.param("id") as string;
+    const { title, what } = await sources.disconnect.plan(id);
+    const outcome = await sources.disconnect.carryOut(id);
+    options.audit("agent disconnected from the dashboard", { agent: id, title, what, removed: outcome.removed });
+    return outcome;
+  };
+  app.post("/api/agents/:id/disconnect", async (c) => c.json(await disconnect(c)));
+  app.post("/agents/:id/disconnect", async (c) => {
+    await disconnect(c);
+    return c.html(<AgentsTable agents={(await sources.agents()).agents} home={home} />);
+  });
+
+  app.get("/", async (c) =>
+    page(
+      c,
+      "agents",
+      "Agents",
+      <>
+        <AgentsTable agents={(await sources.agents()).agents} home={home} />
+        <CodexLogin login={options.login.state} />
+      </>,
+    ),
+  );
   app.get("/installs", async (c) => page(c, "installs", "Installs", <InstallsTable runtimes={(await sources.installs()).runtimes} home={home} />));
   app.get("/catalog", async (c) => {
     const query = catalogQuery(c.req.query());

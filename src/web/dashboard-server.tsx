@@ -4,6 +4,8 @@ import { UserError } from "../kernel/errors.js";
 import { dashboardApp } from "./app.js";
 import { LiveHub } from "./live/live-hub.js";
 import { Refresher } from "./live/refresher.js";
+import { LoginJob } from "./login-job.js";
+import { CodexLogin } from "./views/login-view.js";
 import { allowedHosts } from "./security/allowed-hosts.js";
 import { DashboardAuth } from "./security/dashboard-auth.js";
 import type { DashboardSources } from "./sources.js";
@@ -32,6 +34,8 @@ export interface DashboardOptions {
   secret: Buffer;
   packageRoot: string;
   home: string;
+  /** Where the page's actions are told (the log). */
+  audit?: (message: string, fields: Record<string, unknown>) => void;
   /** How often the live elements are looked at while a page is open (ms). */
   refreshMs?: number;
   heartbeatMs?: number;
@@ -80,7 +84,16 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const hostName = options.host.includes(":") ? `[${options.host}]` : options.host;
   const extraHosts = ["127.0.0.1", "localhost", "::1"].includes(options.host) ? [] : [hostName];
   let hosts = allowedHosts(port, extraHosts);
-  const app = dashboardApp({ hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
+  const audit = options.audit ?? (() => undefined);
+  const login = new LoginJob(
+    sources.codexLogin,
+    (state) => {
+      void html(<CodexLogin login={state} />).then((text) => hub.publish("codex-login", text));
+      if (state.state === "signed-in") void refresher.now();
+    },
+    audit,
+  );
+  const app = dashboardApp({ login, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
   const server: ServerType = await new Promise((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new PortTakenError(options.host, port) : error));
@@ -97,6 +110,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     refresh: () => refresher.now(),
     streams: () => hub.streams,
     async close() {
+      login.stop();
       closing.abort();
       refresher.stop();
       await new Promise<void>((resolve) => {

@@ -50,6 +50,16 @@ export interface DashboardSources {
   sessions(): Promise<SessionSummary[]>;
   /** One session's summary and transcript; null when there is no such session. */
   session(id: string): Promise<{ summary: SessionSummary; transcript: TranscriptEntry[] } | null>;
+  /** Codex's device login, in steps the server's login job runs (the CLI's own: `bosun agents login codex`). */
+  codexLogin: {
+    /** Asks the login server for a code (throws a `UserError` saying why it cannot). */
+    start(signal: AbortSignal): Promise<{ userCode: string; verificationUrl: string; expiresAt: number; interval: number; wait(): Promise<{ accountId: string; authPath: string }> }>;
+  };
+  /** Disconnects an agent's bosun-owned sign-in: what it would do (`what`), and doing it. Agents without one: a `UserError`. */
+  disconnect: {
+    plan(id: string): Promise<{ title: string; what: string }>;
+    carryOut(id: string): Promise<{ removed: boolean; message: string }>;
+  };
   /** Folders whose changes should refresh the live views (the sessions folder, the catalog cache…). */
   watched: { sessions: string; catalog: string | null; installs: readonly string[] };
 }

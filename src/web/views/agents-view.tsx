@@ -17,6 +17,9 @@ export function AgentsTable(props: { agents: AgentReport[]; home: string }) {
             <th scope="col">Signed in</th>
             <th scope="col">How</th>
             <th scope="col">Where</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -30,6 +33,13 @@ export function AgentsTable(props: { agents: AgentReport[]; home: string }) {
               <td>{agent.auth.connected ? agent.auth.mode || "—" : agent.loginHint}</td>
               <td>
                 <code>{agent.auth.authPath ? shown(agent.auth.authPath) : "—"}</code>
+              </td>
+              <td>
+                {agent.canDisconnect && agent.auth.connected ? (
+                  <button type="button" hx-post={`/agents/${agent.id}/disconnect`} hx-target="#agents-table" hx-swap="outerHTML" hx-confirm={`Disconnect ${agent.title}? bosun removes the sign-in it keeps for it${agent.auth.authPath ? ` (${shown(agent.auth.authPath)})` : ""}.`}>
+                    Disconnect<span class="visually-hidden"> {agent.title}</span>
+                  </button>
+                ) : null}
               </td>
             </tr>
           ))}
