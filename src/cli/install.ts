@@ -129,7 +129,7 @@ function changeCount(outcome: InstallOutcome): number {
 }
 
 /** One run's options, as its preview (a dry run) takes them; the real run adds to them. */
-function runOptions(
+export function runOptions(
   entry: { scope: InstallScope; runtimes: string[] | undefined; allDetected: boolean },
   context: { packArg: string | undefined; flags: InstallFlags; resolve: "keep" | "remove" | undefined; lockTimeoutMs: number; cwd: string; boot: Boot; reuse: InstallPackOptions["reuse"] },
 ): InstallPackOptions {

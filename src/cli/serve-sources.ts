@@ -3,7 +3,9 @@ import type { Boot } from "../app/start.js";
 import { displayPath } from "../kernel/paths.js";
 import type { ServeContext } from "../app/mcp-server/tool.js";
 import type { Redactor } from "../kernel/redact/secrets.js";
-import type { DashboardSources, DashboardStatus } from "../web/sources.js";
+import { createHash } from "node:crypto";
+import { UserError } from "../kernel/errors.js";
+import { choiceKey, StalePlanError, type DashboardSources, type DashboardStatus, type InstallRequest } from "../web/sources.js";
 import { redactJson } from "../web/redact-json.js";
 import type { Output } from "./output.js";
 
@@ -87,7 +89,67 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
         return { removed: outcome.removed, message: outcome.removed ? `Disconnected ${runtime.title}.` : (outcome.message ?? "nothing removed") };
       },
     },
+    install: await installSource(boot, cwd, quiet),
     watched: { sessions: sessionsDir(boot.paths), catalog: null, installs: [] },
+  };
+}
+
+/**
+ * Installs from the page, through the CLI's own path: the options `bosun install` gives
+ * (runOptions), the dry run, the audit of what the pack will run, the hook snapshot after.
+ */
+async function installSource(boot: Boot, cwd: string, quiet: Output): Promise<DashboardSources["install"]> {
+  const [installer, { runOptions }, { auditOfPreview }, { buildInstallReport }, registry, placements, { needsChoice, isBlocked }, errors] = await Promise.all([
+    import("../install/install-pack.js"),
+    import("./install.js"),
+    import("./install-audit.js"),
+    import("../install/report.js"),
+    import("../runtimes/registry.js"),
+    import("../install/plan/placements.js"),
+    import("../install/plan/plan-types.js"),
+    import("../install/install-errors.js"),
+  ]);
+  const options = (request: InstallRequest) => runOptions({ scope: request.scope, runtimes: request.runtimes, allDetected: false }, { packArg: request.pack, flags: {}, resolve: undefined, lockTimeoutMs: 10_000, cwd, boot, reuse: undefined });
+  const plan = async (request: InstallRequest) => {
+    if (request.runtimes.length === 0) throw new UserError("choose at least one runtime");
+    const outcome = await installer.installPack({ ...options(request), trustSettled: false });
+    const report = buildInstallReport(outcome, true, await auditOfPreview(outcome));
+    const planId = createHash("sha256")
+      .update(JSON.stringify({ pack: outcome.pack.digest ?? null, targets: report.targets.map((target) => target.roots.map((root) => [root.dir, root.actions.map((action) => [action.type, action.path, action.to ?? null, action.group])])) }))
+      .digest("hex")
+      .slice(0, 32);
+    return { planId, report, outcome };
+  };
+  return {
+    runtimes(scope) {
+      const ctx = { env: boot.agentEnv, home: boot.paths.home, cwd };
+      const found = new Set(placements.detectedRuntimes(registry.listInstallRuntimes(), scope, ctx).map((runtime) => runtime.id));
+      return registry.listInstallRuntimes().map((runtime) => ({ id: runtime.id, title: runtime.title, detected: found.has(runtime.id) }));
+    },
+    plan: async (request) => {
+      const { planId, report } = await plan(request);
+      return { planId, report };
+    },
+    async apply(request, onProgress) {
+      const now = await plan(request);
+      if (now.planId !== request.planId) throw new StalePlanError();
+      const all = now.outcome.result.targets.flatMap(({ roots }) => roots.flatMap((root) => root.plan.actions.map((action) => ({ root: root.root.dir, action }))));
+      const blocked = all.filter(({ action }) => isBlocked(action));
+      if (blocked.length > 0) throw new errors.InstallBlockedError(blocked);
+      const open = all.filter(({ root, action }) => needsChoice(action) && request.choices[choiceKey(root, action.rel)] === undefined);
+      if (open.length > 0) throw new UserError(`choose keep or remove for ${open.map(({ action }) => action.rel).join(", ")}`);
+      const outcome = await installer.installPack({
+        ...options(request),
+        dryRun: false,
+        onProgress,
+        ask: async (questions) => {
+          for (const { root, action } of questions) action.resolution = request.choices[choiceKey(root.dir, action.rel)] ?? "keep";
+        },
+      });
+      boot.log.info("install applied from the dashboard", { pack: outcome.pack.name, version: outcome.pack.version, runtimes: request.runtimes, scope: request.scope });
+      await (await import("./hook-snapshot.js")).saveHookSnapshotAfterInstall(boot, quiet, outcome);
+      return buildInstallReport(outcome, false, null);
+    },
   };
 }
 

@@ -9,6 +9,10 @@ import type { DashboardAuth } from "./security/dashboard-auth.js";
 import { liveRoute } from "./live/live-route.js";
 import type { LiveHub } from "./live/live-hub.js";
 import type { LoginJob } from "./login-job.js";
+import { InstallBusyError, type InstallJob } from "./install-job.js";
+import { installRequest, applyRequest } from "./install-request.js";
+import { InstallForm, InstallPlan, InstallProgress } from "./views/install-plan-view.js";
+import { StalePlanError } from "./sources.js";
 import type { DashboardSources } from "./sources.js";
 import { CodexLogin } from "./views/login-view.js";
 import type { StaticAssets } from "./static-assets.js";
@@ -34,6 +38,8 @@ export interface DashboardAppOptions {
   refresh?: () => Promise<void>;
   /** Codex's device login, a job of the server. */
   login: LoginJob;
+  /** Installing from the page, a job of the server. */
+  installs: InstallJob;
   /** Tells the log what the page changed (an audit line per action). */
   audit: (message: string, fields: Record<string, unknown>) => void;
 }
@@ -44,6 +50,11 @@ export interface DashboardAppOptions {
  * (and a change its CSRF token). The JSON API under `/api/` is the contract; the pages render the
  * same data (hono/jsx: every text escaped).
  */
+/** A form's fields as `installRequest` reads them (a field given once is a string, more often an array). */
+function formValues(body: Record<string, string | File | (string | File)[]>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, Array.isArray(value) ? value.map(String) : String(value)]));
+}
+
 export function dashboardApp(options: DashboardAppOptions): Hono {
   const { sources, home } = options;
   const app = new Hono();
@@ -51,7 +62,12 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
   app.use("*", requestGuard(options.hosts));
   app.get("/auth", launchRoute(options.auth));
   app.use("*", sessionGate(options.auth));
-  app.onError((error, c) => (error instanceof UserError || error instanceof QueryError ? problem(c, 400, error.message) : problem(c, 500, `internal error: ${error.message}`)));
+  app.onError((error, c) => {
+    if (error instanceof InstallBusyError || error instanceof StalePlanError) return problem(c, 409, error.message);
+    if (error instanceof UserError || error instanceof QueryError) return problem(c, 400, error.message);
+    options.audit("dashboard request failed", { path: c.req.path, error: error.message });
+    return problem(c, 500, `internal error: ${error.message}`);
+  });
   app.notFound((c) => problem(c, 404, `no page ${c.req.path}`));
 
   app.get("/assets/:name", (c) => options.assets.serve(c, c.req.param("name")));
@@ -107,7 +123,40 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
       </>,
     ),
   );
-  app.get("/installs", async (c) => page(c, "installs", "Installs", <InstallsTable runtimes={(await sources.installs()).runtimes} home={home} />));
+  app.get("/installs", async (c) => {
+    const scope = c.req.query("scope") === "local" ? "local" : "global";
+    return page(
+      c,
+      "installs",
+      "Installs",
+      <>
+        <InstallsTable runtimes={(await sources.installs()).runtimes} home={home} />
+        <InstallForm runtimes={sources.install.runtimes(scope)} scope={scope} />
+        <InstallPlan request={null} planId={null} report={null} home={home} />
+        <InstallProgress state={options.installs.state} />
+      </>,
+    );
+  });
+  app.post("/api/installs/plan", async (c) => c.json(await sources.install.plan(installRequest(await c.req.json().catch(() => undefined)))));
+  app.post("/installs/plan", async (c) => {
+    const request = installRequest(formValues(await c.req.parseBody({ all: true })));
+    const { planId, report } = await sources.install.plan(request);
+    return c.html(<InstallPlan request={request} planId={planId} report={report} home={home} />);
+  });
+  const apply = async (c: Context, body: unknown) => {
+    const request = applyRequest(body);
+    options.audit("install started from the dashboard", { runtimes: request.runtimes, scope: request.scope, pack: request.pack ?? "bosun" });
+    return options.installs.start(request);
+  };
+  app.post("/api/installs/apply", async (c) => {
+    const { finished } = await apply(c, await c.req.json().catch(() => undefined));
+    // The API waits for the end: a stale plan is a 409, a failure a 400, with the one line.
+    const state = await finished;
+    if (state.state === "failed") return problem(c, state.stale ? 409 : 400, state.message);
+    return c.json(state);
+  });
+  app.post("/installs/apply", async (c) => c.html(<InstallProgress state={(await apply(c, formValues(await c.req.parseBody({ all: true })))).state} />));
+  app.get("/api/installs/job", (c) => c.json(options.installs.state));
   app.get("/catalog", async (c) => {
     const query = catalogQuery(c.req.query());
     const search = await sources.catalog(query);

@@ -5,6 +5,8 @@ import { dashboardApp } from "./app.js";
 import { LiveHub } from "./live/live-hub.js";
 import { Refresher } from "./live/refresher.js";
 import { LoginJob } from "./login-job.js";
+import { InstallJob } from "./install-job.js";
+import { InstallProgress } from "./views/install-plan-view.js";
 import { CodexLogin } from "./views/login-view.js";
 import { allowedHosts } from "./security/allowed-hosts.js";
 import { DashboardAuth } from "./security/dashboard-auth.js";
@@ -93,7 +95,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     },
     audit,
   );
-  const app = dashboardApp({ login, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
+  const installs = new InstallJob(sources.install, (state) => {
+    void html(<InstallProgress state={state} />).then((text) => hub.publish("install-progress", text));
+    if (state.state !== "applying") void refresher.now();
+  });
+  const app = dashboardApp({ login, installs, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
   const server: ServerType = await new Promise((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new PortTakenError(options.host, port) : error));

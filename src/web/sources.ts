@@ -1,6 +1,7 @@
 import type { ModelSearch } from "../app/mcp-server/catalog-search.js";
 import type { SessionSummary } from "../agent/session/list.js";
 import type { RootStatus } from "../install/records/install-status.js";
+import type { InstallReport } from "../install/report.js";
 import type { AgentReport } from "../runtimes/collect-status.js";
 
 /** One subsystem's line of `bosun status`. */
@@ -20,6 +21,16 @@ export interface DashboardStatus {
   plugins: { name: string; state: string; detail: string }[];
   sections: StatusSection[];
 }
+
+/** An install the page asks for: bosun's own pack unless `pack` names a folder. */
+export interface InstallRequest {
+  runtimes: string[];
+  scope: "global" | "local";
+  pack?: string;
+}
+
+/** The key of one question of a plan in `choices`: its root folder and path. */
+export const choiceKey = (dir: string, path: string) => `${dir}|${path}`;
 
 /** A catalog search, as the page and `/api/catalog` ask it. */
 export interface CatalogQuery {
@@ -60,6 +71,23 @@ export interface DashboardSources {
     plan(id: string): Promise<{ title: string; what: string }>;
     carryOut(id: string): Promise<{ removed: boolean; message: string }>;
   };
+  /** Installing a pack from the page: the same planner, lock and journal as `bosun install`. */
+  install: {
+    /** The runtimes a pack can go into, and whether each one's folder is here for the scope. */
+    runtimes(scope: "global" | "local"): { id: string; title: string; detected: boolean }[];
+    /** The dry run: what an install would do (`planId` names it, to apply exactly that). */
+    plan(request: InstallRequest): Promise<{ planId: string; report: InstallReport }>;
+    /** Applies a plan shown before: a `StalePlanError` when it changed since; `choices` answer its questions. */
+    apply(request: InstallRequest & { planId: string; choices: Readonly<Record<string, "keep" | "remove">> }, onProgress: (done: number, total: number) => void): Promise<InstallReport>;
+  };
   /** Folders whose changes should refresh the live views (the sessions folder, the catalog cache…). */
   watched: { sessions: string; catalog: string | null; installs: readonly string[] };
+}
+
+/** The plan the page showed is not what an install would do now (a file or the pack changed): plan again. */
+export class StalePlanError extends Error {
+  override name = "StalePlanError";
+  constructor() {
+    super("the plan changed since it was shown (a file or the pack changed): plan again, and check it");
+  }
 }
