@@ -9,6 +9,7 @@ import type { DashboardAuth } from "./security/dashboard-auth.js";
 import { liveRoute } from "./live/live-route.js";
 import type { LiveHub } from "./live/live-hub.js";
 import type { LoginJob } from "./login-job.js";
+import type { FreshData } from "./fresh-data.js";
 import { InstallBusyError, type InstallJob } from "./install-job.js";
 import { installRequest, applyRequest } from "./install-request.js";
 import { InstallForm, InstallPlan, InstallProgress } from "./views/install-plan-view.js";
@@ -38,6 +39,8 @@ export interface DashboardAppOptions {
   refresh?: () => Promise<void>;
   /** Codex's device login, a job of the server. */
   login: LoginJob;
+  /** The sources' answers, shared by the views, the API and the live refresher. */
+  fresh: FreshData;
   /** Installing from the page, a job of the server. */
   installs: InstallJob;
   /** Tells the log what the page changed (an audit line per action). */
@@ -58,6 +61,11 @@ function formValues(body: Record<string, string | File | (string | File)[]>): Re
 export function dashboardApp(options: DashboardAppOptions): Hono {
   const { sources, home } = options;
   const app = new Hono();
+  // The answers the views and the API share, at most a second old (fresh-data.ts).
+  const data = { agents: () => sources.agents(), status: () => sources.status(), installs: () => sources.installs() };
+  const agents = () => options.fresh.get("agents", data.agents);
+  const installs = () => options.fresh.get("installs", data.installs);
+  const status = () => options.fresh.get("status", data.status);
   app.use("*", securityHeaders());
   app.use("*", requestGuard(options.hosts));
   app.get("/auth", launchRoute(options.auth));
@@ -80,9 +88,13 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
       </Layout>,
     );
 
-  app.get("/api/agents", async (c) => c.json(await sources.agents()));
-  app.get("/api/status", async (c) => c.json(await sources.status()));
-  app.get("/api/installs", async (c) => c.json(await sources.installs()));
+  const cachedJson = async (c: Context, name: keyof typeof data) => {
+    c.header("Content-Type", "application/json");
+    return c.body(await options.fresh.json(name, data[name]));
+  };
+  app.get("/api/agents", (c) => cachedJson(c, "agents"));
+  app.get("/api/status", (c) => cachedJson(c, "status"));
+  app.get("/api/installs", (c) => cachedJson(c, "installs"));
   app.get("/api/catalog", async (c) => c.json(await sources.catalog(catalogQuery(c.req.query()))));
   app.get("/api/sessions", async (c) => c.json({ sessions: await sources.sessions() }));
   app.get("/api/sessions/:id", async (c) => {
@@ -103,13 +115,14 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
     const id = c.req.param("id") as string;
     const { title, what } = await sources.disconnect.plan(id);
     const outcome = await sources.disconnect.carryOut(id);
+    options.fresh.drop("agents", "status");
     options.audit("agent disconnected from the dashboard", { agent: id, title, what, removed: outcome.removed });
     return outcome;
   };
   app.post("/api/agents/:id/disconnect", async (c) => c.json(await disconnect(c)));
   app.post("/agents/:id/disconnect", async (c) => {
     await disconnect(c);
-    return c.html(<AgentsTable agents={(await sources.agents()).agents} home={home} />);
+    return c.html(<AgentsTable agents={(await agents()).agents} home={home} />);
   });
 
   app.get("/", async (c) =>
@@ -118,7 +131,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
       "agents",
       "Agents",
       <>
-        <AgentsTable agents={(await sources.agents()).agents} home={home} />
+        <AgentsTable agents={(await agents()).agents} home={home} />
         <CodexLogin login={options.login.state} />
       </>,
     ),
@@ -130,7 +143,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
       "installs",
       "Installs",
       <>
-        <InstallsTable runtimes={(await sources.installs()).runtimes} home={home} />
+        <InstallsTable runtimes={(await installs()).runtimes} home={home} />
         <InstallForm runtimes={sources.install.runtimes(scope)} scope={scope} />
         <InstallPlan request={null} planId={null} report={null} home={home} />
         <InstallProgress state={options.installs.state} />
@@ -187,6 +200,6 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
       </>,
     );
   });
-  app.get("/status", async (c) => page(c, "status", "Status", <StatusSections status={await sources.status()} />));
+  app.get("/status", async (c) => page(c, "status", "Status", <StatusSections status={await status()} />));
   return app;
 }

@@ -4,6 +4,7 @@ import { UserError } from "../kernel/errors.js";
 import { dashboardApp } from "./app.js";
 import { LiveHub } from "./live/live-hub.js";
 import { Refresher } from "./live/refresher.js";
+import { FreshData } from "./fresh-data.js";
 import { LoginJob } from "./login-job.js";
 import { InstallJob } from "./install-job.js";
 import { InstallProgress } from "./views/install-plan-view.js";
@@ -72,12 +73,14 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const closing = new AbortController();
   const auth = new DashboardAuth(options.secret);
   const assets = new StaticAssets(options.packageRoot);
+  // Each pass of the refresher looks again (fresh), and the views and the API share what it saw.
+  const fresh = new FreshData(options.refreshMs ?? 1000);
   const refresher = new Refresher(
     [
-      { target: "agents-table", render: async () => html(<AgentsTable agents={(await sources.agents()).agents} home={home} />) },
-      { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await sources.installs()).runtimes} home={home} />) },
+      { target: "agents-table", render: async () => html(<AgentsTable agents={(await fresh.get("agents", () => sources.agents(), true)).agents} home={home} />) },
+      { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await fresh.get("installs", () => sources.installs(), true)).runtimes} home={home} />) },
       { target: "sessions-list", render: async () => html(<SessionsList sessions={await sources.sessions()} />) },
-      { target: "status-sections", render: async () => html(<StatusSections status={await sources.status()} />) },
+      { target: "status-sections", render: async () => html(<StatusSections status={await fresh.get("status", () => sources.status(), true)} />) },
     ],
     (target, text) => hub.publish(target, text),
     { intervalMs: options.refreshMs ?? 1000, watched: [sources.watched.sessions, ...sources.watched.installs], active: () => hub.streams > 0 },
@@ -91,15 +94,21 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     sources.codexLogin,
     (state) => {
       void html(<CodexLogin login={state} />).then((text) => hub.publish("codex-login", text));
-      if (state.state === "signed-in") void refresher.now();
+      if (state.state === "signed-in") {
+        fresh.drop("agents", "status");
+        void refresher.now();
+      }
     },
     audit,
   );
   const installs = new InstallJob(sources.install, (state) => {
     void html(<InstallProgress state={state} />).then((text) => hub.publish("install-progress", text));
-    if (state.state !== "applying") void refresher.now();
+    if (state.state !== "applying") {
+      fresh.drop("installs", "status");
+      void refresher.now();
+    }
   });
-  const app = dashboardApp({ login, installs, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
+  const app = dashboardApp({ fresh, login, installs, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
   const server: ServerType = await new Promise((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new PortTakenError(options.host, port) : error));
