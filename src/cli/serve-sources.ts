@@ -51,9 +51,9 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
       };
       return clean(status);
     },
-    sessions: async () => clean(store.list()),
+    sessions: async () => clean(store.list((text) => redactor.text(text))),
     session: async (id) => {
-      const summary = store.list().find((session) => session.id === id);
+      const summary = store.list((text) => redactor.text(text)).find((session) => session.id === id);
       if (!summary) return null;
       return clean({ summary, transcript: transcriptEntries(store.read(id)) });
     },

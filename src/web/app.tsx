@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { raw } from "hono/html";
 import { UserError } from "../kernel/errors.js";
 import { catalogQuery, QueryError } from "./catalog-query.js";
 import { problem } from "./problem.js";
@@ -69,6 +70,8 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
   app.use("*", securityHeaders());
   app.use("*", requestGuard(options.hosts));
   app.get("/auth", launchRoute(options.auth));
+  // Browsers ask for it on every page, the refusals included: nothing, rather than a 404 in their console.
+  app.get("/favicon.ico", (c) => c.body(null, 204));
   app.use("*", sessionGate(options.auth));
   app.onError((error, c) => {
     if (error instanceof InstallBusyError || error instanceof StalePlanError) return problem(c, 409, error.message);
@@ -79,13 +82,17 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
   app.notFound((c) => problem(c, 404, `no page ${c.req.path}`));
 
   app.get("/assets/:name", (c) => options.assets.serve(c, c.req.param("name")));
-  app.get("/live", liveRoute(options.hub, options.closing, options.heartbeatMs));
+  app.get("/live", liveRoute(options.hub, options.closing, options.heartbeatMs, options.refresh));
 
+  // A doctype first: without one the browser lays the page out in quirks mode.
   const page = (c: Context, view: ViewId, title: string, body: unknown) =>
     c.html(
-      <Layout view={view} title={title} csrf={options.auth.csrfToken(sessionOf(c))}>
-        {body as never}
-      </Layout>,
+      <>
+        {raw("<!DOCTYPE html>")}
+        <Layout view={view} title={title} csrf={options.auth.csrfToken(sessionOf(c))}>
+          {body as never}
+        </Layout>
+      </>,
     );
 
   const cachedJson = async (c: Context, name: keyof typeof data) => {

@@ -1,7 +1,8 @@
+import { MAX_LIMIT } from "../app/mcp-server/catalog-search-tool.js";
 import type { CatalogQuery } from "./sources.js";
 
-/** The most models one search shows. */
-export const MAX_CATALOG_LIMIT = 500;
+/** The most models one search shows (the catalog search's own limit). */
+export const MAX_CATALOG_LIMIT = MAX_LIMIT;
 
 /** A bad query parameter: the 400's one line names it. */
 export class QueryError extends Error {

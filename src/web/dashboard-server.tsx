@@ -1,4 +1,5 @@
 import { serve, type ServerType } from "@hono/node-server";
+import { setMaxListeners } from "node:events";
 import type { AddressInfo } from "node:net";
 import { UserError } from "../kernel/errors.js";
 import { dashboardApp } from "./app.js";
@@ -71,6 +72,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const { sources, home } = options;
   const hub = new LiveHub();
   const closing = new AbortController();
+  // Each open live stream listens to it: a hundred pages is expected, not a leak.
+  setMaxListeners(0, closing.signal);
   const auth = new DashboardAuth(options.secret);
   const assets = new StaticAssets(options.packageRoot);
   // Each pass of the refresher looks again (fresh), and the views and the API share what it saw.

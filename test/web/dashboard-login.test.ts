@@ -98,7 +98,8 @@ describe("the Codex device login from the dashboard", () => {
   it("changes need the page's CSRF token and Origin: without them nothing starts", async () => {
     const { oauth, served } = await world({ usercode, token: PENDING });
     const cookie = await signIn(await served.nextLink());
-    for (const headers of [{ cookie, origin: served.url }, { cookie, "x-bosun-csrf": "0".repeat(64), origin: served.url }, { cookie }]) {
+    const attempts: Record<string, string>[] = [{ cookie, origin: served.url }, { cookie, "x-bosun-csrf": "0".repeat(64), origin: served.url }, { cookie }];
+    for (const headers of attempts) {
       const response = await fetch(`${served.url}/api/agents/codex/login`, { method: "POST", headers });
       expect(response.status, JSON.stringify(Object.keys(headers))).toBe(403);
     }

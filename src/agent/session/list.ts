@@ -38,7 +38,7 @@ export function listSessionIds(dir: string): string[] {
   }
 }
 
-export function summarizeSessionFile(file: string): SessionSummary | null {
+export function summarizeSessionFile(file: string, redact: (text: string) => string = (text) => text): SessionSummary | null {
   let head: string;
   let info: Stats;
   try {
@@ -61,7 +61,7 @@ export function summarizeSessionFile(file: string): SessionSummary | null {
     try {
       const event = JSON.parse(line) as SessionEvent;
       if (event.type === "run" && event.phase === "start") {
-        title = oneLine(event.prompt);
+        title = oneLine(redact(event.prompt));
         break;
       }
     } catch {

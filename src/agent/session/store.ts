@@ -193,10 +193,10 @@ export class FileSessionStore implements SessionStore {
     return { ...parseSessionFile(file, readRegularFile(file, MAX_SESSION_BYTES).toString("utf8")), file };
   }
 
-  list(): SessionSummary[] {
+  list(redact?: (text: string) => string): SessionSummary[] {
     const summaries: SessionSummary[] = [];
     for (const id of this.ids()) {
-      const summary = summarizeSessionFile(this.file(id));
+      const summary = summarizeSessionFile(this.file(id), redact);
       if (summary) summaries.push(summary);
     }
     return summaries.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));

@@ -5,7 +5,7 @@ import type { ModelsDevClient, RefreshOutcome } from "../../catalog/models-dev-c
 import { searchModels, type FoundModel } from "./catalog-search.js";
 import type { ServerTool } from "./tool.js";
 
-const MAX_LIMIT = 200;
+export const MAX_LIMIT = 200;
 
 const input = z
   .object({

@@ -11,20 +11,21 @@ export const HEARTBEAT_MS = 10_000;
  * each change as it happens (`fragment` events: `{target, html}`), and a `ping` every
  * `heartbeatMs`. It ends when the page leaves or the server stops (`closing`).
  */
-export function liveRoute(hub: LiveHub, closing: AbortSignal, heartbeatMs = HEARTBEAT_MS): (c: Context) => Response {
+export function liveRoute(hub: LiveHub, closing: AbortSignal, heartbeatMs = HEARTBEAT_MS, fresh?: () => Promise<void>): (c: Context) => Response {
   return (c) => {
-    c.header("Cache-Control", "no-store");
     c.header("X-Accel-Buffering", "no");
-    return streamSSE(c, async (stream) => {
+    const response = streamSSE(c, async (stream) => {
       const queued: LiveFragment[] = [];
       let wake: (() => void) | null = null;
       const unsubscribe = hub.subscribe((fragment) => {
         queued.push(fragment);
         wake?.();
       });
+      let onClosing = () => {};
       const ended = new Promise<void>((resolve) => {
+        onClosing = () => resolve();
         stream.onAbort(resolve);
-        closing.addEventListener("abort", () => resolve(), { once: true });
+        closing.addEventListener("abort", onClosing, { once: true });
       });
       try {
         let sent = 0;
@@ -34,6 +35,8 @@ export function liveRoute(hub: LiveHub, closing: AbortSignal, heartbeatMs = HEAR
           await stream.writeSSE({ event: "fragment", id: String(fragment.id), data: JSON.stringify({ target: fragment.target, html: fragment.html }) });
         };
         await stream.writeSSE({ event: "ping", data: "start" });
+        // The first stream after none: the hub was not kept current meanwhile (the refresher waits for a stream).
+        if (fresh && hub.streams === 1) await fresh().catch(() => undefined);
         for (const fragment of hub.latest()) await send(fragment);
         let done = false;
         void ended.then(() => {
@@ -41,7 +44,7 @@ export function liveRoute(hub: LiveHub, closing: AbortSignal, heartbeatMs = HEAR
           wake?.();
         });
         while (!done && !closing.aborted) {
-          for (const fragment of queued.splice(0)) await send(fragment);
+          while (queued.length > 0) for (const fragment of queued.splice(0)) await send(fragment);
           const beat = new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, heartbeatMs);
             wake = () => {
@@ -54,9 +57,12 @@ export function liveRoute(hub: LiveHub, closing: AbortSignal, heartbeatMs = HEAR
           if (queued.length === 0 && !done) await stream.writeSSE({ event: "ping", data: String(Date.now()) });
         }
       } finally {
+        closing.removeEventListener("abort", onClosing);
         unsubscribe();
         await stream.close();
       }
     });
+    response.headers.set("Cache-Control", "no-store");
+    return response;
   };
 }
