@@ -67,6 +67,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
   const agents = () => options.fresh.get("agents", data.agents);
   const installs = () => options.fresh.get("installs", data.installs);
   const status = () => options.fresh.get("status", data.status);
+  const sessions = () => options.fresh.get("sessions", () => sources.sessions());
   app.use("*", securityHeaders());
   app.use("*", requestGuard(options.hosts));
   app.get("/auth", launchRoute(options.auth));
@@ -103,7 +104,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
   app.get("/api/status", (c) => cachedJson(c, "status"));
   app.get("/api/installs", (c) => cachedJson(c, "installs"));
   app.get("/api/catalog", async (c) => c.json(await sources.catalog(catalogQuery(c.req.query()))));
-  app.get("/api/sessions", async (c) => c.json({ sessions: await sources.sessions() }));
+  app.get("/api/sessions", async (c) => c.json({ sessions: await sessions() }));
   app.get("/api/sessions/:id", async (c) => {
     const found = await sources.session(c.req.param("id"));
     return found ? c.json(found) : problem(c, 404, `no session ${c.req.param("id")}`);
@@ -191,7 +192,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
     );
   });
   app.get("/catalog/results", async (c) => c.html(<CatalogResults search={await sources.catalog(catalogQuery(c.req.query()))} />));
-  app.get("/sessions", async (c) => page(c, "sessions", "Sessions", <SessionsList sessions={await sources.sessions()} />));
+  app.get("/sessions", async (c) => page(c, "sessions", "Sessions", <SessionsList sessions={await sessions()} />));
   app.get("/sessions/:id", async (c) => {
     const found = await sources.session(c.req.param("id"));
     if (!found) return problem(c, 404, `no session ${c.req.param("id")}`);

@@ -82,11 +82,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     [
       { target: "agents-table", render: async () => html(<AgentsTable agents={(await fresh.get("agents", () => sources.agents(), true)).agents} home={home} />) },
       { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await fresh.get("installs", () => sources.installs(), true)).runtimes} home={home} />) },
-      { target: "sessions-list", render: async () => html(<SessionsList sessions={await sources.sessions()} />) },
+      { target: "sessions-list", render: async () => html(<SessionsList sessions={await fresh.get("sessions", () => sources.sessions(), true)} />), watch: sources.watched.sessions, changed: () => fresh.drop("sessions") },
       { target: "status-sections", render: async () => html(<StatusSections status={await fresh.get("status", () => sources.status(), true)} />) },
     ],
     (target, text) => hub.publish(target, text),
-    { intervalMs: options.refreshMs ?? 1000, watched: [sources.watched.sessions, ...sources.watched.installs], active: () => hub.streams > 0 },
+    { intervalMs: options.refreshMs ?? 1000, active: () => hub.streams > 0 },
   );
   let port = options.port;
   const hostName = options.host.includes(":") ? `[${options.host}]` : options.host;

@@ -6,7 +6,6 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
  * requests (the page puts it in its message area), plain text otherwise.
  */
 export function problem(c: Context, status: ContentfulStatusCode, message: string): Response {
-  c.header("Cache-Control", "no-store");
   if (c.req.path.startsWith("/api/") || c.req.header("hx-request") === "true" || (c.req.header("accept") ?? "").includes("application/json")) return c.json({ error: message }, status);
   return c.text(`bosun: ${message}\n`, status);
 }

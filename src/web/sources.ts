@@ -80,8 +80,8 @@ export interface DashboardSources {
     /** Applies a plan shown before: a `StalePlanError` when it changed since; `choices` answer its questions. */
     apply(request: InstallRequest & { planId: string; choices: Readonly<Record<string, "keep" | "remove">> }, onProgress: (done: number, total: number) => void): Promise<InstallReport>;
   };
-  /** Folders whose changes should refresh the live views (the sessions folder, the catalog cache…). */
-  watched: { sessions: string; catalog: string | null; installs: readonly string[] };
+  /** The folder whose changes refresh the live sessions list at once (the others are looked at every second). */
+  watched: { sessions: string };
 }
 
 /** The plan the page showed is not what an install would do now (a file or the pack changed): plan again. */

@@ -4,6 +4,8 @@ export interface LiveFragment {
   /** The id of the element it replaces. */
   target: string;
   html: string;
+  /** The SSE data line (`{target, html}` as JSON), made once for every stream. */
+  data: string;
 }
 
 /**
@@ -19,7 +21,7 @@ export class LiveHub {
   /** The element's new HTML, to every stream; skipped when it is what the streams have already. */
   publish(target: string, html: string): void {
     if (this.current.get(target)?.html === html) return;
-    const fragment = { id: ++this.seq, target, html };
+    const fragment = { id: ++this.seq, target, html, data: JSON.stringify({ target, html }) };
     this.current.set(target, fragment);
     for (const listener of this.listeners) listener(fragment);
   }

@@ -1,38 +1,43 @@
-import { watch, type FSWatcher } from "node:fs";
+import { mkdirSync, watch, type FSWatcher } from "node:fs";
 
-/** One live element: its id, and how to render its current HTML. */
+/** One live element: its id, how to render its current HTML, and the folder whose changes it shows (if any: `changed` is told at once). */
 export interface LiveElement {
   target: string;
   render(): Promise<string>;
+  watch?: string;
+  changed?(): void;
 }
 
 /**
- * Keeps the live elements current while a page is open: renders each again when a watched folder
- * changes (the sessions folder: at once, debounced) and every `intervalMs` (what has no folder to
- * watch, such as agents' sign-in), and gives each result to `publish`, which sends only what
- * changed. One pass at a time; a failed render is skipped (the page keeps what it had).
+ * Keeps the live elements current while a page is open: renders an element again when the folder
+ * it watches changes (the sessions folder: within a few milliseconds, only that element), and every
+ * element every `intervalMs` (what has no folder to watch, such as agents' sign-in), and gives
+ * each result to `publish`, which sends only what changed. One full pass at a time; a failed
+ * render is skipped (the page keeps what it had).
  */
 export class Refresher {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private readonly watchers: FSWatcher[] = [];
-  private debounce: NodeJS.Timeout | null = null;
+  private readonly debounces = new Map<LiveElement, NodeJS.Timeout>();
 
   constructor(
     private readonly elements: readonly LiveElement[],
     private readonly publish: (target: string, html: string) => void,
-    private readonly options: { intervalMs: number; watched: readonly string[]; active: () => boolean },
+    private readonly options: { intervalMs: number; active: () => boolean },
   ) {}
 
   start(): void {
-    for (const dir of this.options.watched) {
+    for (const element of this.elements) {
+      if (!element.watch) continue;
       try {
-        const watcher = watch(dir, { persistent: false }, () => this.soon());
+        mkdirSync(element.watch, { recursive: true, mode: 0o700 });
+        const watcher = watch(element.watch, { persistent: false }, () => this.soon(element));
         watcher.on("error", () => undefined);
         this.watchers.push(watcher);
       } catch {
-        // a folder that is not there yet: the interval covers it
+        // a folder that cannot be made or watched: the interval covers it
       }
     }
     this.timer = setInterval(() => {
@@ -59,14 +64,23 @@ export class Refresher {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    if (this.debounce) clearTimeout(this.debounce);
+    for (const timer of this.debounces.values()) clearTimeout(timer);
     for (const watcher of this.watchers) watcher.close();
   }
 
-  private soon(): void {
-    if (this.debounce) clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => void this.now(), 100);
-    this.debounce.unref();
+  /** The element's folder changed: rendered again once the writes settle (a file is often written in a few steps). */
+  private soon(element: LiveElement): void {
+    element.changed?.();
+    clearTimeout(this.debounces.get(element));
+    const timer = setTimeout(() => {
+      this.debounces.delete(element);
+      void element.render().then(
+        (html) => this.publish(element.target, html),
+        () => undefined,
+      );
+    }, 20);
+    timer.unref();
+    this.debounces.set(element, timer);
   }
 
   private async pass(): Promise<void> {

@@ -24,6 +24,8 @@ function sameText(a: string, b: string): boolean {
  */
 export class DashboardAuth {
   private readonly tokens = new Map<string, number>();
+  /** Cookies already checked (their session): a page's requests are not each signed again. */
+  private readonly known = new Map<string, string>();
 
   constructor(
     private readonly secret: Buffer,
@@ -60,9 +62,14 @@ export class DashboardAuth {
   /** The session a cookie's value stands for, or null when it is not one this secret signed. */
   sessionOf(cookie: string | undefined): string | null {
     if (!cookie) return null;
+    const seen = this.known.get(cookie);
+    if (seen !== undefined) return seen;
     const [id, mac, extra] = cookie.split(".");
     if (!id || !mac || extra !== undefined || !/^[0-9a-f]{32}$/.test(id)) return null;
-    return sameText(mac, this.mac(`session:${id}`)) ? id : null;
+    if (!sameText(mac, this.mac(`session:${id}`))) return null;
+    if (this.known.size >= 1000) this.known.clear();
+    this.known.set(cookie, id);
+    return id;
   }
 
   /** The session's CSRF token: in its pages, sent back in `x-bosun-csrf`. */
