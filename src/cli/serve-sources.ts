@@ -7,8 +7,7 @@ import { createHash } from "node:crypto";
 import { UserError } from "../kernel/errors.js";
 import { choiceKey, StalePlanError, type DashboardSources, type DashboardStatus, type InstallRequest } from "../web/sources.js";
 import { redactJson } from "../web/redact-json.js";
-import type { ProviderAvailability } from "../catalog/availability.js";
-import type { ModelsListing } from "../catalog/listing.js";
+import type { CatalogView } from "../app/catalog-view.js";
 import type { Output } from "./output.js";
 
 /**
@@ -17,10 +16,11 @@ import type { Output } from "./output.js";
  * status`'s report, the session store. Everything is redacted before it reaches a page.
  */
 export async function dashboardSources(boot: Boot, cwd: string, redactor: Redactor, output: Output): Promise<DashboardSources> {
-  const [{ agentsTool }, { installedPacksTool }, { searchModels }, { buildStatusReport, SUBSYSTEM_TITLES }, { FileSessionStore }, { sessionsDir }, { transcriptEntries }] = await Promise.all([
+  const [{ agentsTool }, { installedPacksTool }, { searchModels }, { onlyProvider }, { buildStatusReport, SUBSYSTEM_TITLES }, { FileSessionStore }, { sessionsDir }, { transcriptEntries }] = await Promise.all([
     import("../app/mcp-server/agents-tool.js"),
     import("../app/mcp-server/installed-packs-tool.js"),
     import("../app/mcp-server/catalog-search.js"),
+    import("../app/catalog-view.js"),
     import("./status-report.js"),
     import("../agent/session/store.js"),
     import("../agent/session/list.js"),
@@ -39,11 +39,10 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
     agents: async () => clean((await agentsTool.call({}, serve, call)).data as never),
     installs: async () => clean((await installedPacksTool.call({}, serve, call)).data as never),
     catalog: async (query) => {
-      const { listing, availability, source } = await catalog.read();
-      if (query.provider !== undefined && !listing.providers.some((entry) => entry.id === query.provider)) throw new UserError(`unknown provider ${JSON.stringify(query.provider.slice(0, 60))}; search without a provider to see every provider's models`);
-      const providers = query.provider === undefined ? listing : { ...listing, providers: listing.providers.filter((entry) => entry.id === query.provider) };
-      const search = searchModels(providers, (id) => availability.get(id) ?? { available: false, why: "not available" }, { ...(query.query ? { query: query.query } : {}), limit: query.limit, availableOnly: Boolean(query.availableOnly) });
-      return clean({ ...search, source });
+      const view = await catalog.read();
+      const listing = onlyProvider(view, query.provider, "search without a provider to see every provider's models");
+      const search = searchModels(listing, (id) => view.availability.get(id) ?? { available: false, why: "not available" }, { ...(query.query ? { query: query.query } : {}), limit: query.limit, availableOnly: Boolean(query.availableOnly) });
+      return clean({ ...search, source: view.source });
     },
     status: async () => {
       const { report } = await buildStatusReport(boot, quiet);
@@ -159,40 +158,16 @@ async function installSource(boot: Boot, cwd: string, quiet: Output): Promise<Da
   };
 }
 
-/** The catalog as `bosun models --all --json` lists it, and each provider's availability. */
-interface CatalogView {
-  listing: ModelsListing;
-  availability: Map<string, ProviderAvailability>;
-  source: string;
-}
-
 /**
- * The catalog, read (models.dev's cached list, bosun.json's providers and plugins, the policy) at
- * most once a second, whoever asks: a search is then a pass over the listing in memory. The
- * dashboard never downloads the list itself (it shows the cache and says so).
+ * The catalog, read at most once a second, whoever asks: a search is then a pass over the listing
+ * in memory. The dashboard never downloads models.dev's list itself (it shows the cache).
  */
 function catalogReader(boot: Boot, cwd: string): { read(): Promise<CatalogView> } {
   let last: { at: number; view: Promise<CatalogView> } | null = null;
-  const look = async (): Promise<CatalogView> => {
-    const [{ modelsDevClientFor, openBootLocation }, { listModels }, { providerAvailability }] = await Promise.all([import("../app/open-catalog.js"), import("../catalog/listing.js"), import("../catalog/availability.js")]);
-    const modelsDev = modelsDevClientFor(boot, boot.log);
-    const location = await openBootLocation(boot, modelsDev, boot.log, cwd);
-    try {
-      await location.settled(15_000);
-      const authProblem = location.authStoreProblem();
-      if (authProblem) throw new UserError(authProblem);
-      const reader = location.catalog.read();
-      const snapshot = modelsDev.current();
-      const listing = listModels(reader, snapshot.source, { all: true });
-      return { listing, availability: new Map(listing.providers.map((provider) => [provider.id, providerAvailability(reader, provider.id)])), source: snapshot.source };
-    } finally {
-      await location.close();
-    }
-  };
   return {
     read() {
       if (!last || Date.now() - last.at >= 1000) {
-        const view = look();
+        const view = import("../app/catalog-view.js").then(({ readCatalogView }) => readCatalogView(boot, cwd));
         const entry = { at: Date.now(), view };
         last = entry;
         view.catch(() => {

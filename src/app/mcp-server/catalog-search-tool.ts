@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { UserError } from "../../kernel/errors.js";
 import { formatTokens } from "../../llm/token-count.js";
 import type { ModelsDevClient, RefreshOutcome } from "../../catalog/models-dev-client.js";
 import { searchModels, type FoundModel } from "./catalog-search.js";
@@ -32,30 +31,15 @@ export const catalogSearchTool: ServerTool<z.infer<typeof input>> = {
   input,
   annotations: { readOnlyHint: true, openWorldHint: true },
   async call({ query, provider, limit = 20, available_only, offline }, { boot, cwd }) {
-    const [{ modelsDevClientFor, openBootLocation }, { listModels }, { providerAvailability }] = await Promise.all([
-      import("../open-catalog.js"),
-      import("../../catalog/listing.js"),
-      import("../../catalog/availability.js"),
-    ]);
+    const [{ modelsDevClientFor }, { readCatalogView, onlyProvider }] = await Promise.all([import("../open-catalog.js"), import("../catalog-view.js")]);
     const modelsDev = modelsDevClientFor(boot, boot.log);
     const refresh = !offline && !modelsDev.isFresh() && !modelsDev.fetchDisabled ? await modelsDev.refresh() : null;
-    const location = await openBootLocation(boot, modelsDev, boot.log, cwd);
-    try {
-      await location.settled(15_000);
-      // Without the stored keys the providers they serve would look unavailable.
-      const authProblem = location.authStoreProblem();
-      if (authProblem) throw new UserError(authProblem);
-      const reader = location.catalog.read();
-      if (provider !== undefined && !reader.provider.get(provider)) throw new UserError(`unknown provider ${JSON.stringify(provider.slice(0, 60))}; catalog_search without provider lists every provider's models`);
-      const snapshot = modelsDev.current();
-      const listing = listModels(reader, snapshot.source, { ...(provider === undefined ? {} : { provider }), all: true });
-      const search = searchModels(listing, (id) => providerAvailability(reader, id), { ...(query === undefined ? {} : { query }), limit, availableOnly: Boolean(available_only) });
-      const notices = sourceNotices(modelsDev, refresh);
-      const data = { source: snapshot.source, default: listing.default, ...search, notices };
-      return { data, text: searchText(search.models, search.matched, listing.default, notices) };
-    } finally {
-      await location.close();
-    }
+    const view = await readCatalogView(boot, cwd, modelsDev);
+    const listing = onlyProvider(view, provider, "catalog_search without provider lists every provider's models");
+    const search = searchModels(listing, (id) => view.availability.get(id) ?? { available: false, why: "not available" }, { ...(query === undefined ? {} : { query }), limit, availableOnly: Boolean(available_only) });
+    const notices = sourceNotices(modelsDev, refresh);
+    const data = { source: view.source, default: view.listing.default, ...search, notices };
+    return { data, text: searchText(search.models, search.matched, view.listing.default, notices) };
   },
 };
 
