@@ -3,12 +3,15 @@
 //   stdin not a terminal), against the scripted OpenAI-compatible server of the tests on 127.0.0.1:
 //   none     no `mcp` in bosun.json: one model request, a text answer
 //   one      the same with one stdio server (the test fixture, written with the official SDK) of 20 tools
-//   four     the same with four such servers of 20 tools each (the issue's bound is for three)
-//   alone    the floor: the same fixture servers (1, and 4 at once) started by bare official SDK
+//   three    the same with three such servers of 20 tools each (the issue's case)
+//   …-cold   the same with bosun's tool-list cache removed first (servers never seen: the first
+//            request waits for their start); without -cold the cache holds their lists from the
+//            run before (the first request goes out while they start)
+//   alone    the floor: the same fixture servers (1, and 3 at once) started by bare official SDK
 //            clients in this process, spawn to tools listed (every page), no bosun at all
 //   Timed: from the spawn to the first model request (the servers start in parallel while bosun sets
-//   the run up; the request waits for what is left of their start), and the whole run (stopping the
-//   servers included). Checked: every MCP run's first request carries all the servers' tools.
+//   the run up), and the whole run (stopping the servers included). Checked: every MCP run's first
+//   request carries all the servers' tools.
 //   A tool call round trip, two ways:
 //   calls    a run of 20 turns that each call fixture__echo, against the same run calling the
 //            built-in `read`: (calls - reads) / 20 is what one MCP call adds to a turn
@@ -17,8 +20,8 @@
 //            text) and through a bare official SDK client (Client + StdioClientTransport) on its own
 //            fixture; medians per call
 // Runs are interleaved so machine noise hits them alike (1 warm-up round, then ROUNDS, default 7).
-// Targets (issue 17): first request with MCP <= 1.3x without; a call through bosun <= 1.2x the bare
-// client. Last line: the ratios.
+// Targets (issue 17): first request with 3 servers <= 1.3x without; a call through bosun <= 1.2x the
+// bare client. Last line: the ratios.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -91,12 +94,16 @@ function reply(t, build) {
 const homes = {
   none: await home("none", null),
   one: await home("one", { fixture: server("fixture", records("one")) }),
-  four: await home("four", Object.fromEntries(["alpha", "beta", "gamma", "delta"].map((name) => [name, server(name, records("four"))]))),
+  three: await home("three", Object.fromEntries(["alpha", "beta", "gamma"].map((name) => [name, server(name, records("three"))]))),
 };
-const toolCounts = { none: 0, one: 20, four: 80 };
+const toolCounts = { none: 0, one: 20, three: 60 };
 
-async function startRun(name) {
+/** One run in the home `name`; `-cold`: with bosun's tool-list cache removed first. */
+async function startRun(run) {
+  const name = run.replace(/-cold$/, "");
   const t = homes[name];
+  if (run.endsWith("-cold")) rmSync(join(t.dir, ".cache", "bosun", "mcp-tools.json"), { force: true });
+  else if (name !== "none" && !existsSync(join(t.dir, ".cache", "bosun", "mcp-tools.json"))) throw new Error(`${run}: no tool-list cache after the run before`);
   llm.reset();
   reply(t, (r) => r.text("Hello.").usage({ input: 100, output: 2 }));
   rmSync(records(name), { force: true });
@@ -184,16 +191,19 @@ async function clientCalls() {
 }
 
 try {
-  const first = { none: [], one: [], four: [] };
-  const spawns = { one: [], four: [] };
-  const total = { none: [], one: [], four: [] };
+  const runs = ["none", "one-cold", "one", "three-cold", "three"];
+  const first = Object.fromEntries(runs.map((name) => [name, []]));
+  const spawns = Object.fromEntries(runs.filter((name) => name !== "none").map((name) => [name, []]));
+  const total = Object.fromEntries(runs.map((name) => [name, []]));
   const turns = { echo: [], read: [] };
-  const floor = { alone1: [], alone4: [] };
+  const floor = { alone1: [], alone3: [] };
   for (let round = 0; round <= ROUNDS; round++) {
-    const order = round % 2 === 0 ? ["none", "one", "four", "echo", "read", "alone1", "alone4"] : ["alone4", "alone1", "read", "echo", "four", "one", "none"];
+    // A warm run follows its cold one (which leaves the cache it reads); the pairs alternate order.
+    const forward = ["none", "one-cold", "one", "three-cold", "three", "echo", "read", "alone1", "alone3"];
+    const order = round % 2 === 0 ? forward : ["alone3", "alone1", "read", "echo", "three-cold", "three", "one-cold", "one", "none"];
     for (const name of order) {
-      if (name === "alone1" || name === "alone4") {
-        const ms = await alone(name === "alone1" ? 1 : 4);
+      if (name === "alone1" || name === "alone3") {
+        const ms = await alone(name === "alone1" ? 1 : 3);
         if (round > 0) floor[name].push(ms);
         continue;
       }
@@ -219,19 +229,21 @@ try {
   const perCall = (tr.echo - tr.read) / TURNS;
   const target = (value, max) => `${value.toFixed(2)} (target <= ${max}${value <= max ? "" : ": MISSED"})`;
   console.log(`bosun run processes, ${ROUNDS} rounds (interleaved, after 1 warm-up round), medians; servers: the SDK fixture, 20 tools each:`);
-  const row = (label, name) => console.log(`  ${label.padEnd(34)} first request ${f[name].toFixed(0).padStart(5)} ms   whole run ${w[name].toFixed(0).padStart(5)} ms`);
+  const row = (label, name) => console.log(`  ${label.padEnd(44)} first request ${f[name].toFixed(0).padStart(5)} ms   whole run ${w[name].toFixed(0).padStart(5)} ms`);
   row("no MCP config", "none");
-  row("1 stdio server", "one");
-  row("4 stdio servers", "four");
-  console.log(`  the floor, no bosun: bare SDK clients start the servers and list their tools: 1 server ${fl.alone1.toFixed(0)} ms, 4 at once ${fl.alone4.toFixed(0)} ms`);
-  console.log(`  the servers' processes run from ${sp.one.toFixed(0)} ms (1) and ${sp.four.toFixed(0)} ms (4, the last) after bosun's spawn: bosun's start (node, config) comes first`);
-  console.log(`  first request, 1 server / none       ${target(f.one / f.none, 1.3)}`);
-  console.log(`  first request, 4 servers / none      ${target(f.four / f.none, 1.3)}`);
+  row("1 stdio server, never seen (no cached list)", "one-cold");
+  row("1 stdio server, seen before", "one");
+  row("3 stdio servers, never seen", "three-cold");
+  row("3 stdio servers, seen before", "three");
+  console.log(`  the floor, no bosun: bare SDK clients start the servers and list their tools: 1 server ${fl.alone1.toFixed(0)} ms, 3 at once ${fl.alone3.toFixed(0)} ms`);
+  console.log(`  the servers' processes run from ${sp.one.toFixed(0)} ms (1) and ${sp.three.toFixed(0)} ms (3, the last) after bosun's spawn: bosun's start (node, config) comes first`);
+  console.log(`  first request, 3 servers seen before / none   ${target(f.three / f.none, 1.3)}`);
+  console.log(`  first request, 3 servers never seen / none    ${(f["three-cold"] / f.none).toFixed(2)} (their start: the model cannot be told tools no server has listed yet)`);
   console.log(`tool call round trip:`);
   console.log(`  ${TURNS} turns calling fixture__echo       ${tr.echo.toFixed(0).padStart(5)} ms   the same calling read ${tr.read.toFixed(0)} ms: one MCP call adds ${perCall.toFixed(2)} ms to a turn`);
   console.log(`  one echo call, ${CALLS}x: through bosun ${client.bosun.toFixed(3)} ms, bare SDK client ${client.bare.toFixed(3)} ms   ${target(client.bosun / client.bare, 1.2)}`);
   console.log(
-    `mcp: first-request one/none=${(f.one / f.none).toFixed(2)} one/floor=${(f.one / fl.alone1).toFixed(2)} four/floor=${(f.four / fl.alone4).toFixed(2)} four/none=${(f.four / f.none).toFixed(2)} whole-run one/none=${(w.one / w.none).toFixed(2)} four/none=${(w.four / w.none).toFixed(2)} call bosun/bare=${(client.bosun / client.bare).toFixed(2)} mcp-call-in-turn=${perCall.toFixed(2)}ms`,
+    `mcp: first-request three/none=${(f.three / f.none).toFixed(2)} one/none=${(f.one / f.none).toFixed(2)} three-cold/none=${(f["three-cold"] / f.none).toFixed(2)} one-cold/none=${(f["one-cold"] / f.none).toFixed(2)} three-cold/floor=${(f["three-cold"] / fl.alone3).toFixed(2)} whole-run three/none=${(w.three / w.none).toFixed(2)} call bosun/bare=${(client.bosun / client.bare).toFixed(2)} mcp-call-in-turn=${perCall.toFixed(2)}ms`,
   );
 } finally {
   await llm.close();
