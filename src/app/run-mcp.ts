@@ -46,7 +46,6 @@ export class RunMcp {
   private unsaid: Notice[] = [];
   private startSeen = false;
   private turn: McpTurn | null = null;
-  private saving: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly servers: McpServers,
@@ -131,11 +130,10 @@ export class RunMcp {
     this.turn = null;
   }
 
-  /** Stops every server and waits until they are gone (and the tool lists are saved). */
-  async stop(): Promise<void> {
+  /** Stops every server and waits until they are gone. */
+  stop(): Promise<void> {
     this.turn = null;
-    await this.servers.stop();
-    await this.saving;
+    return this.servers.stop();
   }
 
   /** Every start is over: the ready servers logged and their lists cached, failures and left-out tools queued to be said. */
@@ -150,7 +148,7 @@ export class RunMcp {
       for (const left of outcome.connection.leftOut) this.notice({ message: `MCP server ${server}: its tool ${left.name} is left out: ${left.reason}`, logMessage: "mcp tool left out", fields: { server, tool: left.name, reason: left.reason } });
       this.cache.remember(this.cache.key(outcome.configured, this.workdir), outcome.connection.tools);
     }
-    this.saving = this.cache.save();
+    this.cache.save();
   }
 
   private dropped(error: McpServerError): void {

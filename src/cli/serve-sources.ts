@@ -8,6 +8,7 @@ import { UserError } from "../kernel/errors.js";
 import { choiceKey, StalePlanError, type DashboardSources, type DashboardStatus, type InstallRequest } from "../web/sources.js";
 import { redactJson } from "../web/redact-json.js";
 import type { CatalogView } from "../app/catalog-view.js";
+import type { ModelsDevClient } from "../catalog/models-dev-client.js";
 import type { Output } from "./output.js";
 
 /**
@@ -27,7 +28,10 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
     import("../web/transcript-entries.js"),
   ]);
   const serve: ServeContext = { boot, cwd, mode: "ask" };
-  const catalog = catalogReader(boot, cwd);
+  const { modelsDevClientFor } = await import("../app/open-catalog.js");
+  // One client for the server's life: its list is read once, refreshed every hour (autoRefresh).
+  const modelsDev = modelsDevClientFor(boot, boot.log);
+  const catalog = catalogReader(boot, cwd, modelsDev);
   const call = { signal: new AbortController().signal, progress: () => undefined };
   const clean = <T>(value: T): T => redactJson(value, (text) => redactor.text(text));
   const store = new FileSessionStore(sessionsDir(boot.paths));
@@ -95,6 +99,43 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
       },
     },
     install: await installSource(boot, cwd, quiet),
+    modelList: {
+      state() {
+        const { data, source } = modelsDev.current();
+        return {
+          source,
+          cache: displayPath(modelsDev.cacheFile, boot.paths.home),
+          ageMs: modelsDev.cacheAge() ?? null,
+          providers: Object.keys(data).length,
+          models: Object.values(data).reduce((n, provider) => n + Object.keys(provider.models).length, 0),
+          url: `${modelsDev.sourceUrl}/api.json`,
+          downloadsOff: modelsDev.fetchDisabled,
+        };
+      },
+      async refresh() {
+        if (modelsDev.fetchDisabled) return { status: "disabled", error: "downloads are turned off by BOSUN_DISABLE_MODELS_FETCH; unset it to refresh the model list" };
+        const outcome = await modelsDev.refresh({ force: true });
+        catalog.forget();
+        boot.log.info("model list refreshed from the dashboard", { status: outcome.status });
+        return outcome.status === "failed" ? { status: "failed", error: outcome.error } : { status: outcome.status };
+      },
+      autoRefresh: () => modelsDev.startAutoRefresh(),
+    },
+    async policy(action, resource) {
+      const { POLICY_ACTIONS, policyFromConfig } = await import("../catalog/policy.js");
+      if (!(POLICY_ACTIONS as readonly string[]).includes(action)) throw new UserError(`action: use ${POLICY_ACTIONS.join(" or ")}`);
+      if (resource.trim() === "" || resource.length > 300) throw new UserError("resource: give a provider id (provider.use) or provider/model (model.use)");
+      const rules = policyFromConfig(boot.config?.layers ?? []);
+      const decision = rules.evaluate(action as (typeof POLICY_ACTIONS)[number], resource.trim(), "allow");
+      const statement = decision.statement;
+      return clean({
+        action,
+        resource: resource.trim(),
+        effect: decision.effect,
+        statement: statement ? { effect: statement.effect, action: statement.action, resource: statement.resource, file: statement.origin ? displayPath(statement.origin.file, boot.paths.home) : null, index: statement.origin?.index ?? null, scope: statement.origin?.scope ?? null } : null,
+        statements: rules.statements.length,
+      });
+    },
     watched: { sessions: sessionsDir(boot.paths) },
   };
 }
@@ -162,13 +203,18 @@ async function installSource(boot: Boot, cwd: string, quiet: Output): Promise<Da
  * The catalog, read at most once a second, whoever asks: a search is then a pass over the listing
  * in memory. The dashboard never downloads models.dev's list itself (it shows the cache).
  */
-function catalogReader(boot: Boot, cwd: string): { read(): Promise<CatalogView> } {
-  let last: { at: number; view: Promise<CatalogView> } | null = null;
+function catalogReader(boot: Boot, cwd: string, modelsDev: ModelsDevClient): { read(): Promise<CatalogView>; forget(): void } {
+  let last: { at: number; list: unknown; view: Promise<CatalogView> } | null = null;
   return {
+    forget() {
+      last = null;
+    },
     read() {
-      if (!last || Date.now() - last.at >= 1000) {
-        const view = import("../app/catalog-view.js").then(({ readCatalogView }) => readCatalogView(boot, cwd));
-        const entry = { at: Date.now(), view };
+      // Read again after a second, or at once when the model list changed (a refresh, the hourly one included).
+      const list = modelsDev.current();
+      if (!last || last.list !== list || Date.now() - last.at >= 1000) {
+        const view = import("../app/catalog-view.js").then(({ readCatalogView }) => readCatalogView(boot, cwd, modelsDev));
+        const entry = { at: Date.now(), list, view };
         last = entry;
         view.catch(() => {
           if (last === entry) last = null;

@@ -20,6 +20,7 @@ import { CodexLogin } from "./views/login-view.js";
 import type { StaticAssets } from "./static-assets.js";
 import { AgentsTable } from "./views/agents-view.js";
 import { CatalogForm, CatalogResults } from "./views/catalog-view.js";
+import { CatalogStatus, PolicyForm, PolicyResult } from "./views/catalog-status-view.js";
 import { InstallsTable } from "./views/installs-view.js";
 import { Layout, type ViewId } from "./views/layout.js";
 import { SessionsList, Transcript } from "./views/sessions-view.js";
@@ -42,6 +43,8 @@ export interface DashboardAppOptions {
   login: LoginJob;
   /** The sources' answers, shared by the views, the API and the live refresher. */
   fresh: FreshData;
+  /** The model list's refresh from the page: whether one runs, and how the last one ended. */
+  modelList: { refreshing(): boolean; last(): { status: string; error?: string } | null; refresh(): Promise<{ status: string; error?: string }> };
   /** Installing from the page, a job of the server. */
   installs: InstallJob;
   /** Tells the log what the page changed (an audit line per action). */
@@ -186,11 +189,25 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
       "catalog",
       "Catalog",
       <>
+        <CatalogStatus list={sources.modelList.state()} refreshing={options.modelList.refreshing()} last={options.modelList.last()} />
         <CatalogForm query={query} />
         <CatalogResults search={search} />
+        <PolicyForm />
+        <PolicyResult answer={null} />
       </>,
     );
   });
+  app.post("/api/catalog/refresh", async (c) => {
+    const outcome = await options.modelList.refresh();
+    return outcome.status === "failed" || outcome.status === "disabled" ? problem(c, 400, outcome.error ?? outcome.status) : c.json({ ...outcome, list: sources.modelList.state() });
+  });
+  app.post("/catalog/refresh", async (c) => {
+    void options.modelList.refresh();
+    return c.html(<CatalogStatus list={sources.modelList.state()} refreshing={options.modelList.refreshing()} last={options.modelList.last()} />);
+  });
+  app.get("/api/catalog/list", (c) => c.json(sources.modelList.state()));
+  app.get("/api/policy", async (c) => c.json(await sources.policy(c.req.query("action") ?? "", c.req.query("resource") ?? "")));
+  app.get("/catalog/policy", async (c) => c.html(<PolicyResult answer={await sources.policy(c.req.query("action") ?? "", c.req.query("resource") ?? "")} />));
   app.get("/catalog/results", async (c) => c.html(<CatalogResults search={await sources.catalog(catalogQuery(c.req.query()))} />));
   app.get("/sessions", async (c) => page(c, "sessions", "Sessions", <SessionsList sessions={await sessions()} />));
   app.get("/sessions/:id", async (c) => {

@@ -9,6 +9,7 @@ import { FreshData } from "./fresh-data.js";
 import { LoginJob } from "./login-job.js";
 import { InstallJob } from "./install-job.js";
 import { InstallProgress } from "./views/install-plan-view.js";
+import { CatalogStatus } from "./views/catalog-status-view.js";
 import { CodexLogin } from "./views/login-view.js";
 import { allowedHosts } from "./security/allowed-hosts.js";
 import { DashboardAuth } from "./security/dashboard-auth.js";
@@ -40,6 +41,8 @@ export interface DashboardOptions {
   home: string;
   /** Where the page's actions are told (the log). */
   audit?: (message: string, fields: Record<string, unknown>) => void;
+  /** False: no hourly refresh of the model list (tests). */
+  autoRefresh?: boolean;
   /** How often the live elements are looked at while a page is open (ms). */
   refreshMs?: number;
   heartbeatMs?: number;
@@ -83,6 +86,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       { target: "agents-table", render: async () => html(<AgentsTable agents={(await fresh.get("agents", () => sources.agents(), true)).agents} home={home} />) },
       { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await fresh.get("installs", () => sources.installs(), true)).runtimes} home={home} />) },
       { target: "sessions-list", render: async () => html(<SessionsList sessions={await fresh.get("sessions", () => sources.sessions(), true)} />), watch: sources.watched.sessions, changed: () => fresh.drop("sessions") },
+      { target: "catalog-status", render: async () => html(<CatalogStatus list={sources.modelList.state()} refreshing={modelList.refreshing()} last={modelList.last()} />) },
       { target: "status-sections", render: async () => html(<StatusSections status={await fresh.get("status", () => sources.status(), true)} />) },
     ],
     (target, text) => hub.publish(target, text),
@@ -93,6 +97,28 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const extraHosts = ["127.0.0.1", "localhost", "::1"].includes(options.host) ? [] : [hostName];
   let hosts = allowedHosts(port, extraHosts);
   const audit = options.audit ?? (() => undefined);
+  // The model list's refresh: one at a time; its start and end go to the open pages at once.
+  let refreshing: Promise<{ status: string; error?: string }> | null = null;
+  let lastRefresh: { status: string; error?: string } | null = null;
+  const showList = () => void html(<CatalogStatus list={sources.modelList.state()} refreshing={refreshing !== null} last={lastRefresh} />).then((text) => hub.publish("catalog-status", text));
+  const modelList = {
+    refreshing: () => refreshing !== null,
+    last: () => lastRefresh,
+    refresh() {
+      refreshing ??= sources.modelList
+        .refresh()
+        .catch((error: unknown) => ({ status: "failed", error: error instanceof Error ? error.message : String(error) }))
+        .then((outcome) => {
+          lastRefresh = outcome;
+          refreshing = null;
+          showList();
+          return outcome;
+        });
+      showList();
+      return refreshing;
+    },
+  };
+  const stopAutoRefresh = options.autoRefresh === false ? () => undefined : sources.modelList.autoRefresh();
   const login = new LoginJob(
     sources.codexLogin,
     (state) => {
@@ -111,7 +137,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       void refresher.now();
     }
   });
-  const app = dashboardApp({ fresh, login, installs, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
+  const app = dashboardApp({ modelList, fresh, login, installs, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
   const server: ServerType = await new Promise((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new PortTakenError(options.host, port) : error));
@@ -128,6 +154,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     refresh: () => refresher.now(),
     streams: () => hub.streams,
     async close() {
+      stopAutoRefresh();
       login.stop();
       closing.abort();
       refresher.stop();

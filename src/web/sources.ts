@@ -22,6 +22,30 @@ export interface DashboardStatus {
   sections: StatusSection[];
 }
 
+/** Where the catalog's model list comes from. */
+export interface ModelListState {
+  /** `network` or `cache` (models.dev's list), or `embedded` (bosun's built-in one). */
+  source: string;
+  /** The cache file (as shown) and how long ago it was written (ms; null: none). */
+  cache: string;
+  ageMs: number | null;
+  providers: number;
+  models: number;
+  url: string;
+  /** BOSUN_DISABLE_MODELS_FETCH is set. */
+  downloadsOff: boolean;
+}
+
+/** A policy decision as the page shows it. */
+export interface PolicyAnswer {
+  action: string;
+  resource: string;
+  effect: "allow" | "deny";
+  statement: { effect: string; action: string; resource: string; file: string | null; index: number | null; scope: string | null } | null;
+  /** How many statements are in force. */
+  statements: number;
+}
+
 /** An install the page asks for: bosun's own pack unless `pack` names a folder. */
 export interface InstallRequest {
   runtimes: string[];
@@ -80,6 +104,16 @@ export interface DashboardSources {
     /** Applies a plan shown before: a `StalePlanError` when it changed since; `choices` answer its questions. */
     apply(request: InstallRequest & { planId: string; choices: Readonly<Record<string, "keep" | "remove">> }, onProgress: (done: number, total: number) => void): Promise<InstallReport>;
   };
+  /** The model list behind the catalog: where it comes from, downloading it again, the hourly refresh of a long-running server. */
+  modelList: {
+    state(): ModelListState;
+    /** Downloads the list now (models.dev; the cache's lock and rules). */
+    refresh(): Promise<{ status: "fetched" | "fresh" | "disabled" | "failed"; error?: string }>;
+    /** Refreshes the list when it is an hour old, every hour, until the returned function is called. */
+    autoRefresh(): () => void;
+  };
+  /** `bosun policy check ACTION RESOURCE`: the decision, and the statement that made it (null: none matched, the default allow). */
+  policy(action: string, resource: string): Promise<PolicyAnswer>;
   /** The folder whose changes refresh the live sessions list at once (the others are looked at every second). */
   watched: { sessions: string };
 }

@@ -11,7 +11,7 @@ import { sessionSummary, startMemoryDashboard, fragmentOf, openLive, until, wire
 
 const REFRESH_MS = 100;
 const HEARTBEAT_MS = 200;
-const LIVE_TARGETS = ["agents-table", "installs-table", "sessions-list", "status-sections"];
+const LIVE_TARGETS = ["agents-table", "catalog-status", "installs-table", "sessions-list", "status-sections"];
 
 const isFragment = (frame: SseFrame) => frame.event === "fragment";
 const isBeat = (frame: SseFrame) => frame.event === "ping" && frame.data !== "start";

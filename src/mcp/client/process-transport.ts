@@ -152,6 +152,22 @@ export class ProcessTransport implements Transport {
     return this.stopping;
   }
 
+  /**
+   * Stops a server that never finished its start, at once: SIGKILL to its process group (it has
+   * nothing to save: it never answered `initialize`). Resolves once it has exited.
+   */
+  kill(): Promise<void> {
+    this.stopping ??= (async () => {
+      const child = this.child;
+      if (!child?.pid) return;
+      signalGroup(child.pid, "SIGKILL");
+      if (!this.exited) await this.exitWithin(TERM_GRACE_MS);
+      child.stdout.destroy();
+      child.stderr.destroy();
+    })();
+    return this.stopping;
+  }
+
   private async stop(): Promise<void> {
     const child = this.child;
     if (!child?.pid) return;

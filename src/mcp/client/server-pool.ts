@@ -211,7 +211,8 @@ export class McpServers {
       this.connections.push(connection);
       return { configured, state: "ready", connection, ms: Date.now() - started };
     } catch (error) {
-      await early?.transport.close();
+      // Stopped while it started (the run ended first): killed at once; otherwise asked to leave.
+      await (this.stopping.signal.aborted ? early?.transport.kill() : early?.transport.close());
       if (error instanceof McpServerError) return { configured, state: "failed", error, ms: Date.now() - started };
       return failed(this.stopping.signal.aborted ? "bosun stopped it while it started" : describeError(error));
     }

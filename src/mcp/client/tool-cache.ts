@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { writeFileAtomically } from "../../kernel/fs/atomic-write.js";
+import { readFileSync } from "node:fs";
+import { saveCacheFile } from "../../kernel/fs/cache-file.js";
 import type { ConfiguredServer } from "../configured-servers.js";
 import { readToolList, type McpToolDefinition } from "./tool-list.js";
 
@@ -58,17 +57,16 @@ export class ToolListCache {
     this.dirty = true;
   }
 
-  /** Writes the lists when one changed, the most recently seen `MAX_CACHED_SERVERS` of them. */
-  async save(): Promise<void> {
+  /**
+   * Writes the lists when one changed, the most recently seen `MAX_CACHED_SERVERS` of them (best
+   * effort, synchronous: a cache that cannot be written costs the next run its head start, nothing
+   * else; and no library that hooks the process's signals is loaded by a run that may get one).
+   */
+  save(): void {
     if (!this.dirty || this.file === null) return;
     this.dirty = false;
     const kept = [...this.lists].sort(([, a], [, b]) => b.at - a.at).slice(0, MAX_CACHED_SERVERS);
-    try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      await writeFileAtomically(this.file, JSON.stringify({ format: FORMAT, servers: Object.fromEntries(kept) }), { mode: 0o600 });
-    } catch {
-      // A cache that cannot be written costs the next run its head start, nothing else.
-    }
+    saveCacheFile(this.file, JSON.stringify({ format: FORMAT, servers: Object.fromEntries(kept) }));
   }
 }
 

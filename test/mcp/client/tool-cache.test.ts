@@ -16,7 +16,7 @@ describe("the tool-list cache", () => {
     const key = cache.key(server("fixture"), "/work");
     expect([key === cache.key(server("other"), "/work"), key === cache.key(server("fixture", ["--x"]), "/work"), key === cache.key(server("fixture"), "/elsewhere")]).toEqual([false, false, false]);
     cache.remember(key, [echo]);
-    await cache.save();
+    cache.save();
     expect(ToolListCache.open(file).tools(key)).toEqual([echo]);
     // A hand-edited list: a tool whose schema is not JSON Schema is left out, as a server's would be.
     const text = JSON.parse(readFileSync(file, "utf8"));
@@ -31,13 +31,13 @@ describe("the tool-list cache", () => {
     const cache = ToolListCache.open(file);
     expect(cache.tools(cache.key(server("a"), "/w"))).toBeNull();
     for (let i = 0; i <= MAX_CACHED_SERVERS; i++) cache.remember(cache.key(server(`s${i}`), "/w"), [echo], 1_000 + i);
-    await cache.save();
+    cache.save();
     const saved = ToolListCache.open(file);
     expect(saved.tools(cache.key(server("s0"), "/w"))).toBeNull();
     expect(saved.tools(cache.key(server(`s${MAX_CACHED_SERVERS}`), "/w"))).toEqual([echo]);
     writeFileSync(file, "unchanged");
     saved.remember(saved.key(server("s5"), "/w"), [echo], 1_005 + 1_000);
-    await saved.save();
+    saved.save();
     expect(readFileSync(file, "utf8")).toBe("unchanged");
   });
 });
