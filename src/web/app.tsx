@@ -10,6 +10,7 @@ import type { DashboardAuth } from "./security/dashboard-auth.js";
 import { liveRoute } from "./live/live-route.js";
 import type { LiveHub } from "./live/live-hub.js";
 import type { LoginJob } from "./login-job.js";
+import type { ModelListJob } from "./model-list-job.js";
 import type { FreshData } from "./fresh-data.js";
 import { InstallBusyError, type InstallJob } from "./install-job.js";
 import { installRequest, applyRequest } from "./install-request.js";
@@ -43,12 +44,17 @@ export interface DashboardAppOptions {
   login: LoginJob;
   /** The sources' answers, shared by the views, the API and the live refresher. */
   fresh: FreshData;
-  /** The model list's refresh from the page: whether one runs, and how the last one ended. */
-  modelList: { refreshing(): boolean; last(): { status: string; error?: string } | null; refresh(): Promise<{ status: string; error?: string }> };
+  /** The model list's refresh from the page. */
+  modelList: ModelListJob;
   /** Installing from the page, a job of the server. */
   installs: InstallJob;
   /** Tells the log what the page changed (an audit line per action). */
   audit: (message: string, fields: Record<string, unknown>) => void;
+}
+
+/** A form's fields as `installRequest` reads them (a field given once is a string, more often an array). */
+function formValues(body: Record<string, string | File | (string | File)[]>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, Array.isArray(value) ? value.map(String) : String(value)]));
 }
 
 /**
@@ -57,11 +63,6 @@ export interface DashboardAppOptions {
  * (and a change its CSRF token). The JSON API under `/api/` is the contract; the pages render the
  * same data (hono/jsx: every text escaped).
  */
-/** A form's fields as `installRequest` reads them (a field given once is a string, more often an array). */
-function formValues(body: Record<string, string | File | (string | File)[]>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, Array.isArray(value) ? value.map(String) : String(value)]));
-}
-
 export function dashboardApp(options: DashboardAppOptions): Hono {
   const { sources, home } = options;
   const app = new Hono();

@@ -10,6 +10,7 @@ import { LoginJob } from "./login-job.js";
 import { InstallJob } from "./install-job.js";
 import { InstallProgress } from "./views/install-plan-view.js";
 import { CatalogStatus } from "./views/catalog-status-view.js";
+import { ModelListJob } from "./model-list-job.js";
 import { CodexLogin } from "./views/login-view.js";
 import { allowedHosts } from "./security/allowed-hosts.js";
 import { DashboardAuth } from "./security/dashboard-auth.js";
@@ -86,7 +87,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       { target: "agents-table", render: async () => html(<AgentsTable agents={(await fresh.get("agents", () => sources.agents(), true)).agents} home={home} />) },
       { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await fresh.get("installs", () => sources.installs(), true)).runtimes} home={home} />) },
       { target: "sessions-list", render: async () => html(<SessionsList sessions={await fresh.get("sessions", () => sources.sessions(), true)} />), watch: sources.watched.sessions, changed: () => fresh.drop("sessions") },
-      { target: "catalog-status", render: async () => html(<CatalogStatus list={sources.modelList.state()} refreshing={modelList.refreshing()} last={modelList.last()} />) },
+      { target: "catalog-status", render: () => catalogStatus() },
       { target: "status-sections", render: async () => html(<StatusSections status={await fresh.get("status", () => sources.status(), true)} />) },
     ],
     (target, text) => hub.publish(target, text),
@@ -97,27 +98,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const extraHosts = ["127.0.0.1", "localhost", "::1"].includes(options.host) ? [] : [hostName];
   let hosts = allowedHosts(port, extraHosts);
   const audit = options.audit ?? (() => undefined);
-  // The model list's refresh: one at a time; its start and end go to the open pages at once.
-  let refreshing: Promise<{ status: string; error?: string }> | null = null;
-  let lastRefresh: { status: string; error?: string } | null = null;
-  const showList = () => void html(<CatalogStatus list={sources.modelList.state()} refreshing={refreshing !== null} last={lastRefresh} />).then((text) => hub.publish("catalog-status", text));
-  const modelList = {
-    refreshing: () => refreshing !== null,
-    last: () => lastRefresh,
-    refresh() {
-      refreshing ??= sources.modelList
-        .refresh()
-        .catch((error: unknown) => ({ status: "failed", error: error instanceof Error ? error.message : String(error) }))
-        .then((outcome) => {
-          lastRefresh = outcome;
-          refreshing = null;
-          showList();
-          return outcome;
-        });
-      showList();
-      return refreshing;
-    },
-  };
+  // The model list's refresh from the page: its start and end go to the open pages at once.
+  const modelList = new ModelListJob(sources.modelList, () => void catalogStatus().then((text) => hub.publish("catalog-status", text)));
+  const catalogStatus = () => html(<CatalogStatus list={sources.modelList.state()} refreshing={modelList.refreshing()} last={modelList.last()} />);
   const stopAutoRefresh = options.autoRefresh === false ? () => undefined : sources.modelList.autoRefresh();
   const login = new LoginJob(
     sources.codexLogin,
