@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Env } from "../../src/kernel/paths.js";
 import { BOSUN_BIN, runBin, runCli } from "../fixtures/cli.js";
 import { codexAuthJson } from "../fixtures/codex-auth.js";
+import { ACME_PROVIDERS } from "../fixtures/models-dev-data.js";
 import { startModelsServer } from "../fixtures/models-server.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
@@ -74,20 +75,7 @@ function fakeCli(bin: string, name: string, script: string): void {
   chmodSync(join(bin, name), 0o755);
 }
 
-const served = {
-  acme: {
-    id: "acme",
-    name: "Acme AI",
-    env: ["ACME_API_KEY"],
-    npm: "@ai-sdk/openai-compatible",
-    api: "https://api.acme.test/v1",
-    models: {
-      "acme-large": { id: "acme-large", name: "Acme Large", tool_call: true, reasoning: true, release_date: "2026-05-01", limit: { context: 400000, output: 32000 }, cost: { input: 3, output: 15 } },
-      "acme-small": { id: "acme-small", name: "Acme Small", tool_call: true, reasoning: false, release_date: "2026-01-01", limit: { context: 128000, output: 8000 } },
-    },
-  },
-  other: { id: "other", name: "Other", env: ["OTHER_API_KEY"], npm: "@ai-sdk/openai-compatible", api: "https://other.test/v1", models: { o1: { id: "o1", name: "O1" } } },
-};
+const served = ACME_PROVIDERS;
 
 /**
  * A home with something in it for every read-only tool: bosun's pack installed for Claude (one of

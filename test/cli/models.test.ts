@@ -2,24 +2,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatTokens } from "../../src/llm/token-count.js";
 import { runCli } from "../fixtures/cli.js";
+import { ACME_PROVIDERS } from "../fixtures/models-dev-data.js";
 import { closedPortUrl, startModelsServer } from "../fixtures/models-server.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
 const offline = { BOSUN_DISABLE_MODELS_FETCH: "1" };
-const served = {
-  acme: {
-    id: "acme",
-    name: "Acme AI",
-    env: ["ACME_API_KEY"],
-    npm: "@ai-sdk/openai-compatible",
-    api: "https://api.acme.test/v1",
-    models: {
-      "acme-large": { id: "acme-large", name: "Acme Large", tool_call: true, reasoning: true, release_date: "2026-05-01", limit: { context: 400000, output: 32000 }, cost: { input: 3, output: 15 } },
-      "acme-small": { id: "acme-small", name: "Acme Small", tool_call: true, reasoning: false, release_date: "2026-01-01", limit: { context: 128000, output: 8000 } },
-    },
-  },
-  other: { id: "other", name: "Other", env: ["OTHER_API_KEY"], npm: "@ai-sdk/openai-compatible", api: "https://other.test/v1", models: { o1: { id: "o1", name: "O1" } } },
-};
+const served = ACME_PROVIDERS;
 
 describe("bosun models", () => {
   it("prints the catalog as JSON in the documented shape: available providers, their models, the default", async () => {
