@@ -43,6 +43,8 @@ export interface SubagentRef {
   /** Its task's position in the `agent` call that started it (1-based), and how many tasks the call had. */
   task: number;
   tasks: number;
+  /** The session id of the sub-agent that started it; absent when the top-level agent did. */
+  parent?: string;
 }
 
 /** The loop's way to the user: progress events plus the tools' questions and plan display. */

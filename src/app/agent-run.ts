@@ -19,6 +19,7 @@ import { openRunSandbox } from "./run-sandbox.js";
 import { FileSessionStore } from "../agent/session/store.js";
 import { sessionsDir } from "../agent/session/list.js";
 import { withSubagents } from "../agent/subagents/subagent.js";
+import type { SubagentControl } from "../agent/subagents/control.js";
 import { ToolRegistry } from "../agent/tools/tool-registry.js";
 import { BackgroundJobs } from "../agent/tools/background-jobs.js";
 import { builtinTools } from "../agent/tools/builtin.js";
@@ -59,6 +60,10 @@ export interface AgentRunIo {
    * when it ends.
    */
   mcp?: RunMcp | null;
+  /** Sees every event as it happens, also while a question holds `ui` back (the run's control channel, like the log). */
+  observe?(event: AgentEvent): void;
+  /** How the host stops this run's sub-agents from outside it (the dashboard's Cancel). */
+  subagents?: SubagentControl;
 }
 
 /** The run as it starts: its session, the model (with its prices, when the catalog knows them), where it works. */
@@ -125,7 +130,7 @@ async function runWithServers(boot: Boot, source: ModelSource, request: AgentRun
   const modelName = `${target.providerID}/${target.modelID}`;
   const log = redactingLog(boot.log, redactor);
   const questions = io.questions ?? new QuestionTurns();
-  const ui = loggingUi(questions.holding(io.ui), log, session.id);
+  const ui = loggingUi(questions.holding(io.ui), log, session.id, io.observe);
   const jobs = new BackgroundJobs();
 
   try {
@@ -171,7 +176,7 @@ async function runWithServers(boot: Boot, source: ModelSource, request: AgentRun
         signal: io.signal,
         ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
       },
-      { settings: config.subagents ?? {} },
+      { settings: config.subagents ?? {}, ...(io.subagents ? { control: io.subagents } : {}) },
     );
     const result = await (io.drive ?? runAgent)(request.prompt, options);
     log.info("agent run ended", { session: session.id, reason: result.reason, turns: result.turns, usage: result.usage });
@@ -221,8 +226,8 @@ export function redactingLog(log: Log, redactor: Redactor): Log {
   };
 }
 
-/** Passes events on to the UI and logs the ones worth keeping (tools, retries, compaction, sub-agents). */
-function loggingUi(ui: AgentUi, log: Log, session: string): AgentUi {
+/** Passes events on to the UI and logs the ones worth keeping (tools, retries, compaction, sub-agents); `observe` sees each first. */
+function loggingUi(ui: AgentUi, log: Log, session: string, observe?: (event: AgentEvent) => void): AgentUi {
   const logEvent = (event: AgentEvent, fields: Record<string, unknown>): void => {
     if (event.type === "tool-end") log.info("agent tool call", { ...fields, tool: event.tool, status: event.status, ms: event.ms, summary: event.summary });
     else if (event.type === "retry") log.warn("agent model call retried", { ...fields, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
@@ -232,6 +237,7 @@ function loggingUi(ui: AgentUi, log: Log, session: string): AgentUi {
     else if (event.type === "subagent-event") logEvent(event.event, { ...fields, subagent: event.agent.id });
   };
   return interceptEvents(ui, (event: AgentEvent, forward) => {
+    observe?.(event);
     logEvent(event, { session });
     forward(event);
   });

@@ -7,6 +7,7 @@ import type { InputStream, Output } from "./output.js";
 import type { RunRenderer } from "./render-run.js";
 import type { RunStats } from "./run-stats.js";
 import type { RunMcp } from "../app/run-mcp.js";
+import type { RunControl } from "../app/run-control/run-control.js";
 
 export interface TurnRunnerOptions {
   mode: ApprovalMode;
@@ -48,21 +49,36 @@ export interface TurnRunner {
  * cancels it (the loop stops the model's stream and every running command, and saves the
  * session); a second one quits at once with 130. Between turns bosun does not listen for it:
  * Ctrl-C is then the interactive prompt's, or, before there is one (while bosun starts), quits as
- * in any program.
+ * in any program. The run's control channel (app/run-control) lets an open `bosun serve` page watch
+ * each turn live, answer its approvals, cancel its sub-agents and stop it.
  */
 export async function createTurnRunner(boot: Boot, output: Output, options: TurnRunnerOptions): Promise<TurnRunner> {
   const opening = import("../app/run-mcp.js").then(({ RunMcp }) => RunMcp.open(boot, process.cwd()));
   opening.catch(() => undefined); // awaited once the rest is loaded
+  const notices: { say(message: string): void } = { say: () => undefined };
+  const controlling = openRunControl(boot, options, (message) => notices.say(message));
   try {
-    return await turnRunner(boot, output, options, opening);
+    return await turnRunner(boot, output, options, opening, await controlling, notices);
   } catch (error) {
     // The servers started for a runner that could not be made: stopped, or bosun would not exit.
     await (await opening.catch(() => null))?.stop();
+    await (await controlling)?.close();
     throw error;
   }
 }
 
-async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions, opening: Promise<RunMcp | null>): Promise<TurnRunner> {
+/** The run's control channel, or null (with a line in the log) when its socket cannot be made: the run goes on without a live page. */
+async function openRunControl(boot: Boot, options: TurnRunnerOptions, notice: (message: string) => void): Promise<RunControl | null> {
+  const [{ RunControl }, { runsDir }, { packageVersion }] = await Promise.all([import("../app/run-control/run-control.js"), import("../app/run-control/run-records.js"), import("../kernel/package-info.js")]);
+  try {
+    return await RunControl.open({ dir: runsDir(boot.paths), terminal: options.terminal, bosun: packageVersion(), notice });
+  } catch (error) {
+    boot.log.warn("the run's control channel could not be opened: bosun serve will not show this run live", { error: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
+}
+
+async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions, opening: Promise<RunMcp | null>, control: RunControl | null, notices: { say(message: string): void }): Promise<TurnRunner> {
   const [{ runAgentFromBoot, runRedactor }, { createModelSource }, { createRunRenderer }, { createTerminalPrompter }, { createWaitSpinner }] = await Promise.all([
     import("../app/agent-run.js"),
     import("../app/resolve-model.js"),
@@ -83,6 +99,11 @@ async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions
   };
   const prompter = options.terminal ? createTerminalPrompter(options.stdin, output.stderr, onInterrupt) : null;
   const spinner = await createWaitSpinner(output);
+  // What a dashboard page did goes to the turn's progress, or to stderr between turns.
+  notices.say = (message) => {
+    if (current) current.renderer.onEvent({ type: "notice", message });
+    else output.stderr.write(`bosun: ${message}\n`);
+  };
 
   return {
     source,
@@ -95,6 +116,8 @@ async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions
       process.on("SIGINT", onInterrupt);
       const ui = prompter ? { ...renderer, askUser: prompter.askUser } : renderer;
       let prices: RunStartInfo["prices"] = null;
+      let ending = "failed";
+      control?.startTurn(turn);
       try {
         const outcome = await runAgentFromBoot(
           boot,
@@ -109,18 +132,22 @@ async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions
           },
           {
             ui,
-            approver: prompter?.approver ?? null,
+            approver: control ? control.approver(prompter?.approver ?? null) : (prompter?.approver ?? null),
             ...(prompter ? { questions: prompter.turns } : {}),
             signal: turn.signal,
             mcp,
+            ...(control ? { observe: (event) => control.observe(event), subagents: control.subagents } : {}),
             onStart: (info) => {
               prices = info.prices;
+              control?.describeTurn({ session: info.sessionId, model: info.model, mode: info.mode, workdir: info.workdir });
               request.onStart?.(info);
             },
           },
         );
+        ending = outcome.result.reason;
         return { ...outcome, renderer, stats: renderer.stats(outcome.result.turns, Date.now() - started, prices) };
       } finally {
+        control?.endTurn(ending);
         renderer.finish();
         current = null;
         process.off("SIGINT", onInterrupt);
@@ -130,7 +157,7 @@ async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions
       return runRedactor(boot, source, await source.resolve(modelSpec), mcp?.secrets() ?? []);
     },
     async close() {
-      await mcp?.stop();
+      await Promise.all([mcp?.stop(), control?.close()]);
     },
   };
 }

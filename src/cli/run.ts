@@ -103,7 +103,7 @@ async function runOnce(runner: TurnRunner, output: Output, run: OneShot): Promis
         sessionId = info.sessionId;
         notify(output, `bosun: ${info.resumed ? "continuing" : "session"} ${info.sessionId} · ${info.model} · ${info.mode} mode${info.workdir !== process.cwd() ? ` · in ${info.workdir}` : ""}`);
         if (!run.terminal && info.mode !== "full-access") {
-          notify(output, `bosun: not attached to a terminal: calls that need approval in ${info.mode} mode will be refused (--yes or --mode change that)`);
+          notify(output, `bosun: not attached to a terminal: calls that need approval in ${info.mode} mode will be refused unless a bosun serve page is open to answer them (--yes or --mode change that)`);
         }
       },
     });

@@ -10,6 +10,7 @@ import { redactJson } from "../web/redact-json.js";
 import type { CatalogView } from "../app/catalog-view.js";
 import type { ModelsDevClient } from "../catalog/models-dev-client.js";
 import type { Output } from "./output.js";
+import { runsDir } from "../app/run-control/run-records.js";
 
 /**
  * The dashboard's data, from the functions the CLI's own `--json` output comes from: the agents,
@@ -136,7 +137,7 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
         statements: rules.statements.length,
       });
     },
-    watched: { sessions: sessionsDir(boot.paths) },
+    watched: { sessions: sessionsDir(boot.paths), runs: runsDir(boot.paths) },
   };
 }
 

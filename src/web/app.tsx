@@ -24,7 +24,8 @@ import { CatalogForm, CatalogResults } from "./views/catalog-view.js";
 import { CatalogStatus, PolicyForm, PolicyResult } from "./views/catalog-status-view.js";
 import { InstallsTable } from "./views/installs-view.js";
 import { Layout, type ViewId } from "./views/layout.js";
-import { SessionsList, Transcript } from "./views/sessions-view.js";
+import { ApprovalsBanner } from "./views/live-run-view.js";
+import { sessionRoutes, type LiveRuns } from "./session-routes.js";
 import { StatusSections } from "./views/status-view.js";
 
 export interface DashboardAppOptions {
@@ -48,6 +49,8 @@ export interface DashboardAppOptions {
   modelList: ModelListJob;
   /** Installing from the page, a job of the server. */
   installs: InstallJob;
+  /** The running `bosun run` processes: their live sessions, approvals, sub-agents. */
+  runs: LiveRuns;
   /** Tells the log what the page changed (an audit line per action). */
   audit: (message: string, fields: Record<string, unknown>) => void;
 }
@@ -94,7 +97,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
     c.html(
       <>
         {raw("<!DOCTYPE html>")}
-        <Layout view={view} title={title} csrf={options.auth.csrfToken(sessionOf(c))}>
+        <Layout view={view} title={title} csrf={options.auth.csrfToken(sessionOf(c))} banner={<ApprovalsBanner runs={options.runs.runs().map((run) => run.state!)} />}>
           {body as never}
         </Layout>
       </>,
@@ -108,11 +111,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
   app.get("/api/status", (c) => cachedJson(c, "status"));
   app.get("/api/installs", (c) => cachedJson(c, "installs"));
   app.get("/api/catalog", async (c) => c.json(await sources.catalog(catalogQuery(c.req.query()))));
-  app.get("/api/sessions", async (c) => c.json({ sessions: await sessions() }));
-  app.get("/api/sessions/:id", async (c) => {
-    const found = await sources.session(c.req.param("id"));
-    return found ? c.json(found) : problem(c, 404, `no session ${c.req.param("id")}`);
-  });
+  sessionRoutes(app, { sources, sessions, runs: options.runs, audit: options.audit, page: (c, title, body) => page(c, "sessions", title, body) });
   app.post("/api/refresh", async (c) => {
     await options.refresh?.();
     return c.json({ refreshed: true });
@@ -210,22 +209,6 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
   app.get("/api/policy", async (c) => c.json(await sources.policy(c.req.query("action") ?? "", c.req.query("resource") ?? "")));
   app.get("/catalog/policy", async (c) => c.html(<PolicyResult answer={await sources.policy(c.req.query("action") ?? "", c.req.query("resource") ?? "")} />));
   app.get("/catalog/results", async (c) => c.html(<CatalogResults search={await sources.catalog(catalogQuery(c.req.query()))} />));
-  app.get("/sessions", async (c) => page(c, "sessions", "Sessions", <SessionsList sessions={await sessions()} />));
-  app.get("/sessions/:id", async (c) => {
-    const found = await sources.session(c.req.param("id"));
-    if (!found) return problem(c, 404, `no session ${c.req.param("id")}`);
-    return page(
-      c,
-      "sessions",
-      found.summary.title || found.summary.id,
-      <>
-        <p>
-          <a href="/sessions">All sessions</a> · <code>{found.summary.id}</code> · {found.summary.model.providerID}/{found.summary.model.modelID} · <code>{found.summary.workdir}</code>
-        </p>
-        <Transcript id={found.summary.id} entries={found.transcript} />
-      </>,
-    );
-  });
   app.get("/status", async (c) => page(c, "status", "Status", <StatusSections status={await status()} />));
   return app;
 }

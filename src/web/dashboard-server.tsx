@@ -18,8 +18,15 @@ import type { DashboardSources } from "./sources.js";
 import { StaticAssets } from "./static-assets.js";
 import { AgentsTable } from "./views/agents-view.js";
 import { InstallsTable } from "./views/installs-view.js";
-import { SessionsList } from "./views/sessions-view.js";
+import { SessionsList, Transcript } from "./views/sessions-view.js";
+import { ApprovalsBanner, LiveRun, liveRunId } from "./views/live-run-view.js";
+import { RunWatcher, type WatchedRun } from "./live/run-watcher.js";
+import { liveSessions } from "./session-routes.js";
+import type { RunControlState } from "../app/run-control/protocol.js";
 import { StatusSections } from "./views/status-view.js";
+
+/** How long the runs are still told a page is open after the last one's stream ended (it may be loading the next view). */
+const PAGE_GRACE_MS = 3_000;
 
 /** The port `bosun serve` takes unless told otherwise (fixed, so a bookmark keeps working). */
 export const DEFAULT_PORT = 7480;
@@ -74,7 +81,19 @@ async function html(node: unknown): Promise<string> {
  */
 export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
   const { sources, home } = options;
-  const hub = new LiveHub();
+  // A run without a terminal asks its questions on the pages only while one is open: every run is
+  // told how many are. None is said only after PAGE_GRACE_MS without one: a page going to another
+  // view closes its stream and opens the next at once.
+  let noPages: NodeJS.Timeout | null = null;
+  const hub = new LiveHub((count) => {
+    if (noPages) clearTimeout(noPages);
+    noPages = null;
+    if (count > 0) runs.setPages(count);
+    else {
+      noPages = setTimeout(() => runs.setPages(0), PAGE_GRACE_MS);
+      noPages.unref();
+    }
+  });
   const closing = new AbortController();
   // Each open live stream listens to it: a hundred pages is expected, not a leak.
   setMaxListeners(0, closing.signal);
@@ -86,13 +105,15 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     [
       { target: "agents-table", render: async () => html(<AgentsTable agents={(await fresh.get("agents", () => sources.agents(), true)).agents} home={home} />) },
       { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await fresh.get("installs", () => sources.installs(), true)).runtimes} home={home} />) },
-      { target: "sessions-list", render: async () => html(<SessionsList sessions={await fresh.get("sessions", () => sources.sessions(), true)} />), watch: sources.watched.sessions, changed: () => fresh.drop("sessions") },
+      { target: "sessions-list", render: async () => html(<SessionsList sessions={await fresh.get("sessions", () => sources.sessions(), true)} live={liveSessions(runs)} />), watch: sources.watched.sessions, changed: () => fresh.drop("sessions") },
       { target: "catalog-status", render: () => catalogStatus() },
       { target: "status-sections", render: async () => html(<StatusSections status={await fresh.get("status", () => sources.status(), true)} />) },
     ],
     (target, text) => hub.publish(target, text),
     { intervalMs: options.refreshMs ?? 1000, active: () => hub.streams > 0 },
   );
+  const runs: RunWatcher = new RunWatcher(sources.watched.runs, (run, previous, gone) => liveRuns.changed(run, previous, gone));
+  const liveRuns = new LiveRunPublisher(runs, hub, sources, () => void refresher.now());
   let port = options.port;
   const hostName = options.host.includes(":") ? `[${options.host}]` : options.host;
   const extraHosts = ["127.0.0.1", "localhost", "::1"].includes(options.host) ? [] : [hostName];
@@ -120,7 +141,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       void refresher.now();
     }
   });
-  const app = dashboardApp({ modelList, fresh, login, installs, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
+  const app = dashboardApp({ runs, modelList, fresh, login, installs, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
   const server: ServerType = await new Promise((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new PortTakenError(options.host, port) : error));
@@ -128,6 +149,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   port = (server.address() as AddressInfo).port;
   hosts = allowedHosts(port, extraHosts);
   refresher.start();
+  runs.start();
+  liveRuns.start();
   void refresher.now();
   const url = `http://${hostName}:${port}`;
   return {
@@ -141,10 +164,80 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       login.stop();
       closing.abort();
       refresher.stop();
+      if (noPages) clearTimeout(noPages);
+      runs.stop();
+      liveRuns.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
     },
   };
+}
+
+/** How often a live panel with running sub-agents is drawn again while a page is open (their times move on). */
+const TICK_MS = 1_000;
+/** The least time between two pushes of one session's transcript (a run writes it in bursts). */
+const TRANSCRIPT_MS = 150;
+
+/**
+ * Pushes what the running `bosun run` processes do to the open pages: a session's live panel and
+ * the questions banner on each change of its run, the session's transcript when the run reported
+ * events (read again from its file, at most every TRANSCRIPT_MS), the sessions list when a run
+ * starts or ends a turn, and the panels again every second while sub-agents run.
+ */
+class LiveRunPublisher {
+  private ticker: NodeJS.Timeout | null = null;
+  private readonly transcripts = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly runs: RunWatcher,
+    private readonly hub: LiveHub,
+    private readonly sources: DashboardSources,
+    private readonly listChanged: () => void,
+  ) {}
+
+  start(): void {
+    this.ticker = setInterval(() => {
+      if (this.hub.streams === 0) return;
+      for (const run of this.runs.runs()) if (run.state?.turn && run.state.subagents.some((agent) => agent.status === "running")) this.panel(run.state.turn.session, run.state);
+    }, TICK_MS);
+    this.ticker.unref();
+  }
+
+  stop(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    for (const timer of this.transcripts.values()) clearTimeout(timer);
+  }
+
+  changed(run: WatchedRun, previous: RunControlState | null, gone: boolean): void {
+    const session = run.state?.turn?.session ?? null;
+    const before = previous?.turn?.session ?? null;
+    if (before && before !== session) this.panel(before, null);
+    if (session) {
+      this.panel(session, gone ? null : run.state);
+      if (run.state && (gone || run.state.changes !== previous?.changes)) this.transcript(session);
+    }
+    void html(<ApprovalsBanner runs={this.runs.runs().map((other) => other.state!)} />).then((text) => this.hub.publish("approvals-banner", text));
+    if (gone || previous?.turn?.session !== session || (previous?.turn?.ended === null) !== (run.state?.turn?.ended === null)) this.listChanged();
+  }
+
+  private panel(session: string, state: RunControlState | null): void {
+    void html(<LiveRun session={session} run={state} now={Date.now()} />).then((text) => this.hub.publish(liveRunId(session), text));
+  }
+
+  private transcript(session: string): void {
+    if (this.transcripts.has(session)) return;
+    const timer = setTimeout(() => {
+      this.transcripts.delete(session);
+      void this.sources.session(session).then(
+        async (found) => {
+          if (found) this.hub.publish(`transcript-${session}`, await html(<Transcript id={session} entries={found.transcript} />));
+        },
+        () => undefined,
+      );
+    }, TRANSCRIPT_MS);
+    timer.unref();
+    this.transcripts.set(session, timer);
+  }
 }

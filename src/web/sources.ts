@@ -114,8 +114,12 @@ export interface DashboardSources {
   };
   /** `bosun policy check ACTION RESOURCE`: the decision, and the statement that made it (null: none matched, the default allow). */
   policy(action: string, resource: string): Promise<PolicyAnswer>;
-  /** The folder whose changes refresh the live sessions list at once (the others are looked at every second). */
-  watched: { sessions: string };
+  /**
+   * The folders whose changes are seen at once: the sessions (the live sessions list; the others are
+   * looked at every second), and the runs folder where running `bosun run` processes announce their
+   * control sockets (app/run-control).
+   */
+  watched: { sessions: string; runs: string };
 }
 
 /** The plan the page showed is not what an install would do now (a file or the pack changed): plan again. */

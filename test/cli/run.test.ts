@@ -98,7 +98,7 @@ describe("bosun run", () => {
     const result = await runCli(["run", "make x.txt"], devModel(t), t.home);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain("⊘ denied: write needs the user's approval in ask mode, and nobody can approve in this session (bosun is not attached to a terminal)");
-    expect(result.stderr).toContain("bosun: not attached to a terminal: calls that need approval in ask mode will be refused (--yes or --mode change that)");
+    expect(result.stderr).toContain("bosun: not attached to a terminal: calls that need approval in ask mode will be refused unless a bosun serve page is open to answer them (--yes or --mode change that)");
     expect(existsSync(join(t.home, "x.txt"))).toBe(false);
     expect(result.stdout).toBe("I need your approval to write x.txt.\n");
   });

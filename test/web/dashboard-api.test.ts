@@ -112,14 +112,16 @@ describe("bosun serve's API on the real sources", () => {
     const served = await serveDashboard(t);
     try {
       const cookie = await signIn(served.launchUrl);
-      expect((await get(served, cookie, "/api/sessions")).json).toEqual({ sessions: [] });
+      expect((await get(served, cookie, "/api/sessions")).json).toEqual({ sessions: [], live: [] });
       const id = writeSession(t, "list the TODO comments", "There are three.");
       const listed = await get(served, cookie, "/api/sessions");
       expect(listed.status).toBe(200);
       expect(listed.json).toMatchObject({ sessions: [{ id, title: "list the TODO comments", model: { providerID: "anthropic", modelID: "claude-sonnet-4-5" }, workdir: join(t.home, "project") }] });
       const one = await get(served, cookie, `/api/sessions/${id}`);
       expect(one.status).toBe(200);
-      expect(Object.keys(one.json as object).sort()).toEqual(["summary", "transcript"]);
+      expect(Object.keys(one.json as object).sort()).toEqual(["live", "summary", "transcript"]);
+      // No bosun run works on it now.
+      expect((one.json as { live: unknown }).live).toBeNull();
       expect((one.json as { summary: { id: string } }).summary.id).toBe(id);
       expect((one.json as { transcript: unknown[] }).transcript).toEqual([
         { kind: "notice", text: "run started · anthropic/claude-sonnet-4-5 · ask mode" },

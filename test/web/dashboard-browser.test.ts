@@ -9,12 +9,12 @@
 // violation or a request to another host fails the test (browser.ts).
 import { readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { CONTENT_SECURITY_POLICY } from "../../src/web/security/headers.js";
+import { seriousAxeViolations } from "../fixtures/axe.js";
 import { signInWith, useBrowser, watchedPage, type WatchedPage, type WatchOptions } from "../fixtures/browser.js";
 import { serveDashboard, type ServedDashboard } from "../fixtures/dashboard.js";
 import { HOSTILE_ASSISTANT_TEXT, HOSTILE_TOOL_OUTPUT, seedDashboardHome, writeSession, type SeededHome } from "../fixtures/dashboard-home.js";
@@ -221,22 +221,6 @@ async function otherLoopbackSite(html: string): Promise<{ origin: string; close(
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
-}
-
-/** axe-core's script, injected into a page of a context that bypasses the CSP (for the audit only). */
-const AXE_SOURCE = readFileSync(join(dirname(createRequire(import.meta.url).resolve("axe-core")), "axe.min.js"), "utf8");
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  targets: string[];
-}
-
-/** axe-core's violations of the page's current document. */
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  return page.evaluate<AxeViolation[]>(`axe.run(document, { resultTypes: ["violations"] }).then((results) => results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((node) => node.target.join(" ")) })))`);
 }
 
 describe("bosun serve in a real browser", () => {
@@ -558,9 +542,7 @@ describe("bosun serve in a real browser", () => {
       const found: string[] = [];
       for (const view of views(seeded)) {
         await audit.tab.page.goto(`${served.url}${view.path}`);
-        for (const violation of await axeViolations(audit.tab.page)) {
-          if (violation.impact === "serious" || violation.impact === "critical") found.push(`${view.path}: ${violation.impact} ${violation.id} (${violation.help}) at ${violation.targets.join(", ")}`);
-        }
+        found.push(...(await seriousAxeViolations(audit.tab.page, view.path)));
       }
       expect(found).toEqual([]);
 

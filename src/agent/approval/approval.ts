@@ -14,8 +14,15 @@ export interface ApprovalRequest extends ApprovalQuestion {
   waiting?: number;
 }
 
-/** Whoever can approve: a terminal prompt, or a host's callback. It is asked one question at a time. */
-export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+/**
+ * What an approver answers: the user's answer, or "nobody" when it turned out nobody could be
+ * asked after all (the only dashboard page that could answer was closed): the call is then
+ * refused as when there is no approver at all.
+ */
+export type ApprovalReply = ApprovalAnswer | "nobody";
+
+/** Whoever can approve: a terminal prompt, a dashboard page, or a host's callback. It is asked one question at a time. */
+export type Approver = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalReply>;
 
 /** `noApprover`: refused only because the call had to ask and nobody can be asked (what makes `bosun run` exit 3). */
 export type ApprovalOutcome = { allowed: true } | { allowed: false; message: string; noApprover?: true };
@@ -68,6 +75,7 @@ export class ApprovalGate {
       if (now.action !== "ask") return this.outcome(now);
       const waiting = this.questions.waiting;
       const answer = await approver(waiting > 0 ? { ...request, waiting } : request, signal);
+      if (answer === "nobody") return { allowed: false, message: noApproverMessage(request, this.mode), noApprover: true };
       if (answer === "deny") {
         return { allowed: false, message: "Not run: the user declined this call. Do not retry the same call; ask the user or try a different approach." };
       }

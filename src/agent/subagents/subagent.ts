@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 import { join } from "node:path";
 import { describeError } from "../../kernel/errors.js";
 import type { AgentUi, SubagentRef } from "../events.js";
@@ -12,6 +11,7 @@ import { subagentReport, type SubagentOutcome } from "./report.js";
 import { processSubagentSessions, type SubagentModel, type SubagentSessionCache, type SubagentSessionEntry } from "./sessions.js";
 import { MAX_SUBAGENT_TASKS, subagentSettings, type SubagentSettings } from "./settings.js";
 import { TreeSlots, type TreeSlot } from "./slots.js";
+import { SubagentCancelledError, SubagentControl } from "./control.js";
 import { AGENT_TOOL_NAME, createAgentTool, SUBAGENT_EXCLUDED_TOOLS, type AgentCall } from "../tools/agent.js";
 import { ToolError, type ToolContext, type ToolResult } from "../tools/tool.js";
 
@@ -20,6 +20,8 @@ export interface SubagentSetup {
   settings?: Partial<SubagentSettings>;
   /** Where sub-agent sessions are kept for continuation: the process's by default. */
   sessions?: SubagentSessionCache;
+  /** How the host stops sub-agents of this tree from outside it (the dashboard's Cancel); one of the tree's own when absent. */
+  control?: SubagentControl;
 }
 
 /** What every agent of one tree shares. */
@@ -33,6 +35,7 @@ interface SubagentTree {
   readonly root: Session;
   /** The top-level agent's own system prompt, when it was given one (sub-agents get it too). */
   readonly systemPrompt: string | undefined;
+  readonly control: SubagentControl;
   seq: number;
 }
 
@@ -76,6 +79,7 @@ export function withSubagents(options: AgentOptions, setup: SubagentSetup = {}):
     ui: options.ui,
     root: options.session,
     systemPrompt: options.systemPrompt,
+    control: setup.control ?? new SubagentControl(),
     seq: 0,
   };
   return equip({ ...options, retries: options.retries ?? new RetryBudget() }, tree, null);
@@ -104,7 +108,8 @@ async function runAgentCall(parent: TreeAgent, call: AgentCall, context: ToolCon
   const depth = parent.options.depth ?? 0;
   if (depth >= settings.maxDepth) throw new ToolError(`the sub-agent depth limit (${settings.maxDepth}) is reached here; do the task yourself`);
   const width = Math.min(settings.concurrency, call.tasks.length);
-  const batch = batchSignal(context.signal);
+  // Up to 16 sub-agents (each with a model stream, a command, a wait for a place) listen to it at once.
+  const batch = parent.tree.control.trackBatch(context.signal, MAX_SUBAGENT_TASKS * 6);
   const batchContext: ToolContext = { ...context, signal: batch.signal };
   parent.self?.slot.release();
   try {
@@ -119,24 +124,10 @@ async function runAgentCall(parent: TreeAgent, call: AgentCall, context: ToolCon
     await Promise.all(Array.from({ length: width }, worker));
     return subagentReport(outcomes, width);
   } finally {
-    batch.dispose();
+    batch.done();
     // After an abort the caller is ending anyway; it need not wait for a place.
     await parent.self?.slot.reacquire(context.signal).catch(() => {});
   }
-}
-
-/**
- * The signal the sub-agents of one call listen to, aborted with the caller's. Up to 16 sub-agents
- * (each with a model stream, a command, a wait for a place) listen at once: more than Node's
- * default of 10 listeners, which is a leak warning on the caller's signal but expected here.
- */
-function batchSignal(signal: AbortSignal): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  setMaxListeners(MAX_SUBAGENT_TASKS * 6, controller.signal);
-  const abort = () => controller.abort(signal.reason);
-  if (signal.aborted) abort();
-  else signal.addEventListener("abort", abort, { once: true });
-  return { signal: controller.signal, dispose: () => signal.removeEventListener("abort", abort) };
 }
 
 /** Runs one task (or continues a session) and reports how it ended; only a bad `session_id` throws. */
@@ -159,7 +150,7 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     throw error;
   }
   const depth = (options.depth ?? 0) + 1;
-  const ref: SubagentRef = { id: entry.session.id, seq: ++tree.seq, depth, task: task.task, tasks: task.tasks };
+  const ref: SubagentRef = { id: entry.session.id, seq: ++tree.seq, depth, task: task.task, tasks: task.tasks, ...(parent.self ? { parent: parent.self.id } : {}) };
   const { redactor } = options;
   const info: SubagentCallInfo = { id: ref.id, run: entry.runs, prompt: redactor.text(task.prompt), depth, task: task.task, tasks: task.tasks, continued: continued !== null };
   const parentInfo = agentInfo(options);
@@ -176,17 +167,19 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
   tree.ui.onEvent({ type: "subagent-start", agent: ref, prompt: info.prompt, continued: info.continued });
 
   let end: RunEnd;
+  const tracked = tree.control.track(ref.id, context.signal);
   try {
     const start: SubagentStartCall = { ...info };
     await hooks.subagentStart(parentInfo, start);
     if (typeof start.veto === "string" && start.veto !== "") {
       end = { status: "failed", text: `not run: an extension refused it: ${start.veto}`, turns: 0, usage: {} };
     } else {
-      end = runEndOf(await runAgent(task.prompt, childOptions(parent, entry, ref, slot, context.signal)));
+      end = runEndOf(await runAgent(task.prompt, childOptions(parent, entry, ref, slot, tracked.signal)), tracked.cancelled());
     }
   } catch (error) {
-    end = context.signal.aborted ? { status: "cancelled", text: "cancelled", turns: 0, usage: {} } : { status: "failed", text: describeError(error), turns: 0, usage: {} };
+    end = tracked.signal.aborted ? { status: "cancelled", text: cancelledText(tracked.cancelled()), turns: 0, usage: {} } : { status: "failed", text: describeError(error), turns: 0, usage: {} };
   } finally {
+    tracked.done();
     slot.release();
     tree.sessions.finish(entry);
   }
@@ -206,13 +199,18 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
 }
 
 /** A sub-agent's answer is the text of its final reply; anything else is a failure it can be continued from. */
-function runEndOf(result: AgentRunResult): RunEnd {
+function runEndOf(result: AgentRunResult, cancelled: SubagentCancelledError | null): RunEnd {
   const { turns, usage } = result;
   const text = result.text.trim();
-  if (result.reason === "aborted") return { status: "cancelled", text: "cancelled", turns, usage };
+  if (result.reason === "aborted") return { status: "cancelled", text: cancelledText(cancelled), turns, usage };
   if (result.reason === "turn-limit") return { status: "failed", text: `it stopped at the turn limit (${turns} turns) without a final answer`, turns, usage };
   if (text === "") return { status: "failed", text: "it ended without a final answer", turns, usage };
   return { status: "completed", text, turns, usage };
+}
+
+/** What the parent reads of a cancelled sub-agent: that the user stopped it, when the user did. */
+function cancelledText(cancelled: SubagentCancelledError | null): string {
+  return cancelled ? `${cancelled.message}; do not start this task again unless the user asks` : "cancelled";
 }
 
 /** The options of a sub-agent run: inherited from its parent, one level deeper. */

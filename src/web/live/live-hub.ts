@@ -18,6 +18,9 @@ export class LiveHub {
   private readonly current = new Map<string, LiveFragment>();
   private readonly listeners = new Set<(fragment: LiveFragment) => void>();
 
+  /** `onStreams` is told how many streams are open whenever one opens or ends. */
+  constructor(private readonly onStreams: (count: number) => void = () => undefined) {}
+
   /** The element's new HTML, to every stream; skipped when it is what the streams have already. */
   publish(target: string, html: string): void {
     if (this.current.get(target)?.html === html) return;
@@ -33,7 +36,10 @@ export class LiveHub {
 
   subscribe(listener: (fragment: LiveFragment) => void): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.onStreams(this.listeners.size);
+    return () => {
+      if (this.listeners.delete(listener)) this.onStreams(this.listeners.size);
+    };
   }
 
   get streams(): number {

@@ -14,9 +14,9 @@ export type ViewId = (typeof VIEWS)[number]["id"];
 /**
  * Every page: the CSRF token for htmx (`meta`), htmx hardened (no eval, no script tags in swaps,
  * no history cache: transcripts never go to localStorage), the navigation, a message area for one
- * line errors, and the view. Scripts and styles only from the dashboard itself (the CSP).
+ * line errors, the questions runs wait on (`banner`, kept live), and the view. Scripts and styles only from the dashboard itself (the CSP).
  */
-export function Layout(props: { view: ViewId; title: string; csrf: string; children: Child }) {
+export function Layout(props: { view: ViewId; title: string; csrf: string; banner?: Child; children: Child }) {
   const htmxConfig = JSON.stringify({ allowEval: false, allowScriptTags: false, historyCacheSize: 0, historyEnabled: false, selfRequestsOnly: true, includeIndicatorStyles: false, refreshOnHistoryMiss: true });
   return (
     <html lang="en">
@@ -55,6 +55,7 @@ export function Layout(props: { view: ViewId; title: string; csrf: string; child
         <main id="main" tabindex={-1}>
           <h1>{props.title}</h1>
           <p id="message" class="message" role="alert"></p>
+          {props.banner ?? null}
           {props.children}
         </main>
       </body>

@@ -1,8 +1,9 @@
 import type { SessionSummary } from "../../agent/session/list.js";
 import type { TranscriptEntry } from "../sources.js";
+import { State } from "./layout.js";
 
-/** `#sessions-list`: bosun run's sessions, newest first. */
-export function SessionsList(props: { sessions: SessionSummary[] }) {
+/** `#sessions-list`: bosun run's sessions, newest first, with the ones a run works on now (`live`). */
+export function SessionsList(props: { sessions: SessionSummary[]; live: ReadonlySet<string> }) {
   return (
     <section id="sessions-list" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">
@@ -18,6 +19,7 @@ export function SessionsList(props: { sessions: SessionSummary[] }) {
               <th scope="col">Model</th>
               <th scope="col">Folder</th>
               <th scope="col">Updated</th>
+              <th scope="col">Now</th>
             </tr>
           </thead>
           <tbody>
@@ -37,6 +39,7 @@ export function SessionsList(props: { sessions: SessionSummary[] }) {
                 <td>
                   <time datetime={session.updatedAt}>{session.updatedAt.replace("T", " ").slice(0, 19)}</time>
                 </td>
+                <td>{props.live.has(session.id) ? <State ok={true} text="running" /> : "—"}</td>
               </tr>
             ))}
           </tbody>
