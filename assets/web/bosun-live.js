@@ -41,8 +41,14 @@
     holder.innerHTML = fragment.html;
     const next = holder.content.firstElementChild;
     if (!next || next.id !== fragment.target) return;
+    // What the page shows already (a stream that reconnects sends every element again): left alone.
+    if (element.outerHTML === next.outerHTML) return;
     element.replaceWith(next);
-    if (window.htmx) window.htmx.process(next);
+    if (window.htmx) {
+      window.htmx.process(next);
+      // An element that stands for a change elsewhere (the catalog's version): the page loads what it shows again.
+      if (next.hasAttribute("data-reload")) window.htmx.trigger(next, "bosun:changed");
+    }
   };
 
   const channel = "BroadcastChannel" in window ? new BroadcastChannel("bosun-live") : null;

@@ -11,6 +11,8 @@ import type { CatalogView } from "../app/catalog-view.js";
 import type { ModelsDevClient } from "../catalog/models-dev-client.js";
 import type { Output } from "./output.js";
 import { runsDir } from "../app/run-control/run-records.js";
+import { statSync } from "node:fs";
+import { authStoreFile } from "../catalog/catalog-files.js";
 
 /**
  * The dashboard's data, from the functions the CLI's own `--json` output comes from: the agents,
@@ -49,6 +51,7 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
       const search = searchModels(listing, (id) => view.availability.get(id) ?? { available: false, why: "not available" }, { ...(query.query ? { query: query.query } : {}), limit: query.limit, availableOnly: Boolean(query.availableOnly) });
       return clean({ ...search, source: view.source });
     },
+    catalogVersion: () => catalog.version(),
     status: async () => {
       const { report } = await buildStatusReport(boot, quiet);
       const status: DashboardStatus = {
@@ -204,9 +207,27 @@ async function installSource(boot: Boot, cwd: string, quiet: Output): Promise<Da
  * The catalog, read at most once a second, whoever asks: a search is then a pass over the listing
  * in memory. The dashboard never downloads models.dev's list itself (it shows the cache).
  */
-function catalogReader(boot: Boot, cwd: string, modelsDev: ModelsDevClient): { read(): Promise<CatalogView>; forget(): void } {
+function catalogReader(boot: Boot, cwd: string, modelsDev: ModelsDevClient): { read(): Promise<CatalogView>; forget(): void; version(): string } {
   let last: { at: number; list: unknown; view: Promise<CatalogView> } | null = null;
+  let lists = 0;
+  let list: unknown = null;
+  const keys = authStoreFile(boot.paths.data);
   return {
+    // The model list in memory (a refresh replaces it), and bosun's key store on disk (a key stored or removed).
+    version() {
+      if (modelsDev.current() !== list) {
+        list = modelsDev.current();
+        lists++;
+      }
+      let stamp = "none";
+      try {
+        const info = statSync(keys);
+        stamp = `${info.mtimeMs}:${info.size}`;
+      } catch {
+        // no key stored
+      }
+      return `${lists}|${stamp}`;
+    },
     forget() {
       last = null;
     },

@@ -20,7 +20,7 @@ import type { DashboardSources } from "./sources.js";
 import { CodexLogin } from "./views/login-view.js";
 import type { StaticAssets } from "./static-assets.js";
 import { AgentsTable } from "./views/agents-view.js";
-import { CatalogForm, CatalogResults } from "./views/catalog-view.js";
+import { CatalogForm, CatalogResults, CatalogVersion } from "./views/catalog-view.js";
 import { CatalogStatus, PolicyForm, PolicyResult } from "./views/catalog-status-view.js";
 import { InstallsTable } from "./views/installs-view.js";
 import { Layout, type ViewId } from "./views/layout.js";
@@ -191,6 +191,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
       <>
         <CatalogStatus list={sources.modelList.state()} refreshing={options.modelList.refreshing()} last={options.modelList.last()} />
         <CatalogForm query={query} />
+        <CatalogVersion version={sources.catalogVersion()} />
         <CatalogResults search={search} />
         <PolicyForm />
         <PolicyResult answer={null} />

@@ -10,6 +10,7 @@ import { LoginJob } from "./login-job.js";
 import { InstallJob } from "./install-job.js";
 import { InstallProgress } from "./views/install-plan-view.js";
 import { CatalogStatus } from "./views/catalog-status-view.js";
+import { CatalogVersion } from "./views/catalog-view.js";
 import { ModelListJob } from "./model-list-job.js";
 import { CodexLogin } from "./views/login-view.js";
 import { allowedHosts } from "./security/allowed-hosts.js";
@@ -107,6 +108,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await fresh.get("installs", () => sources.installs(), true)).runtimes} home={home} />) },
       { target: "sessions-list", render: async () => html(<SessionsList sessions={await fresh.get("sessions", () => sources.sessions(), true)} live={liveSessions(runs)} />), watch: sources.watched.sessions, changed: () => fresh.drop("sessions") },
       { target: "catalog-status", render: () => catalogStatus() },
+      { target: "catalog-version", render: async () => html(<CatalogVersion version={sources.catalogVersion()} />) },
       { target: "status-sections", render: async () => html(<StatusSections status={await fresh.get("status", () => sources.status(), true)} />) },
     ],
     (target, text) => hub.publish(target, text),

@@ -82,6 +82,8 @@ export interface DashboardSources {
   status(): Promise<DashboardStatus>;
   installs(): Promise<{ runtimes: RootStatus[] }>;
   catalog(query: CatalogQuery): Promise<ModelSearch & { source: string }>;
+  /** Changes when what a catalog search finds may have changed (the model list was refreshed, a key stored or removed); cheap. */
+  catalogVersion(): string;
   sessions(): Promise<SessionSummary[]>;
   /** One session's summary and transcript; null when there is no such session. */
   session(id: string): Promise<{ summary: SessionSummary; transcript: TranscriptEntry[] } | null>;

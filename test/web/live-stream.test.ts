@@ -11,7 +11,7 @@ import { sessionSummary, startMemoryDashboard, fragmentOf, openLive, until, wire
 
 const REFRESH_MS = 100;
 const HEARTBEAT_MS = 200;
-const LIVE_TARGETS = ["agents-table", "catalog-status", "installs-table", "sessions-list", "status-sections"];
+const LIVE_TARGETS = ["agents-table", "catalog-status", "catalog-version", "installs-table", "sessions-list", "status-sections"];
 
 const isFragment = (frame: SseFrame) => frame.event === "fragment";
 const isBeat = (frame: SseFrame) => frame.event === "ping" && frame.data !== "start";
@@ -44,7 +44,8 @@ describe("GET /live", () => {
     expect(first).toMatchObject({ event: "ping", data: "start" });
     expect(snapshot.every(isFragment)).toBe(true);
     expect(snapshot.map((frame) => fragmentOf(frame).target).sort()).toEqual([...LIVE_TARGETS].sort());
-    for (const frame of snapshot) expect(fragmentOf(frame).html.startsWith(`<section id="${fragmentOf(frame).target}"`)).toBe(true);
+    // Each is the whole element its target names (a section, or the catalog version's hidden span).
+    for (const frame of snapshot) expect(fragmentOf(frame).html.startsWith(`<${fragmentOf(frame).target === "catalog-version" ? "span" : "section"} id="${fragmentOf(frame).target}"`)).toBe(true);
     const ids = snapshot.map((frame) => Number(frame.id));
     expect(ids.every((id) => Number.isInteger(id) && id > 0)).toBe(true);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);

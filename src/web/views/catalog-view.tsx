@@ -7,7 +7,7 @@ const number = (value: number | undefined | null) => (value === undefined || val
 /** The search form: the results below are replaced as you type (htmx), and the same URL works without script. */
 export function CatalogForm(props: { query: CatalogQuery }) {
   return (
-    <form class="search" method="get" action="/catalog" hx-get="/catalog/results" hx-target="#catalog-results" hx-swap="outerHTML" hx-trigger="input changed delay:250ms from:input, change from:input, submit" role="search">
+    <form id="catalog-form" class="search" method="get" action="/catalog" hx-get="/catalog/results" hx-target="#catalog-results" hx-swap="outerHTML" hx-trigger="input changed delay:250ms from:input, change from:input, submit" role="search">
       <label for="catalog-q">Search models</label>
       <input id="catalog-q" type="search" name="q" value={props.query.query ?? ""} placeholder="provider, model or name" autocomplete="off" />
       <label for="catalog-provider">Provider</label>
@@ -18,6 +18,15 @@ export function CatalogForm(props: { query: CatalogQuery }) {
       <button type="submit">Search</button>
     </form>
   );
+}
+
+/**
+ * `#catalog-version`: pushed when the catalog changed (a refreshed list, a key stored): the page
+ * then asks for its results again with the search it shows (bosun-live.js triggers `bosun:changed`
+ * on an element it replaced that has `data-reload`).
+ */
+export function CatalogVersion(props: { version: string }) {
+  return <span id="catalog-version" hidden data-version={props.version} data-reload="" hx-get="/catalog/results" hx-include="#catalog-form" hx-target="#catalog-results" hx-swap="outerHTML" hx-trigger="bosun:changed"></span>;
 }
 
 /** `#catalog-results`: the models found, with limits, prices, and whether (and why) each can be used. */
