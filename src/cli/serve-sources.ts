@@ -12,6 +12,7 @@ import type { ModelsDevClient } from "../catalog/models-dev-client.js";
 import type { Output } from "./output.js";
 import { runsDir } from "../app/run-control/run-records.js";
 import { statSync } from "node:fs";
+import { dirname } from "node:path";
 import { authStoreFile } from "../catalog/catalog-files.js";
 
 /**
@@ -140,7 +141,7 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
         statements: rules.statements.length,
       });
     },
-    watched: { sessions: sessionsDir(boot.paths), runs: runsDir(boot.paths) },
+    watched: { sessions: sessionsDir(boot.paths), keys: dirname(authStoreFile(boot.paths.data)), runs: runsDir(boot.paths) },
   };
 }
 
@@ -203,40 +204,45 @@ async function installSource(boot: Boot, cwd: string, quiet: Output): Promise<Da
   };
 }
 
+/** How long a catalog read serves searches while nothing it knows of changed (a plugin's own models may). */
+const CATALOG_MAX_AGE_MS = 30_000;
+
 /**
- * The catalog, read at most once a second, whoever asks: a search is then a pass over the listing
- * in memory. The dashboard never downloads models.dev's list itself (it shows the cache).
+ * The catalog, read once for every search while what it is made of stays the same: a search is
+ * then a pass over the listing in memory. It is read again at once when the model list was
+ * replaced (a refresh, the hourly one included) or bosun's key store changed (`version`), and
+ * after CATALOG_MAX_AGE_MS in any case. The server's config and plugins are those of its start.
+ * The dashboard never downloads models.dev's list itself (it shows the cache).
  */
 function catalogReader(boot: Boot, cwd: string, modelsDev: ModelsDevClient): { read(): Promise<CatalogView>; forget(): void; version(): string } {
-  let last: { at: number; list: unknown; view: Promise<CatalogView> } | null = null;
+  let last: { at: number; version: string; view: Promise<CatalogView> } | null = null;
   let lists = 0;
   let list: unknown = null;
   const keys = authStoreFile(boot.paths.data);
+  const version = () => {
+    if (modelsDev.current() !== list) {
+      list = modelsDev.current();
+      lists++;
+    }
+    let stamp = "none";
+    try {
+      const info = statSync(keys);
+      stamp = `${info.mtimeMs}:${info.size}:${info.ino}`;
+    } catch {
+      // no key stored
+    }
+    return `${lists}|${stamp}`;
+  };
   return {
-    // The model list in memory (a refresh replaces it), and bosun's key store on disk (a key stored or removed).
-    version() {
-      if (modelsDev.current() !== list) {
-        list = modelsDev.current();
-        lists++;
-      }
-      let stamp = "none";
-      try {
-        const info = statSync(keys);
-        stamp = `${info.mtimeMs}:${info.size}`;
-      } catch {
-        // no key stored
-      }
-      return `${lists}|${stamp}`;
-    },
+    version,
     forget() {
       last = null;
     },
     read() {
-      // Read again after a second, or at once when the model list changed (a refresh, the hourly one included).
-      const list = modelsDev.current();
-      if (!last || last.list !== list || Date.now() - last.at >= 1000) {
+      const now = version();
+      if (!last || last.version !== now || Date.now() - last.at >= CATALOG_MAX_AGE_MS) {
         const view = import("../app/catalog-view.js").then(({ readCatalogView }) => readCatalogView(boot, cwd, modelsDev));
-        const entry = { at: Date.now(), list, view };
+        const entry = { at: Date.now(), version: now, view };
         last = entry;
         view.catch(() => {
           if (last === entry) last = null;

@@ -108,7 +108,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await fresh.get("installs", () => sources.installs(), true)).runtimes} home={home} />) },
       { target: "sessions-list", render: async () => html(<SessionsList sessions={await fresh.get("sessions", () => sources.sessions(), true)} live={liveSessions(runs)} />), watch: sources.watched.sessions, changed: () => fresh.drop("sessions") },
       { target: "catalog-status", render: () => catalogStatus() },
-      { target: "catalog-version", render: async () => html(<CatalogVersion version={sources.catalogVersion()} />) },
+      { target: "catalog-version", render: () => catalogVersion(), watch: sources.watched.keys },
       { target: "status-sections", render: async () => html(<StatusSections status={await fresh.get("status", () => sources.status(), true)} />) },
     ],
     (target, text) => hub.publish(target, text),
@@ -122,7 +122,12 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   let hosts = allowedHosts(port, extraHosts);
   const audit = options.audit ?? (() => undefined);
   // The model list's refresh from the page: its start and end go to the open pages at once.
-  const modelList = new ModelListJob(sources.modelList, () => void catalogStatus().then((text) => hub.publish("catalog-status", text)));
+  // A new list changes the catalog too: the open Catalog pages search again (catalog-version).
+  const modelList = new ModelListJob(sources.modelList, () => {
+    void catalogStatus().then((text) => hub.publish("catalog-status", text));
+    void catalogVersion().then((text) => hub.publish("catalog-version", text));
+  });
+  const catalogVersion = () => html(<CatalogVersion version={sources.catalogVersion()} />);
   const catalogStatus = () => html(<CatalogStatus list={sources.modelList.state()} refreshing={modelList.refreshing()} last={modelList.last()} />);
   const stopAutoRefresh = options.autoRefresh === false ? () => undefined : sources.modelList.autoRefresh();
   const login = new LoginJob(

@@ -118,10 +118,10 @@ export interface DashboardSources {
   policy(action: string, resource: string): Promise<PolicyAnswer>;
   /**
    * The folders whose changes are seen at once: the sessions (the live sessions list; the others are
-   * looked at every second), and the runs folder where running `bosun run` processes announce their
-   * control sockets (app/run-control).
+   * looked at every second), the folder of bosun's key store (a key stored changes the catalog), and
+   * the runs folder where running `bosun run` processes announce their control sockets (app/run-control).
    */
-  watched: { sessions: string; runs: string };
+  watched: { sessions: string; keys: string; runs: string };
 }
 
 /** The plan the page showed is not what an install would do now (a file or the pack changed): plan again. */

@@ -4,9 +4,13 @@ export interface LiveFragment {
   /** The id of the element it replaces. */
   target: string;
   html: string;
-  /** The SSE data line (`{target, html}` as JSON), made once for every stream. */
+  /** The SSE data line (`{target, html}` as JSON). */
   data: string;
+  /** The whole SSE event (`event: fragment`, its id, the data), encoded once for every stream: a hundred streams share these bytes. */
+  frame: Uint8Array;
 }
+
+const encoder = new TextEncoder();
 
 /**
  * The dashboard's changes, in order, for the open streams. Each fragment is the whole new state of
@@ -24,7 +28,10 @@ export class LiveHub {
   /** The element's new HTML, to every stream; skipped when it is what the streams have already. */
   publish(target: string, html: string): void {
     if (this.current.get(target)?.html === html) return;
-    const fragment = { id: ++this.seq, target, html, data: JSON.stringify({ target, html }) };
+    const id = ++this.seq;
+    const data = JSON.stringify({ target, html });
+    // JSON has no raw line breaks: the data is one SSE line.
+    const fragment = { id, target, html, data, frame: encoder.encode(`event: fragment\nid: ${id}\ndata: ${data}\n\n`) };
     this.current.set(target, fragment);
     for (const listener of this.listeners) listener(fragment);
   }

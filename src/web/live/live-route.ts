@@ -32,7 +32,7 @@ export function liveRoute(hub: LiveHub, closing: AbortSignal, heartbeatMs = HEAR
         const send = async (fragment: LiveFragment) => {
           if (fragment.id <= sent) return;
           sent = fragment.id;
-          await stream.writeSSE({ event: "fragment", id: String(fragment.id), data: fragment.data });
+          await stream.write(fragment.frame);
         };
         await stream.writeSSE({ event: "ping", data: "start" });
         // The first stream after none: the hub was not kept current meanwhile (the refresher waits for a stream).

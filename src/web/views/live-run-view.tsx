@@ -17,9 +17,8 @@ export function LiveRun(props: { session: string; run: RunControlState | null; n
   const turn = run?.turn?.session === session ? run.turn : null;
   if (!run || !turn) {
     return (
-      <section id={id} aria-labelledby={`${id}-heading`} class="live-run">
-        <h2 id={`${id}-heading`}>Live</h2>
-        <p>No bosun run is working on this session now. This page shows the next one as it starts.</p>
+      <section id={id} aria-label="Live run" class="live-run">
+        <p class="id">No bosun run is working on this session now. This page shows the next one as it starts.</p>
       </section>
     );
   }
