@@ -53,6 +53,10 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
       return clean({ ...search, source: view.source });
     },
     catalogVersion: () => catalog.version(),
+    doctor: async () => {
+      const { doctorTool } = await import("../app/mcp-server/doctor-tool.js");
+      return clean((await doctorTool.call({}, serve, call)).data as never);
+    },
     status: async () => {
       const { report } = await buildStatusReport(boot, quiet);
       const status: DashboardStatus = {

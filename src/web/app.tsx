@@ -10,6 +10,8 @@ import type { DashboardAuth } from "./security/dashboard-auth.js";
 import { liveRoute } from "./live/live-route.js";
 import type { LiveHub } from "./live/live-hub.js";
 import type { LoginJob } from "./login-job.js";
+import type { DoctorJob } from "./doctor-job.js";
+import { DoctorVerdicts } from "./views/doctor-view.js";
 import type { ModelListJob } from "./model-list-job.js";
 import type { FreshData } from "./fresh-data.js";
 import { InstallBusyError, type InstallJob } from "./install-job.js";
@@ -47,6 +49,8 @@ export interface DashboardAppOptions {
   fresh: FreshData;
   /** The model list's refresh from the page. */
   modelList: ModelListJob;
+  /** `bosun doctor` from the page, a job of the server. */
+  doctor: DoctorJob;
   /** Installing from the page, a job of the server. */
   installs: InstallJob;
   /** The running `bosun run` processes: their live sessions, approvals, sub-agents. */
@@ -130,6 +134,13 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
     options.audit("agent disconnected from the dashboard", { agent: id, title, what, removed: outcome.removed });
     return outcome;
   };
+  app.get("/api/doctor", (c) => c.json(options.doctor.state));
+  // The API waits for the run's end (seconds: it asks each agent's CLI); the page gets it live.
+  app.post("/api/doctor", async (c) => c.json(await options.doctor.run()));
+  app.post("/agents/doctor", (c) => {
+    void options.doctor.run();
+    return c.html(<DoctorVerdicts doctor={options.doctor.state} home={home} />);
+  });
   app.post("/api/agents/:id/disconnect", async (c) => c.json(await disconnect(c)));
   app.post("/agents/:id/disconnect", async (c) => {
     await disconnect(c);
@@ -144,6 +155,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
       <>
         <AgentsTable agents={(await agents()).agents} home={home} />
         <CodexLogin login={options.login.state} />
+        <DoctorVerdicts doctor={options.doctor.state} home={home} />
       </>,
     ),
   );

@@ -7,6 +7,8 @@ import { LiveHub } from "./live/live-hub.js";
 import { Refresher } from "./live/refresher.js";
 import { FreshData } from "./fresh-data.js";
 import { LoginJob } from "./login-job.js";
+import { DoctorJob } from "./doctor-job.js";
+import { DoctorVerdicts } from "./views/doctor-view.js";
 import { InstallJob } from "./install-job.js";
 import { InstallProgress } from "./views/install-plan-view.js";
 import { CatalogStatus } from "./views/catalog-status-view.js";
@@ -141,6 +143,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     },
     audit,
   );
+  const doctor = new DoctorJob(() => sources.doctor(), (state) => void html(<DoctorVerdicts doctor={state} home={home} />).then((text) => hub.publish("doctor-verdicts", text)), audit);
   const installs = new InstallJob(sources.install, (state) => {
     void html(<InstallProgress state={state} />).then((text) => hub.publish("install-progress", text));
     if (state.state !== "applying") {
@@ -148,7 +151,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       void refresher.now();
     }
   });
-  const app = dashboardApp({ runs, modelList, fresh, login, installs, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
+  const app = dashboardApp({ doctor, runs, modelList, fresh, login, installs, audit, hosts: () => hosts, auth, sources, hub, assets, home, closing: closing.signal, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}), refresh: () => refresher.now() });
   const server: ServerType = await new Promise((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port }, () => resolve(started));
     started.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "EADDRINUSE" ? new PortTakenError(options.host, port) : error));

@@ -1,5 +1,6 @@
 import type { ModelSearch } from "../app/mcp-server/catalog-search.js";
 import type { SessionSummary } from "../agent/session/list.js";
+import type { DoctorReport } from "../doctor/doctor.js";
 import type { RootStatus } from "../install/records/install-status.js";
 import type { InstallReport } from "../install/report.js";
 import type { AgentReport } from "../runtimes/collect-status.js";
@@ -114,6 +115,8 @@ export interface DashboardSources {
     /** Refreshes the list when it is an hour old, every hour, until the returned function is called. */
     autoRefresh(): () => void;
   };
+  /** `bosun doctor --json`'s report (it asks each agent's CLI: seconds), redacted. */
+  doctor(): Promise<DoctorReport>;
   /** `bosun policy check ACTION RESOURCE`: the decision, and the statement that made it (null: none matched, the default allow). */
   policy(action: string, resource: string): Promise<PolicyAnswer>;
   /**
