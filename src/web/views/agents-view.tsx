@@ -1,9 +1,10 @@
 import type { AgentReport } from "../../runtimes/collect-status.js";
+import { displayPath } from "../../kernel/paths.js";
 import { State } from "./layout.js";
 
 /** `#agents-table`: the agents, installed, signed in, how and where (the truth of `bosun agents`). */
 export function AgentsTable(props: { agents: AgentReport[]; home: string }) {
-  const shown = (path: string) => (path.startsWith(`${props.home}/`) ? `~/${path.slice(props.home.length + 1)}` : path);
+  const shown = (path: string) => displayPath(path, props.home);
   return (
     <section id="agents-table" aria-labelledby="agents-heading">
       <h2 id="agents-heading">

@@ -1,4 +1,5 @@
 import type { RuntimeDoctor } from "../../doctor/doctor.js";
+import { displayPath } from "../../kernel/paths.js";
 import type { DoctorDone, DoctorState } from "../doctor-job.js";
 import { State } from "./layout.js";
 
@@ -11,7 +12,7 @@ const time = (at: number) => new Date(at).toISOString().replace("T", " ").slice(
  */
 export function DoctorVerdicts(props: { doctor: DoctorState; home: string }) {
   const { doctor } = props;
-  const shown = (path: string) => (path.startsWith(`${props.home}/`) ? `~/${path.slice(props.home.length + 1)}` : path);
+  const shown = (path: string) => displayPath(path, props.home);
   const last = doctor.state === "done" ? doctor : doctor.state === "none" ? null : doctor.last;
   return (
     <section id="doctor-verdicts" aria-labelledby="doctor-heading" aria-busy={doctor.state === "running" ? "true" : "false"}>

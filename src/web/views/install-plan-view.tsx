@@ -1,4 +1,5 @@
 import { GROUP_LABELS, type InstallReport, type ReportGroup } from "../../install/report.js";
+import { displayPath } from "../../kernel/paths.js";
 import { choiceKey, type InstallRequest } from "../sources.js";
 import type { InstallState } from "../install-job.js";
 
@@ -40,7 +41,7 @@ export function InstallForm(props: { runtimes: { id: string; title: string; dete
 export function InstallPlan(props: { request: InstallRequest | null; planId: string | null; report: InstallReport | null; home: string }) {
   const { report, request, planId } = props;
   if (!report || !request || !planId) return <section id="install-plan" aria-label="Plan"></section>;
-  const shown = (path: string) => (path === props.home ? "~" : path.startsWith(`${props.home}/`) ? `~/${path.slice(props.home.length + 1)}` : path);
+  const shown = (path: string) => displayPath(path, props.home);
   const roots = report.targets.flatMap((target) => target.roots.map((root) => ({ target, root })));
   const changing = roots.filter(({ root }) => root.status !== "unchanged");
   const blocked = roots.some(({ root }) => root.counts.blocked > 0);

@@ -1,9 +1,10 @@
 import type { RootStatus } from "../../install/records/install-status.js";
+import { displayPath } from "../../kernel/paths.js";
 import { State } from "./layout.js";
 
 /** `#installs-table`: per runtime and scope, the packs bosun installed and their drift (the truth of `bosun install --status`). */
 export function InstallsTable(props: { runtimes: RootStatus[]; home: string }) {
-  const shown = (path: string) => (path === props.home ? "~" : path.startsWith(`${props.home}/`) ? `~/${path.slice(props.home.length + 1)}` : path);
+  const shown = (path: string) => displayPath(path, props.home);
   return (
     <section id="installs-table" aria-labelledby="installs-heading">
       <h2 id="installs-heading">
