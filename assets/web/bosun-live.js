@@ -31,6 +31,14 @@
     }
     message(text);
   });
+  // A job's element (data-seq) never goes back to an older state: an answer that arrives after a
+  // newer live update of the same element is not swapped in.
+  const older = (seq, element) => seq !== null && element?.hasAttribute("data-seq") && Number(seq) < Number(element.getAttribute("data-seq"));
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const target = event.detail.target;
+    const seq = /^\s*<[^>]*\sdata-seq="(\d+)"/.exec(event.detail.serverResponse ?? "")?.[1] ?? null;
+    if (target && target.id && older(seq, target)) event.detail.shouldSwap = false;
+  });
   document.addEventListener("htmx:sendError", () => message("the dashboard cannot be reached: is bosun serve still running?"));
 
   /** Replaces the element the fragment is for, if this page has it (htmx then sees its attributes). */
@@ -43,6 +51,7 @@
     if (!next || next.id !== fragment.target) return;
     // What the page shows already (a stream that reconnects sends every element again): left alone.
     if (element.outerHTML === next.outerHTML) return;
+    if (older(next.getAttribute("data-seq"), element)) return;
     element.replaceWith(next);
     if (window.htmx) {
       window.htmx.process(next);

@@ -169,7 +169,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
         <InstallsTable runtimes={(await installs()).runtimes} home={home} />
         <InstallForm runtimes={sources.install.runtimes(scope)} scope={scope} />
         <InstallPlan request={null} planId={null} report={null} home={home} />
-        <InstallProgress state={options.installs.state} />
+        <InstallProgress state={options.installs.state} seq={options.installs.seq} />
       </>,
     );
   });
@@ -191,7 +191,10 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
     if (state.state === "failed") return problem(c, state.stale ? 409 : 400, state.message);
     return c.json(state);
   });
-  app.post("/installs/apply", async (c) => c.html(<InstallProgress state={(await apply(c, formValues(await c.req.parseBody({ all: true })))).state} />));
+  app.post("/installs/apply", async (c) => {
+    const { state, seq } = await apply(c, formValues(await c.req.parseBody({ all: true })));
+    return c.html(<InstallProgress state={state} seq={seq} />);
+  });
   app.get("/api/installs/job", (c) => c.json(options.installs.state));
   app.get("/catalog", async (c) => {
     const query = catalogQuery(c.req.query());

@@ -144,8 +144,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
     audit,
   );
   const doctor = new DoctorJob(() => sources.doctor(), (state) => void html(<DoctorVerdicts doctor={state} home={home} />).then((text) => hub.publish("doctor-verdicts", text)), audit);
-  const installs = new InstallJob(sources.install, (state) => {
-    void html(<InstallProgress state={state} />).then((text) => hub.publish("install-progress", text));
+  const installs = new InstallJob(sources.install, (state, seq) => {
+    void html(<InstallProgress state={state} seq={seq} />).then((text) => hub.publish("install-progress", text));
     if (state.state !== "applying") {
       fresh.drop("installs", "status");
       void refresher.now();

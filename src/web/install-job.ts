@@ -26,18 +26,24 @@ export class InstallBusyError extends Error {
 export class InstallJob {
   private current: InstallState = { state: "idle" };
   private lastShown = 0;
+  private changes = 0;
 
   constructor(
     private readonly install: DashboardSources["install"],
-    private readonly onChange: (state: InstallState) => void,
+    private readonly onChange: (state: InstallState, seq: number) => void,
   ) {}
 
   get state(): InstallState {
     return this.current;
   }
 
+  /** Bumped on every change: a page shown an older state than it has keeps the newer (`data-seq`). */
+  get seq(): number {
+    return this.changes;
+  }
+
   /** Starts applying; the returned promise ends with the job (the page does not wait for it). */
-  start(request: InstallRequest & { planId: string; choices: Readonly<Record<string, "keep" | "remove">> }): { state: InstallState; finished: Promise<InstallState> } {
+  start(request: InstallRequest & { planId: string; choices: Readonly<Record<string, "keep" | "remove">> }): { state: InstallState; seq: number; finished: Promise<InstallState> } {
     if (this.current.state === "applying") throw new InstallBusyError();
     const shown: InstallRequest = { runtimes: request.runtimes, scope: request.scope, ...(request.pack ? { pack: request.pack } : {}) };
     this.set({ state: "applying", request: shown, done: 0, total: 0 });
@@ -54,11 +60,11 @@ export class InstallJob {
         (error: unknown) => this.set({ state: "failed", request: shown, message: isUserError(error) || error instanceof StalePlanError ? error.message : `the install failed: ${error instanceof Error ? error.message : String(error)}`, stale: error instanceof StalePlanError }),
       )
       .then(() => this.current);
-    return { state: this.current, finished };
+    return { state: this.current, seq: this.changes, finished };
   }
 
   private set(state: InstallState): void {
     this.current = state;
-    this.onChange(state);
+    this.onChange(state, ++this.changes);
   }
 }

@@ -122,10 +122,10 @@ export function InstallPlan(props: { request: InstallRequest | null; planId: str
 }
 
 /** `#install-progress`: the install from the page: its progress while it runs (live), and how it ended. */
-export function InstallProgress(props: { state: InstallState }) {
+export function InstallProgress(props: { state: InstallState; seq: number }) {
   const { state } = props;
   return (
-    <section id="install-progress" aria-label="Install progress" aria-live="polite">
+    <section id="install-progress" aria-label="Install progress" aria-live="polite" data-seq={props.seq}>
       {state.state === "idle" ? null : state.state === "applying" ? (
         <p>
           Installing into {state.request.runtimes.join(", ")} ({state.request.scope}):{" "}
