@@ -67,13 +67,22 @@ export async function createTurnRunner(boot: Boot, output: Output, options: Turn
   }
 }
 
-/** The run's control channel, or null (with a line in the log) when its socket cannot be made: the run goes on without a live page. */
+/**
+ * The run's control channel, or null when its socket cannot be made: the run goes on without a
+ * live page. A folder bosun cannot use is not said here (the run stops on it in one line when it
+ * needs the folder, and `bosun status` shows it); anything else is a line in the log.
+ */
 async function openRunControl(boot: Boot, options: TurnRunnerOptions, notice: (message: string) => void): Promise<RunControl | null> {
-  const [{ RunControl }, { runsDir }, { packageVersion }] = await Promise.all([import("../app/run-control/run-control.js"), import("../app/run-control/run-records.js"), import("../kernel/package-info.js")]);
+  const [{ RunControl }, { runsDir }, { packageVersion }, { FolderError }] = await Promise.all([
+    import("../app/run-control/run-control.js"),
+    import("../app/run-control/run-records.js"),
+    import("../kernel/package-info.js"),
+    import("../kernel/fs/folder-error.js"),
+  ]);
   try {
     return await RunControl.open({ dir: runsDir(boot.paths), terminal: options.terminal, bosun: packageVersion(), notice });
   } catch (error) {
-    boot.log.warn("the run's control channel could not be opened: bosun serve will not show this run live", { error: error instanceof Error ? error.message : String(error) });
+    if (!(error instanceof FolderError)) boot.log.warn("the run's control channel could not be opened: bosun serve will not show this run live", { error: error instanceof Error ? error.message : String(error) });
     return null;
   }
 }

@@ -36,8 +36,6 @@ const PROMPT_CHARS = 200;
  */
 export class LiveSubagentTree {
   private readonly nodes = new Map<number, LiveSubagent>();
-  /** Bumped on every change, so a host can tell whether there is something new to show. */
-  version = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -59,14 +57,12 @@ export class LiveSubagentTree {
         activity: null,
         error: null,
       });
-      this.version++;
     } else if (event.type === "subagent-event") {
       this.inner(event.agent, event.event);
     } else if (event.type === "subagent-end") {
       const node = this.nodes.get(event.agent.seq);
       if (!node) return;
       Object.assign(node, { status: event.status, ms: event.ms, turns: Math.max(node.turns, event.turns), activity: null, error: event.error ?? null });
-      this.version++;
     }
   }
 
@@ -90,8 +86,6 @@ export class LiveSubagentTree {
       node.tokens.output += event.usage.outputTokens ?? 0;
     } else if (event.type === "tool-start") node.activity = `${event.tool}: ${firstLine(event.description)}`;
     else if (event.type === "tool-end") node.activity = null;
-    else return;
-    this.version++;
   }
 }
 

@@ -1,6 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { saveCacheFile } from "../../kernel/fs/cache-file.js";
 import { ensurePrivateDirs } from "../../kernel/fs/private-dir.js";
 import type { BosunPaths } from "../../kernel/paths.js";
@@ -28,7 +28,8 @@ const MAX_SOCKET_PATH = 100;
  * system's temp folder; `cleanup` removes what was made for it.
  */
 export function socketPlace(dir: string, pid: number): { socket: string; cleanup(): void } {
-  ensurePrivateDirs(dir, "");
+  // The state folder above it is bosun's own too: private, never left to the umask.
+  ensurePrivateDirs(dirname(dir), basename(dir));
   const beside = join(dir, `${pid}.sock`);
   if (Buffer.byteLength(beside) <= MAX_SOCKET_PATH) return { socket: beside, cleanup: () => rmSync(beside, { force: true }) };
   const own = mkdtempSync(join(tmpdir(), "bosun-run-"));
