@@ -235,7 +235,10 @@ function catalogReader(boot: Boot, cwd: string, modelsDev: ModelsDevClient): { r
     } catch {
       // no key stored
     }
-    return `${lists}|${stamp}`;
+    const now = `${lists}|${stamp}`;
+    // An outdated read is let go at once (a 5,000-model listing): the next search reads again.
+    if (last && last.version !== now) last = null;
+    return now;
   };
   return {
     version,
