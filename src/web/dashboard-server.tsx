@@ -28,6 +28,15 @@ import { LiveRunPublisher } from "./live/run-publisher.js";
 import { liveSessions } from "./session-routes.js";
 import { StatusSections } from "./views/status-view.js";
 
+/**
+ * How often (in passes of the refresher, one a second) the agents' sign-in and the status screen
+ * are looked at while a page is open: they change seldom and cost the most to look at (every
+ * agent's files; the whole status report). The installs are looked at every second, and the
+ * status screen again at once when what it sums up changed.
+ */
+const AGENTS_EVERY = 2;
+const STATUS_EVERY = 5;
+
 /** How long the runs are still told a page is open after the last one's stream ended (it may be loading the next view). */
 const PAGE_GRACE_MS = 3_000;
 
@@ -101,12 +110,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   const fresh = new FreshData(options.refreshMs ?? 1000);
   const refresher = new Refresher(
     [
-      { target: "agents-table", render: async () => html(<AgentsTable agents={(await fresh.get("agents", () => sources.agents(), true)).agents} home={home} />) },
+      { target: "agents-table", render: async () => html(<AgentsTable agents={(await fresh.get("agents", () => sources.agents(), true)).agents} home={home} />), every: AGENTS_EVERY },
       { target: "installs-table", render: async () => html(<InstallsTable runtimes={(await fresh.get("installs", () => sources.installs(), true)).runtimes} home={home} />) },
       { target: "sessions-list", render: async () => html(<SessionsList sessions={await fresh.get("sessions", () => sources.sessions(), true)} live={liveSessions(runs)} />), watch: sources.watched.sessions, changed: () => fresh.drop("sessions") },
       { target: "catalog-status", render: () => catalogStatus() },
       { target: "catalog-version", render: () => catalogVersion(), watch: sources.watched.keys },
-      { target: "status-sections", render: async () => html(<StatusSections status={await fresh.get("status", () => sources.status(), true)} />) },
+      // The status screen sums up the agents, installs, catalog and sessions: looked at again when they change.
+      { target: "status-sections", render: async () => html(<StatusSections status={await fresh.get("status", () => sources.status(), true)} />), every: STATUS_EVERY, follows: ["agents-table", "installs-table", "catalog-version", "sessions-list"], changed: () => fresh.drop("status") },
     ],
     (target, text) => hub.publish(target, text),
     { intervalMs: options.refreshMs ?? 1000, active: () => hub.streams > 0 },

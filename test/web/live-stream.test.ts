@@ -53,6 +53,30 @@ describe("GET /live", () => {
     expect(dashboard.streams()).toBe(1);
   });
 
+  it("looks at the costly elements less often (agents every 2nd pass, the status screen every 5th), and at the status screen at once when what it sums up changed", async () => {
+    const refreshMs = 300;
+    const served = await startMemoryDashboard({ refreshMs, heartbeatMs: HEARTBEAT_MS });
+    await served.dashboard.refresh();
+    const { dashboard, sources } = served;
+    const stream = await openLive(dashboard.url, await served.signIn());
+    const snapshot = await snapshotOf(stream);
+    const before = { ...sources.calls };
+    await new Promise((resolve) => setTimeout(resolve, refreshMs * 10 + refreshMs / 2));
+    const passes = sources.calls.installs - before.installs;
+    expect(passes).toBeGreaterThanOrEqual(8);
+    expect(sources.calls.agents - before.agents).toBeLessThanOrEqual(Math.ceil(passes / 2) + 1);
+    expect(sources.calls.status - before.status).toBeLessThanOrEqual(Math.ceil(passes / 5) + 1);
+
+    // A new session and a new status line together: the status screen comes with the sessions list, not 5 passes later.
+    const changedAt = Date.now();
+    sources.data.status.summary = "one more session";
+    sources.data.sessions.unshift(sessionSummary("s-2", "the second session"));
+    const listed = await stream.waitFor((frame) => isFragment(frame) && fragmentOf(frame).target === "sessions-list" && frame.data.includes("the second session"), { from: snapshot.length, ms: refreshMs * 3, what: "the new session" });
+    const status = await stream.waitFor((frame) => isFragment(frame) && frame.data.includes("one more session"), { from: snapshot.length, ms: refreshMs * 3, what: "the status screen after it" });
+    expect(status.at - listed.at).toBeLessThan(refreshMs);
+    expect(status.at - changedAt).toBeLessThan(refreshMs * 2.5);
+  });
+
   it("sends a changed element within a second, as a fragment with a higher id, and does not send the unchanged ones again", async () => {
     const { dashboard, sources, cookie } = await live();
     const stream = await openLive(dashboard.url, cookie);

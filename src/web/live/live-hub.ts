@@ -25,15 +25,16 @@ export class LiveHub {
   /** `onStreams` is told how many streams are open whenever one opens or ends. */
   constructor(private readonly onStreams: (count: number) => void = () => undefined) {}
 
-  /** The element's new HTML, to every stream; skipped when it is what the streams have already. */
-  publish(target: string, html: string): void {
-    if (this.current.get(target)?.html === html) return;
+  /** The element's new HTML, to every stream; skipped (false) when it is what the streams have already. */
+  publish(target: string, html: string): boolean {
+    if (this.current.get(target)?.html === html) return false;
     const id = ++this.seq;
     const data = JSON.stringify({ target, html });
     // JSON has no raw line breaks: the data is one SSE line.
     const fragment = { id, target, html, data, frame: encoder.encode(`event: fragment\nid: ${id}\ndata: ${data}\n\n`) };
     this.current.set(target, fragment);
     for (const listener of this.listeners) listener(fragment);
+    return true;
   }
 
   /** The latest fragment of each element, oldest first. */
