@@ -56,9 +56,10 @@ export async function createTurnRunner(boot: Boot, output: Output, options: Turn
   const opening = import("../app/run-mcp.js").then(({ RunMcp }) => RunMcp.open(boot, process.cwd()));
   opening.catch(() => undefined); // awaited once the rest is loaded
   const notices: { say(message: string): void } = { say: () => undefined };
+  // Opened while the rest loads, like the MCP servers.
   const controlling = openRunControl(boot, options, (message) => notices.say(message));
   try {
-    return await turnRunner(boot, output, options, opening, await controlling, notices);
+    return await turnRunner(boot, output, options, opening, controlling, notices);
   } catch (error) {
     // The servers started for a runner that could not be made: stopped, or bosun would not exit.
     await (await opening.catch(() => null))?.stop();
@@ -87,7 +88,7 @@ async function openRunControl(boot: Boot, options: TurnRunnerOptions, notice: (m
   }
 }
 
-async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions, opening: Promise<RunMcp | null>, control: RunControl | null, notices: { say(message: string): void }): Promise<TurnRunner> {
+async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions, opening: Promise<RunMcp | null>, controlling: Promise<RunControl | null>, notices: { say(message: string): void }): Promise<TurnRunner> {
   const [{ runAgentFromBoot, runRedactor }, { createModelSource }, { createRunRenderer }, { createTerminalPrompter }, { createWaitSpinner }] = await Promise.all([
     import("../app/agent-run.js"),
     import("../app/resolve-model.js"),
@@ -97,6 +98,7 @@ async function turnRunner(boot: Boot, output: Output, options: TurnRunnerOptions
   ]);
   const source = await createModelSource(boot);
   const mcp = await opening;
+  const control = await controlling;
   let current: { controller: AbortController; renderer: RunRenderer } | null = null;
   let interrupts = 0;
   const onInterrupt = () => {
