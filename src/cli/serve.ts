@@ -56,6 +56,9 @@ function runningServer(file: string): { pid: number; url: string } | null {
 }
 
 async function serveAction(flags: ServeFlags, output: Output): Promise<void> {
+  // A long-running server whose work comes in small pieces: V8's young generation stays at its
+  // first size instead of growing to 32 MB it never gives back (more, cheaper scavenges).
+  (await import("node:v8")).setFlagsFromString("--semi-space-growth-factor=1");
   const [{ startDashboard, DEFAULT_PORT }, { dashboardSecret }] = await Promise.all([import("../web/dashboard-server.js"), import("../web/security/dashboard-auth.js")]);
   const port = parsePort(flags.port, DEFAULT_PORT);
   const host = parseHost(flags.host);
