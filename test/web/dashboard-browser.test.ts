@@ -15,7 +15,7 @@ import type { BrowserContext, BrowserContextOptions, Page } from "playwright-cor
 import { describe, expect, it } from "vitest";
 import { CONTENT_SECURITY_POLICY } from "../../src/web/security/headers.js";
 import { seriousAxeViolations } from "../fixtures/axe.js";
-import { signInWith, useBrowser, watchedPage, type WatchedPage, type WatchOptions } from "../fixtures/browser.js";
+import { markDocument, reachesLive, signInWith, useBrowser, watchedPage, type WatchedPage, type WatchOptions } from "../fixtures/browser.js";
 import { serveDashboard, type ServedDashboard } from "../fixtures/dashboard.js";
 import { HOSTILE_ASSISTANT_TEXT, HOSTILE_TOOL_OUTPUT, seedDashboardHome, writeSession, type SeededHome } from "../fixtures/dashboard-home.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
@@ -84,25 +84,9 @@ async function onSeededDashboard(body: (scene: Scene) => Promise<void>): Promise
   expect(exit, `bosun serve's exit; its stderr:\n${served.stderr()}`).toBe(0);
 }
 
-/** What `#live-state` says. */
-const liveState = (page: Page) => page.locator("#live-state").innerText();
-
-/** Waits until the page says its live stream is up ("live": a ping came on the stream). */
-async function reachesLive(page: Page, timeout = 5_000): Promise<void> {
-  await expect.poll(() => liveState(page), { timeout, message: `#live-state of ${page.url()}` }).toBe("live");
-}
-
 /** A page global's value (`window[name]`). */
 function pageGlobal<T>(page: Page, name: string): Promise<T | undefined> {
   return page.evaluate((key) => (globalThis as Record<string, unknown>)[key], name) as Promise<T | undefined>;
-}
-
-/** Marks the current document; `sameDocument` is then true until the page loads another one. */
-async function markDocument(page: Page): Promise<() => Promise<boolean>> {
-  await page.evaluate(() => {
-    (globalThis as Record<string, unknown>).__bosunSameDocument = true;
-  });
-  return async () => (await pageGlobal<boolean>(page, "__bosunSameDocument")) === true;
 }
 
 /** Opens a view by its link in the navigation (as a person does) and waits for it. */

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { BOSUN_BIN } from "../fixtures/cli.js";
-import { signInWith, useBrowser, watchedPage } from "../fixtures/browser.js";
+import { reachesLive, signInWith, useBrowser, watchedPage } from "../fixtures/browser.js";
 import { serveDashboard, signIn } from "../fixtures/dashboard.js";
 import { startModelsServer } from "../fixtures/models-server.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
@@ -33,7 +33,7 @@ describe("the Catalog page, live", () => {
       const { page } = tab;
       await signInWith(page, served.launchUrl);
       await page.goto(`${served.url}/catalog`);
-      await page.locator("#live-state", { hasText: /^live/ }).waitFor();
+      await reachesLive(page);
       await page.locator("#catalog-q").fill("acme");
       const large = page.locator("#catalog-results tr", { hasText: "acme/acme-large" });
       await large.getByText("not available", { exact: false }).waitFor({ timeout: 10_000 });

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin } from "../fixtures/cli.js";
-import { signInWith, useBrowser, watchedPage } from "../fixtures/browser.js";
+import { reachesLive, signInWith, useBrowser, watchedPage } from "../fixtures/browser.js";
 import { serveDashboard, signIn } from "../fixtures/dashboard.js";
 import { makeTempHome } from "../fixtures/temp-home.js";
 
@@ -45,7 +45,7 @@ describe("the doctor from the dashboard", () => {
       const tab = await watchedPage(context, served.url);
       const { page } = tab;
       await signInWith(page, await served.nextLink());
-      await page.locator("#live-state", { hasText: /^live/ }).waitFor();
+      await reachesLive(page);
       const verdicts = page.locator("#doctor-verdicts");
       const row = verdicts.locator("#doctor-claude");
       await expect(row.innerText()).resolves.toContain("changed");

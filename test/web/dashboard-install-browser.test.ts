@@ -15,7 +15,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { LOCK_FILE } from "../../src/install/records/root.js";
 import { acquireLock, type HeldLock } from "../../src/kernel/fs/file-lock.js";
-import { signInWith, useBrowser, watchedPage, type WatchedPage } from "../fixtures/browser.js";
+import { markDocument, reachesLive, signInWith, useBrowser, watchedPage, type WatchedPage } from "../fixtures/browser.js";
 import { serveDashboard, type ServedDashboard } from "../fixtures/dashboard.js";
 import { snapshotTree } from "../fixtures/fs-snapshot.js";
 import { packDir } from "../fixtures/install.js";
@@ -59,19 +59,6 @@ async function onInstallsPage(body: (scene: Scene) => Promise<void>, prepare: (t
     exit = await served.stop();
   }
   expect(exit, `bosun serve's exit; its stderr:\n${served.stderr()}`).toBe(0);
-}
-
-/** Waits until the page says its live stream is up. */
-async function reachesLive(page: Page, timeout = 5_000): Promise<void> {
-  await expect.poll(() => page.locator("#live-state").innerText(), { timeout, message: `#live-state of ${page.url()}` }).toBe("live");
-}
-
-/** Marks the current document; the function answers true until the page loads another one. */
-async function markDocument(page: Page): Promise<() => Promise<boolean>> {
-  await page.evaluate(() => {
-    (globalThis as Record<string, unknown>).__bosunSameDocument = true;
-  });
-  return async () => (await page.evaluate(() => (globalThis as Record<string, unknown>).__bosunSameDocument)) === true;
 }
 
 /** One line of text, its white space collapsed. */

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { BOSUN_BIN } from "../fixtures/cli.js";
-import { signInWith, useBrowser, watchedPage } from "../fixtures/browser.js";
+import { reachesLive, signInWith, useBrowser, watchedPage } from "../fixtures/browser.js";
 import { serveDashboard, signIn, type ServedDashboard } from "../fixtures/dashboard.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 import { KEYS, spawnInTerminal } from "../fixtures/pty.js";
@@ -93,7 +93,7 @@ describe("a live bosun run on the dashboard", () => {
           page.on("dialog", (dialog) => void dialog.accept());
           await signInWith(page, served.launchUrl);
           await page.goto(`${served.url}/sessions`);
-          await page.locator("#live-state", { hasText: /^live/ }).waitFor();
+          await reachesLive(page);
 
           const gammaMayAnswer = latch();
           llm.onPrompt("review the modules").reply().text("Delegating.").tool("agent", { tasks: ["check alpha", "check beta", "check gamma"] });

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { BrowserContext, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { seriousAxeViolations } from "../fixtures/axe.js";
-import { signInWith, useBrowser, watchedPage, type WatchedPage } from "../fixtures/browser.js";
+import { markDocument, reachesLive, signInWith, useBrowser, watchedPage, type WatchedPage } from "../fixtures/browser.js";
 import { serveDashboard, type ServedDashboard } from "../fixtures/dashboard.js";
 import { APPROVED, DEVICE_AUTH_ID, PENDING, startOAuthServer, TOKENS, USER_CODE, type OAuthScript, type RecordedRequest } from "../fixtures/oauth-server.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
@@ -78,9 +78,6 @@ async function onLoginDashboard(script: OAuthScript, body: (scene: Scene) => Pro
   expect(exit, `bosun serve's exit; its stderr:\n${served?.stderr()}`).toBe(0);
 }
 
-/** Waits until the page's live stream is up (its own, or the one another tab of the browser reads). */
-const reachesLive = (page: Page) => page.locator("#live-state", { hasText: /^live/ }).waitFor({ timeout: 10_000 });
-
 /** The login element of the page. */
 const loginOf = (page: Page) => page.locator("#codex-login");
 
@@ -92,14 +89,6 @@ async function codexRow(page: Page): Promise<string[]> {
 /** How many agents the agents table's heading says are signed in. */
 async function signedInCount(page: Page): Promise<number> {
   return Number(/^(\d+) of \d+ agents signed in/.exec(await page.locator("#agents-heading").innerText())?.[1] ?? NaN);
-}
-
-/** Marks the current document; the returned check is true until the page loads another one. */
-async function markDocument(page: Page): Promise<() => Promise<boolean>> {
-  await page.evaluate(() => {
-    (globalThis as Record<string, unknown>).__bosunSameDocument = true;
-  });
-  return async () => (await page.evaluate(() => (globalThis as Record<string, unknown>).__bosunSameDocument)) === true;
 }
 
 /** The computed font size (px) of an element. */
