@@ -101,7 +101,7 @@ export function dashboardApp(options: DashboardAppOptions): Hono {
     c.html(
       <>
         {raw("<!DOCTYPE html>")}
-        <Layout view={view} title={title} csrf={options.auth.csrfToken(sessionOf(c))} banner={<ApprovalsBanner runs={options.runs.runs().map((run) => run.state!)} />}>
+        <Layout view={view} title={title} csrf={options.auth.csrfToken(sessionOf(c))} assets={options.assets} banner={<ApprovalsBanner runs={options.runs.runs().map((run) => run.state!)} />}>
           {body as never}
         </Layout>
       </>,

@@ -5,6 +5,8 @@
 // credential in the environment or in a session never reaches an answer or a page. Then the
 // command itself: a taken port, a second serve on the same state, bad flags (exit 1, one line,
 // nothing written), and serve.json removed on SIGTERM.
+import { createHash } from "node:crypto";
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
 import { createServer, type Server } from "node:net";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -142,6 +144,35 @@ describe("bosun serve's API on the real sources", () => {
     }
   }, 30_000);
 
+  it("the page links its scripts and stylesheet by version: so asked, the browser keeps them for good; sent gzipped to a browser that takes it, the same bytes", async () => {
+    const t = makeTempHome();
+    const served = await serveDashboard(t);
+    try {
+      const cookie = await signIn(served.launchUrl);
+      const page = await (await fetch(`${served.url}/`, { headers: { cookie } })).text();
+      const links = [...page.matchAll(/(?:src|href)="(\/assets\/[^"?]+)\?v=([0-9a-f]{16})"/g)].map((found) => ({ path: found[1]!, version: found[2]! }));
+      expect(links.map((link) => link.path).sort()).toEqual(["/assets/bosun-live.js", "/assets/bosun.css", "/assets/htmx.min.js"]);
+      const { gunzipSync } = await import("node:zlib");
+      for (const { path, version } of links) {
+        const plain = await rawGet(served, cookie, `${path}?v=${version}`, "identity");
+        expect(plain.headers["cache-control"], path).toBe("private, max-age=31536000, immutable");
+        expect(plain.headers["content-encoding"], path).toBeUndefined();
+        expect(createHash("sha256").update(plain.body).digest("hex").slice(0, 16), path).toBe(version);
+        const zipped = await rawGet(served, cookie, `${path}?v=${version}`, "gzip, deflate, br");
+        expect(zipped.headers["content-encoding"], path).toBe("gzip");
+        expect(zipped.headers.vary, path).toBe("Accept-Encoding");
+        expect(gunzipSync(zipped.body).equals(plain.body), path).toBe(true);
+        expect(zipped.body.length, path).toBeLessThan(plain.body.length);
+        // Another version (an older bosun's page), or none: not kept.
+        for (const other of [`${path}?v=0000000000000000`, path]) expect((await rawGet(served, cookie, other, "identity")).headers["cache-control"], other).toBe("no-store");
+      }
+      // Without the session, nothing.
+      expect((await fetch(`${served.url}${links[0]!.path}`)).status).toBe(401);
+    } finally {
+      await served.stop();
+    }
+  });
+
   it("a bad query parameter is a 400 with one line naming it; an unknown path is a 404", async () => {
     const t = makeTempHome();
     const served = await serveDashboard(t);
@@ -270,3 +301,14 @@ describe("the bosun serve command", () => {
   }, 30_000);
 });
 
+/** A GET as it comes off the wire (fetch would undo the gzip): status, headers and body bytes. */
+function rawGet(served: ServedDashboard, cookie: string, path: string, acceptEncoding: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(`${served.url}${path}`, { headers: { cookie, "accept-encoding": acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    request.on("error", reject);
+  });
+}

@@ -16,7 +16,7 @@ export type ViewId = (typeof VIEWS)[number]["id"];
  * no history cache: transcripts never go to localStorage), the navigation, a message area for one
  * line errors, the questions runs wait on (`banner`, kept live), and the view. Scripts and styles only from the dashboard itself (the CSP).
  */
-export function Layout(props: { view: ViewId; title: string; csrf: string; banner?: Child; children: Child }) {
+export function Layout(props: { view: ViewId; title: string; csrf: string; banner?: Child; assets: { url(name: string): string }; children: Child }) {
   const htmxConfig = JSON.stringify({ allowEval: false, allowScriptTags: false, historyCacheSize: 0, historyEnabled: false, selfRequestsOnly: true, includeIndicatorStyles: false, refreshOnHistoryMiss: true });
   return (
     <html lang="en">
@@ -27,9 +27,9 @@ export function Layout(props: { view: ViewId; title: string; csrf: string; banne
         <meta name="bosun-csrf" content={props.csrf} />
         <title>{`${props.title} · bosun`}</title>
         <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/assets/bosun.css" />
-        <script src="/assets/htmx.min.js" defer></script>
-        <script src="/assets/bosun-live.js" defer></script>
+        <link rel="stylesheet" href={props.assets.url("bosun.css")} />
+        <script src={props.assets.url("htmx.min.js")} defer></script>
+        <script src={props.assets.url("bosun-live.js")} defer></script>
       </head>
       <body>
         <a class="skip" href="#main">
