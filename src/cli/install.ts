@@ -29,7 +29,7 @@ export function registerInstall(program: Command, output: Output): void {
       .option("--dry-run", "print the plan, grouped by risk, and change nothing")
       .option("--yes", "apply without asking to confirm the plan")
       .option("--resolve <choice>", "answer for files bosun does not own: keep, or remove (always after a backup)")
-      .option("--lock-timeout <seconds>", "how long to wait for another install in the same folder", "30")
+      .option("--lock-timeout <seconds>", "how long to wait for another install in the same folder", String(DEFAULT_LOCK_TIMEOUT_S))
       .option("--json", "print the result as JSON");
   common(
     program
@@ -357,8 +357,11 @@ function parseResolve(value: string | undefined): "keep" | "remove" | undefined 
   throw new UserError(`--resolve must be keep or remove, not ${JSON.stringify(value.slice(0, 40))}`);
 }
 
+/** How long an install waits for another install in the same folder, unless told (`--lock-timeout`); the dashboard's too. */
+export const DEFAULT_LOCK_TIMEOUT_S = 30;
+
 function parseLockTimeout(value: string | undefined): number {
-  const seconds = Number(value ?? "30");
+  const seconds = Number(value ?? String(DEFAULT_LOCK_TIMEOUT_S));
   if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600 || value?.trim() === "") throw new UserError(`--lock-timeout must be a number of seconds from 0 to 3600, not ${JSON.stringify(String(value).slice(0, 40))}`);
   return seconds * 1000;
 }

@@ -154,7 +154,7 @@ export async function dashboardSources(boot: Boot, cwd: string, redactor: Redact
  * (runOptions), the dry run, the audit of what the pack will run, the hook snapshot after.
  */
 async function installSource(boot: Boot, cwd: string, quiet: Output): Promise<DashboardSources["install"]> {
-  const [installer, { runOptions }, { auditOfPreview }, { buildInstallReport }, registry, placements, { needsChoice, isBlocked }, errors] = await Promise.all([
+  const [installer, { runOptions, DEFAULT_LOCK_TIMEOUT_S }, { auditOfPreview }, { buildInstallReport }, registry, placements, { needsChoice, isBlocked }, errors] = await Promise.all([
     import("../install/install-pack.js"),
     import("./install.js"),
     import("./install-audit.js"),
@@ -164,7 +164,7 @@ async function installSource(boot: Boot, cwd: string, quiet: Output): Promise<Da
     import("../install/plan/plan-types.js"),
     import("../install/install-errors.js"),
   ]);
-  const options = (request: InstallRequest) => runOptions({ scope: request.scope, runtimes: request.runtimes, allDetected: false }, { packArg: request.pack, flags: {}, resolve: undefined, lockTimeoutMs: 10_000, cwd, boot, reuse: undefined });
+  const options = (request: InstallRequest) => runOptions({ scope: request.scope, runtimes: request.runtimes, allDetected: false }, { packArg: request.pack, flags: {}, resolve: undefined, lockTimeoutMs: DEFAULT_LOCK_TIMEOUT_S * 1000, cwd, boot, reuse: undefined });
   const plan = async (request: InstallRequest) => {
     if (request.runtimes.length === 0) throw new UserError("choose at least one runtime");
     const outcome = await installer.installPack({ ...options(request), trustSettled: false });

@@ -194,7 +194,7 @@ describe("installing a pack from the Installs page in a real browser", () => {
           await apply.focus();
           await page.keyboard.press("Enter");
           await expect.poll(() => progress(page), { timeout: 10_000 }).toBe("Installing into claude (global): 0 of ? changes");
-          // The apply waits for the lock (the dashboard waits up to 10 s): nothing of the pack is written.
+          // The apply waits for the lock (the dashboard waits up to 30 s, as `bosun install` does): nothing of the pack is written.
           await new Promise((resolve) => setTimeout(resolve, 1_000));
           expect(await progress(page)).toMatch(/^Installing into claude \(global\)/);
           expect((await (await context.request.get(`${served.url}/api/installs/job`)).json()).state).toBe("applying");
@@ -254,8 +254,8 @@ describe("installing a pack from the Installs page in a real browser", () => {
           const apply = page.locator("#install-plan").getByRole("button", { name: "Apply" });
           await apply.click();
           await expect.poll(() => progress(page), { timeout: 5_000 }).toMatch(/^Installing into claude \(global\)/);
-          // The dashboard waits 10 s for the lock, then says who holds it.
-          await expect.poll(() => progress(page), { timeout: 20_000 }).toMatch(/^✗ /);
+          // The dashboard waits 30 s for the lock, as `bosun install` does, then says who holds it.
+          await expect.poll(() => progress(page), { timeout: 45_000 }).toMatch(/^✗ /);
           expect(await progress(page)).toBe(`✗ ${join(claude, LOCK_FILE)} is held by process ${process.pid} on ${lock.holder.host} since ${lock.holder.acquiredAt}; wait for it to finish, or delete the file if that process is gone`);
           expect(await page.locator("#message").innerText()).toBe("");
           expect(userTree(t), "nothing written").toEqual(before);

@@ -15,7 +15,7 @@ export function DoctorVerdicts(props: { doctor: DoctorState; home: string }) {
   const shown = (path: string) => displayPath(path, props.home);
   const last = doctor.state === "done" ? doctor : doctor.state === "none" ? null : doctor.last;
   return (
-    <section id="doctor-verdicts" aria-labelledby="doctor-heading" aria-busy={doctor.state === "running" ? "true" : "false"}>
+    <section id="doctor-verdicts" aria-labelledby="doctor-heading" aria-busy={doctor.state === "running" ? "true" : "false"} data-at={last ? String(last.at) : undefined}>
       <h2 id="doctor-heading">Doctor</h2>
       <p>
         Asks each agent&apos;s own CLI (offline, up to 20 s each) whether it loaded what bosun installed, and checks the files are still what bosun wrote.{" "}
