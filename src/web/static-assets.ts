@@ -46,11 +46,6 @@ export class StaticAssets {
     );
   }
 
-  /** The names and sizes of what is served (the client-JS budget is checked on these). */
-  sizes(): Record<string, number> {
-    return Object.fromEntries([...this.files].map(([name, file]) => [name, file.body.length]));
-  }
-
   /** The URL a page links `name` by: with its version, so the browser may keep it. */
   url(name: string): string {
     const file = this.files.get(name);

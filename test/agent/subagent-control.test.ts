@@ -81,7 +81,7 @@ describe("cancelling sub-agents from outside the tree", () => {
     let stopped = -1;
     let scheduled = false;
     const { result, control, tree } = await runWithControl("check all four", { concurrency: 2 }, (event, control, live) => {
-      if (!scheduled && event.type === "subagent-event" && event.event.type === "turn-start" && live.running === 2) {
+      if (!scheduled && event.type === "subagent-event" && event.event.type === "turn-start" && live.snapshot().filter((node) => node.status === "running").length === 2) {
         // Both running sub-agents have started their first turn: everything is cancelled.
         scheduled = true;
         setTimeout(() => (stopped = control.cancelAll("from a test")), 50);
@@ -94,8 +94,7 @@ describe("cancelling sub-agents from outside the tree", () => {
     expect(report.match(/cancelled by the user \(from a test\)/g)).toHaveLength(2);
     expect(report.match(/cancelled before it started/g)).toHaveLength(2);
     expect(tree.snapshot().map((node) => node.status)).toEqual(["cancelled", "cancelled"]);
-    expect(control.ids()).toEqual([]);
-    // Nothing is left listening: a later call of the same tree runs normally.
+    // Nothing is left registered: there is nothing to cancel any more.
     expect(control.cancelAll("from a test")).toBe(0);
   });
 

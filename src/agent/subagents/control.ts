@@ -58,11 +58,6 @@ export class SubagentControl {
     };
   }
 
-  /** The ids of the sub-agents running now. */
-  ids(): string[] {
-    return [...this.running.keys()];
-  }
-
   /** Stops one running sub-agent (and its sub-agents); false when none of that id runs. */
   cancel(id: string, by: string): boolean {
     const controller = this.running.get(id);

@@ -71,12 +71,6 @@ export class LiveSubagentTree {
     return [...this.nodes.values()].map((node) => ({ ...node, tokens: { ...node.tokens } }));
   }
 
-  get running(): number {
-    let count = 0;
-    for (const node of this.nodes.values()) if (node.status === "running") count++;
-    return count;
-  }
-
   private inner(agent: SubagentRef, event: AgentEvent): void {
     const node = this.nodes.get(agent.seq);
     if (!node) return;
