@@ -65,6 +65,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   auth: async () => (await import("./auth.js")).registerAuth,
   run: async () => (await import("./run.js")).registerRun,
   sessions: async () => (await import("./sessions.js")).registerSessions,
+  worktrees: async () => (await import("./worktrees.js")).registerWorktrees,
   install: async () => (await import("./install.js")).registerInstall,
   uninstall: async () => (await import("./install.js")).registerInstall,
   pack: async () => (await import("./pack.js")).registerPack,
