@@ -1,4 +1,5 @@
-import type { SubagentStatus, TokenUsage, ToolStatus } from "./session/format.js";
+import type { SubagentStatus, SubagentWorktree, TokenUsage, ToolStatus } from "./session/format.js";
+import type { ExternalKind } from "./subagents/kinds.js";
 import type { ToolAccess, ToolUi } from "./tools/tool.js";
 
 /** What the loop reports while it runs; the CLI turns these into stdout text and stderr progress. */
@@ -32,7 +33,20 @@ export type AgentEvent =
   | { type: "subagent-start"; agent: SubagentRef; prompt: string; continued: boolean }
   /** Something a sub-agent (at any depth) reported, as it would for a top-level agent. */
   | { type: "subagent-event"; agent: SubagentRef; event: AgentEvent }
-  | { type: "subagent-end"; agent: SubagentRef; status: SubagentStatus; ms: number; turns: number; error?: string };
+  | {
+      type: "subagent-end";
+      agent: SubagentRef;
+      status: SubagentStatus;
+      ms: number;
+      turns: number;
+      error?: string;
+      /** Its tokens (its own model calls; its sub-agents report theirs). */
+      usage?: TokenUsage;
+      /** What it cost, when known: an external agent's as its CLI (or the catalog) prices it; bosun's from the catalog. */
+      costUsd?: number | null;
+      /** Its worktree and what changed there, when it ran in one. */
+      worktree?: SubagentWorktree;
+    };
 
 /** Which sub-agent an event is about: its session id, its number in the tree, where it sits. */
 export interface SubagentRef {
@@ -45,6 +59,8 @@ export interface SubagentRef {
   tasks: number;
   /** The session id of the sub-agent that started it; absent when the top-level agent did. */
   parent?: string;
+  /** The user's agent CLI that runs it; absent for bosun's own sub-agents. */
+  kind?: ExternalKind;
 }
 
 /** The loop's way to the user: progress events plus the tools' questions and plan display. */

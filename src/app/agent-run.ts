@@ -19,6 +19,7 @@ import { openRunSandbox } from "./run-sandbox.js";
 import { FileSessionStore } from "../agent/session/store.js";
 import { sessionsDir } from "../agent/session/list.js";
 import { withSubagents } from "../agent/subagents/subagent.js";
+import { externalAgents } from "./external-agents.js";
 import type { SubagentControl } from "../agent/subagents/control.js";
 import { ToolRegistry } from "../agent/tools/tool-registry.js";
 import { BackgroundJobs } from "../agent/tools/background-jobs.js";
@@ -176,7 +177,13 @@ async function runWithServers(boot: Boot, source: ModelSource, request: AgentRun
         signal: io.signal,
         ...(request.maxTurns ? { maxTurns: request.maxTurns } : {}),
       },
-      { settings: config.subagents ?? {}, ...(io.subagents ? { control: io.subagents } : {}) },
+      {
+        settings: config.subagents ?? {},
+        ...(io.subagents ? { control: io.subagents } : {}),
+        external: externalAgents(boot, source, workdir),
+        dataDir: boot.paths.data,
+        prices: target.prices ?? null,
+      },
     );
     const result = await (io.drive ?? runAgent)(request.prompt, options);
     log.info("agent run ended", { session: session.id, reason: result.reason, turns: result.turns, usage: result.usage });

@@ -4,7 +4,7 @@ import type { CatalogReader } from "../catalog/reader.js";
 import type { AuthStore } from "../catalog/auth-store.js";
 import { UserError } from "../kernel/errors.js";
 import { baseURLOrigin } from "../llm/base-url-origin.js";
-import { PROVIDER_PACKAGES, parseModelSpec, type ModelTarget, type ProviderPackage } from "../llm/model-target.js";
+import { PROVIDER_PACKAGES, parseModelSpec, type ModelPrice, type ModelTarget, type ProviderPackage } from "../llm/model-target.js";
 import { NoModelError, type ModelSource } from "../llm/model-source.js";
 
 /** Token limits used when the catalog does not know a model's (a model only the config names). */
@@ -37,6 +37,10 @@ export async function createCatalogModelSource(boot: Boot): Promise<ModelSource>
       } catch {
         return [];
       }
+    },
+    prices: (providerID, modelID) => {
+      const model = reader.model.get(providerID, modelID);
+      return model && model.cost.length > 0 ? modelPrices(model) : null;
     },
     resolve: async (spec) => {
       const model = pickModel(reader, spec);
@@ -87,7 +91,7 @@ export function modelTarget(model: CatalogModel, reader: CatalogReader, authStor
     credentialHint: needsKey ? { env: [...provider.env] } : null,
     limits: { context: model.limit.context || UNKNOWN_LIMITS.context, output: model.limit.output || UNKNOWN_LIMITS.output },
     toolCall: model.capabilities.tools,
-    ...(model.cost.length > 0 ? { prices: model.cost.map((entry) => ({ input: entry.input, output: entry.output, ...(entry.tier ? { aboveTokens: entry.tier.size } : {}) })) } : {}),
+    ...(model.cost.length > 0 ? { prices: modelPrices(model) } : {}),
   };
 }
 
@@ -108,4 +112,9 @@ function credentialValue(
   } catch {
     return undefined;
   }
+}
+
+/** A catalog model's prices as the loop counts them (USD per million tokens, tiers by input size). */
+function modelPrices(model: CatalogModel): ModelPrice[] {
+  return model.cost.map((entry) => ({ input: entry.input, output: entry.output, ...(entry.tier ? { aboveTokens: entry.tier.size } : {}) }));
 }

@@ -1,12 +1,12 @@
 import type { AgentEvent, AgentUi, SubagentRef } from "../agent/events.js";
-import type { SubagentStatus, ToolStatus } from "../agent/session/format.js";
+import type { SubagentStatus, SubagentWorktree, ToolStatus } from "../agent/session/format.js";
 import { oneLine } from "../agent/session/list.js";
 import type { PlanItem } from "../agent/tools/tool.js";
 import type { ModelPrice } from "../llm/model-target.js";
 import { formatTokens } from "../llm/token-count.js";
 import { styler, writeLine, type Output } from "./output.js";
 import type { UnapprovedCall } from "./run-refusals.js";
-import { UsageTally, type RunStats } from "./run-stats.js";
+import { formatUsd, UsageTally, type RunStats } from "./run-stats.js";
 import type { WaitSpinner } from "./spinner.js";
 
 export interface ToolCallRecord {
@@ -24,9 +24,17 @@ export interface SubagentRecord {
   task: number;
   tasks: number;
   prompt: string;
+  /** "bosun", or the user's agent CLI that ran it. */
+  kind: string;
   status: SubagentStatus;
   ms: number;
   turns: number;
+  /** Its own model calls' tokens. */
+  tokens: { input: number; output: number };
+  /** USD, null when unknown (no price in the catalog, and the CLI reported none). */
+  costUsd: number | null;
+  /** Its worktree (branch, changed files, diff stat) when it ran in one. */
+  worktree?: SubagentWorktree;
   error?: string;
 }
 
@@ -82,6 +90,7 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
       turns,
       toolCalls: toolCalls.length,
       subagents: subagents.length,
+      ...(subagents.length > 0 ? { subagentTotals: subagentTotals(subagents) } : {}),
       tokens: { ...usage.tokens },
       costUsd: usage.cost(prices),
       wallMs,
@@ -144,10 +153,14 @@ export function createRunRenderer(output: Output, options: RunRendererOptions): 
 }
 
 /** Usage (replies and compaction summaries) and refusals, from the top-level agent and from every sub-agent. */
-function account(event: AgentEvent, usage: UsageTally, unapproved: UnapprovedCall[]): void {
-  if (event.type === "reply-end" || event.type === "summary-end") usage.add(event.usage);
-  else if (event.type === "tool-end" && event.unapproved) unapproved.push({ tool: event.tool, ...event.unapproved });
-  else if (event.type === "subagent-event") account(event.event, usage, unapproved);
+function account(event: AgentEvent, usage: UsageTally, unapproved: UnapprovedCall[], external = false): void {
+  if (event.type === "reply-end" || event.type === "summary-end") {
+    // The user's agent CLIs run their own models: their tokens count, their cost comes at their end.
+    if (external) usage.addUnpriced(event.usage);
+    else usage.add(event.usage);
+  } else if (event.type === "tool-end" && event.unapproved) unapproved.push({ tool: event.tool, ...event.unapproved });
+  else if (event.type === "subagent-event") account(event.event, usage, unapproved, external || event.agent.kind !== undefined);
+  else if (event.type === "subagent-end" && event.agent.kind !== undefined) usage.addCost(event.costUsd ?? null);
 }
 
 /** Where a run's lines go: the model's text to stdout, whole lines to stderr, the spinner between. */
@@ -248,23 +261,67 @@ function subagentTag(style: Style, agent: SubagentRef): string {
   return `${"  ".repeat(agent.depth - 1)}${style("cyan", `#${agent.seq}`)} `;
 }
 
+function subagentName(agent: SubagentRef): string {
+  return agent.kind ? `${agent.kind} sub-agent` : "sub-agent";
+}
+
 function subagentStartLine(style: Style, event: Extract<AgentEvent, { type: "subagent-start" }>): string {
   const what = event.continued ? "continued" : `task ${event.agent.task}/${event.agent.tasks}`;
-  return `${subagentTag(style, event.agent)}${style("bold", "sub-agent")} ${style("dim", `(${what}, ${event.agent.id}):`)} ${oneLine(event.prompt, 100)}`;
+  return `${subagentTag(style, event.agent)}${style("bold", subagentName(event.agent))} ${style("dim", `(${what}, ${event.agent.id}):`)} ${oneLine(event.prompt, 100)}`;
 }
 
 function subagentEndLine(style: Style, event: Extract<AgentEvent, { type: "subagent-end" }>): string {
+  const spent = [`${event.turns} turn${event.turns === 1 ? "" : "s"}`];
+  const tokens = (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0);
+  if (tokens > 0) spent.push(`${formatTokens(tokens)} tokens`);
+  if (typeof event.costUsd === "number") spent.push(formatUsd(event.costUsd));
   const how =
     event.status === "completed"
-      ? style("green", `completed in ${seconds(event.ms)} (${event.turns} turn${event.turns === 1 ? "" : "s"})`)
+      ? style("green", `completed in ${seconds(event.ms)} (${spent.join(", ")})`)
       : style(event.status === "failed" ? "red" : "yellow", `${event.status} after ${seconds(event.ms)}${event.error ? `: ${oneLine(event.error, 160)}` : ""}`);
-  return `${subagentTag(style, event.agent)}${style("bold", "sub-agent")} ${how}`;
+  const where = event.worktree ? style("dim", ` · ${worktreeLine(event.worktree)}`) : "";
+  return `${subagentTag(style, event.agent)}${style("bold", subagentName(event.agent))} ${how}${where}`;
+}
+
+/** `branch bosun/…: 2 files changed, +10 -1, 1 commit` */
+function worktreeLine(worktree: SubagentWorktree): string {
+  const { files, insertions, deletions } = worktree.diffStat;
+  const commits = worktree.commits > 0 ? `, ${worktree.commits} commit${worktree.commits === 1 ? "" : "s"}` : "";
+  return `branch ${worktree.branch}: ${files === 0 ? "no changes" : `${files} file${files === 1 ? "" : "s"} changed, +${insertions} -${deletions}`}${commits}`;
+}
+
+/** What the sub-agents used together: tokens, cost (null when one's is unknown) and time (their runs' sum). */
+function subagentTotals(records: readonly SubagentRecord[]): NonNullable<RunStats["subagentTotals"]> {
+  let costUsd: number | null = 0;
+  const tokens = { input: 0, output: 0 };
+  let ms = 0;
+  for (const record of records) {
+    tokens.input += record.tokens.input;
+    tokens.output += record.tokens.output;
+    ms += record.ms;
+    costUsd = costUsd === null || record.costUsd === null ? null : costUsd + record.costUsd;
+  }
+  return { tokens, costUsd: costUsd === null ? null : Number(costUsd.toFixed(10)), ms };
 }
 
 /** The `--json` record of a sub-agent run that ended, with the prompt it was started with. */
 function subagentRecord(event: Extract<AgentEvent, { type: "subagent-end" }>, prompt: string): SubagentRecord {
   const { agent } = event;
-  return { id: agent.id, depth: agent.depth, task: agent.task, tasks: agent.tasks, prompt, status: event.status, ms: event.ms, turns: event.turns, ...(event.error ? { error: event.error } : {}) };
+  return {
+    id: agent.id,
+    depth: agent.depth,
+    task: agent.task,
+    tasks: agent.tasks,
+    prompt,
+    kind: agent.kind ?? "bosun",
+    status: event.status,
+    ms: event.ms,
+    turns: event.turns,
+    tokens: { input: event.usage?.inputTokens ?? 0, output: event.usage?.outputTokens ?? 0 },
+    costUsd: event.costUsd ?? null,
+    ...(event.worktree ? { worktree: event.worktree } : {}),
+    ...(event.error ? { error: event.error } : {}),
+  };
 }
 
 function planLine(style: Style, item: PlanItem): string {

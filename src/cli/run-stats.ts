@@ -1,5 +1,6 @@
 import type { TokenUsage } from "../agent/session/format.js";
 import type { ModelPrice } from "../llm/model-target.js";
+import { callCost } from "../llm/call-cost.js";
 import { formatTokens } from "../llm/token-count.js";
 
 /** What a run did, for the closing line and `--json` `stats`. */
@@ -9,6 +10,8 @@ export interface RunStats {
   toolCalls: number;
   /** Sub-agent runs, at any depth. */
   subagents: number;
+  /** What the sub-agents used together (present when there were any): their own tokens, cost (null when one's is unknown), and the sum of their run times. */
+  subagentTotals?: { tokens: { input: number; output: number }; costUsd: number | null; ms: number };
   /** Every model call of the run, sub-agents' included. */
   tokens: { input: number; output: number };
   /** USD for those tokens; null when the catalog has no price or a call reported no usage. */
@@ -22,33 +25,38 @@ export interface RunStats {
 export class UsageTally {
   readonly tokens = { input: 0, output: 0 };
   private readonly calls: TokenUsage[] = [];
+  /** USD already priced elsewhere (the user's agent CLIs'); null once one of them could not be priced. */
+  private priced: number | null = 0;
 
+  /** A call of the run's model: counted and priced with the run's prices. */
   add(usage: TokenUsage): void {
-    this.tokens.input += usage.inputTokens ?? 0;
-    this.tokens.output += usage.outputTokens ?? 0;
+    this.addUnpriced(usage);
     this.calls.push(usage);
   }
 
+  /** A call of another model (an external agent's): its tokens count; its cost comes through `addCost`. */
+  addUnpriced(usage: TokenUsage): void {
+    this.tokens.input += usage.inputTokens ?? 0;
+    this.tokens.output += usage.outputTokens ?? 0;
+  }
+
+  /** A cost known apart from the run's prices (null: unknown, so the run's total is too). */
+  addCost(usd: number | null): void {
+    this.priced = usd === null || this.priced === null ? null : this.priced + usd;
+  }
+
   cost(prices: ModelPrice[] | null): number | null {
+    if (this.priced === null) return null;
+    if (this.calls.length === 0) return Number(this.priced.toFixed(10));
     if (!prices || prices.length === 0) return null;
-    let total = 0;
+    let total = this.priced;
     for (const call of this.calls) {
       if (call.inputTokens === undefined || call.outputTokens === undefined) return null;
-      const price = priceFor(prices, call.inputTokens);
-      total += (call.inputTokens * price.input + call.outputTokens * price.output) / 1_000_000;
+      total += callCost(prices, call.inputTokens, call.outputTokens);
     }
     // Sums of binary fractions drift (0.006500000000000001): no price is finer than 1e-10 dollars a token.
     return Number(total.toFixed(10));
   }
-}
-
-/** The entry that applies to a request of `inputTokens`: the highest tier it exceeds, else the base price. */
-export function priceFor(prices: ModelPrice[], inputTokens: number): ModelPrice {
-  let chosen = prices[0]!;
-  for (const price of prices) {
-    if (price.aboveTokens !== undefined && inputTokens > price.aboveTokens && price.aboveTokens >= (chosen.aboveTokens ?? -1)) chosen = price;
-  }
-  return chosen;
 }
 
 /** `4 turns · 3 tool calls · 1.75K tokens in / 72 out · $0.0042 · 12.4 s` (token counts as everywhere: `formatTokens`) */

@@ -1,6 +1,6 @@
 import { UserError } from "../kernel/errors.js";
 import type { Secret } from "../kernel/redact/redact.js";
-import type { ModelResolver } from "./model-target.js";
+import type { ModelPrice, ModelResolver } from "./model-target.js";
 
 /** Where `bosun run` gets its model and knows its credentials from. */
 export interface ModelSource {
@@ -9,6 +9,8 @@ export interface ModelSource {
   credentialEnvVars: string[];
   /** Credentials bosun stores itself (`bosun auth`), redacted too. */
   storedCredentials(): Promise<Secret[]>;
+  /** The catalog's prices of a model (USD per million tokens), or null when it has none; absent: no catalog. */
+  prices?(providerID: string, modelID: string): ModelPrice[] | null;
 }
 
 export class NoModelError extends UserError {

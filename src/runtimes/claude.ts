@@ -8,6 +8,7 @@ import { mcpPlacement, mcpRow, projectFolderRoot } from "./kit/mcp-places.js";
 import { join } from "node:path";
 import type { HookPlacement, InstallScope, InstallSurface } from "./kit/install-types.js";
 import type { AuthStatus, DetectionContext, InstallRuntime, StatusRuntime } from "./kit/types.js";
+import { DELEGATE_MODES } from "./kit/delegate-mode.js";
 
 export { CLAUDE_SECRET_ENV_KEYS, claudeCredentialsPath } from "./claude-signin.js";
 
@@ -153,7 +154,8 @@ export const claude: StatusRuntime & InstallRuntime = {
   installHint: "npm install -g @anthropic-ai/claude-code",
   loginHint: "claude auth login --claudeai (or --console, --sso), claude setup-token for CLAUDE_CODE_OAUTH_TOKEN, or set ANTHROPIC_API_KEY",
   headless: {
-    values: { binary: "claude", model: "", permission_mode: "bypassPermissions", allowed_tools: "Bash,Read,Edit", bare: false },
+    values: { binary: "claude", model: "", permission_mode: "bypassPermissions", allowed_tools: "Bash,Read,Edit", bare: false, delegate: "read-only" },
+    choices: { delegate: DELEGATE_MODES },
   },
   status,
   signInLabel: claudeSignInLabel,

@@ -6,6 +6,7 @@ import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./kit
 import { mcpPlacement, mcpRow } from "./kit/mcp-places.js";
 import type { ContractEdition, InstallSurface, RetiredTomlBlock, TomlBlock } from "./kit/install-types.js";
 import type { AuthStatus, InstallRuntime, StatusRuntime } from "./kit/types.js";
+import { DELEGATE_MODES } from "./kit/delegate-mode.js";
 
 export { CODEX_AUTH_FILE, codexExternalAuthPath, codexPluginAuthPath } from "./codex-signin.js";
 
@@ -148,7 +149,7 @@ export const codex: StatusRuntime & InstallRuntime = {
   installHint: "npm install -g @openai/codex",
   loginHint: "bosun agents login codex, or codex login (printenv OPENAI_API_KEY | codex login --with-api-key for a key)",
   pluginLoginHint: (dataDir) => `start Codex with CODEX_HOME=${dataDir} to use it`,
-  headless: { values: { binary: "codex", model: "", bypass_sandbox: true } },
+  headless: { values: { binary: "codex", model: "", bypass_sandbox: true, delegate: "read-only" }, choices: { delegate: DELEGATE_MODES } },
   status,
   signInVerifiedAgainst: "codex 0.171.0 (codex login status; codex exec for CODEX_API_KEY)",
   installSurface: codexInstall,

@@ -8,6 +8,7 @@ import { contractRows, OWNS_OWN_ENTRIES, WHEN_HOOKS } from "./kit/install-surfac
 import { mcpPlacement, mcpRow } from "./kit/mcp-places.js";
 import type { InstallSurface } from "./kit/install-types.js";
 import type { CredentialLocations, DetectionContext, InstallRuntime, StatusRuntime } from "./kit/types.js";
+import { DELEGATE_MODES } from "./kit/delegate-mode.js";
 
 /** In this order; `API_KEY_CURSOR` is Agent Zero's name for the same key. */
 export const CURSOR_ENV_KEYS = ["CURSOR_API_KEY", "API_KEY_CURSOR"] as const;
@@ -102,8 +103,8 @@ export const cursor: StatusRuntime & InstallRuntime = {
   installHint: "curl https://cursor.com/install -fsS | bash",
   loginHint: "NO_OPEN_BROWSER=1 agent login, or set CURSOR_API_KEY",
   headless: {
-    values: { binary: "agent", output_format: "text", force: true },
-    choices: { output_format: ["text", "json", "stream-json"] },
+    values: { binary: "agent", output_format: "text", force: true, delegate: "read-only" },
+    choices: { output_format: ["text", "json", "stream-json"], delegate: DELEGATE_MODES },
   },
   status: defineStatusAdapter({
     id: "cursor",

@@ -8,6 +8,7 @@ import { contractRows, OWNS_OWN_ENTRIES, settingsHooks, WHEN_HOOKS } from "./kit
 import { mcpPlacement, mcpRow } from "./kit/mcp-places.js";
 import type { InstallSurface } from "./kit/install-types.js";
 import type { DetectionContext, DisconnectPlan, InstallRuntime, StatusRuntime, RuntimeConfig } from "./kit/types.js";
+import { DELEGATE_MODES } from "./kit/delegate-mode.js";
 
 /** The variables Gemini's sign-in reads a key from (GOOGLE_API_KEY only for Vertex AI). */
 export { GEMINI_ENV_KEYS } from "./gemini-auth.js";
@@ -113,7 +114,7 @@ export const gemini: StatusRuntime & InstallRuntime = {
   binary: "gemini",
   installHint: "npm install -g @google/gemini-cli",
   loginHint: "run gemini and sign in with Google, or set GEMINI_API_KEY (Vertex AI: GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or GOOGLE_API_KEY)",
-  headless: { values: { binary: "gemini", model: "" } },
+  headless: { values: { binary: "gemini", model: "", delegate: "read-only" }, choices: { delegate: DELEGATE_MODES } },
   status: defineStatusAdapter({
     id: "gemini",
     binary: "gemini",

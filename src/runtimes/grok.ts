@@ -7,6 +7,7 @@ import { locateBinary } from "./kit/detect/binary.js";
 import { findNpmGrokAuth, npmGrokCredentialLocations, planNpmGrokDisconnect } from "./grok-npm.js";
 import { isNpmGrok, NPM_GROK_PACKAGE } from "./grok-variant.js";
 import type { AuthStatus, CredentialLocations, DetectionContext, StatusRuntime, RuntimeConfig, RuntimeVariant } from "./kit/types.js";
+import { DELEGATE_MODES } from "./kit/delegate-mode.js";
 
 /** Grok Build's variables, in this order; `API_KEY_XAI` is Agent Zero's name for the same key. */
 export const GROK_ENV_KEYS = ["XAI_API_KEY", "API_KEY_XAI"] as const;
@@ -93,8 +94,8 @@ export const grok: StatusRuntime = {
   installHint: GROK_BUILD.installHint,
   loginHint: GROK_BUILD.loginHint,
   headless: {
-    values: { binary: "grok", model: "", output_format: "json", always_approve: true, no_auto_update: true },
-    choices: { output_format: ["text", "json", "stream-json"] },
+    values: { binary: "grok", model: "", output_format: "json", always_approve: true, no_auto_update: true, delegate: "read-only" },
+    choices: { output_format: ["text", "json", "stream-json"], delegate: DELEGATE_MODES },
   },
   status: defineStatusAdapter({
     id: "grok",

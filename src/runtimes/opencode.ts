@@ -4,6 +4,7 @@ import { mcpPlacement, mcpRow, projectFolderRoot } from "./kit/mcp-places.js";
 import type { InstallSurface } from "./kit/install-types.js";
 import { findOpencodeAuth, opencodeCredentialLocations, planOpencodeDisconnect } from "./opencode-credentials.js";
 import type { InstallRuntime, StatusRuntime } from "./kit/types.js";
+import { DELEGATE_MODES } from "./kit/delegate-mode.js";
 
 export { OPENCODE_ENV_KEYS } from "./opencode-env-keys.js";
 export { opencodeAuthPath } from "./opencode-credentials.js";
@@ -74,7 +75,7 @@ export const opencode: StatusRuntime & InstallRuntime = {
   binary: "opencode",
   installHint: "curl -fsSL https://opencode.ai/install | bash",
   loginHint: "opencode auth login",
-  headless: { values: { binary: "opencode", model: "", agent: "", auto: true } },
+  headless: { values: { binary: "opencode", model: "", agent: "", auto: true, delegate: "read-only" }, choices: { delegate: DELEGATE_MODES } },
   status: defineStatusAdapter({
     id: "opencode",
     binary: "opencode",

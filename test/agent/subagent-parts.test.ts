@@ -74,11 +74,34 @@ describe("the tree-wide slots", () => {
 });
 
 describe("planAgentCall", () => {
+  const bosun = (prompt: string) => ({ prompt, agent: "bosun", isolation: null, carryChanges: false });
+
   it("takes one prompt (with an optional session id) or a list of tasks, trimmed", () => {
-    expect(planAgentCall({ prompt: "  do it " })).toEqual({ tasks: ["do it"], sessionId: null });
-    expect(planAgentCall({ prompt: "go on", session_id: " abc " })).toEqual({ tasks: ["go on"], sessionId: "abc" });
-    expect(planAgentCall({ tasks: [" a", "b "], session_id: "" })).toEqual({ tasks: ["a", "b"], sessionId: null });
-    expect(planAgentCall({ prompt: "", tasks: ["only"] })).toEqual({ tasks: ["only"], sessionId: null });
+    expect(planAgentCall({ prompt: "  do it " })).toEqual({ tasks: [bosun("do it")], sessionId: null, limits: {} });
+    expect(planAgentCall({ prompt: "go on", session_id: " abc " })).toEqual({ tasks: [bosun("go on")], sessionId: "abc", limits: {} });
+    expect(planAgentCall({ tasks: [" a", "b "], session_id: "" })).toEqual({ tasks: [bosun("a"), bosun("b")], sessionId: null, limits: {} });
+    expect(planAgentCall({ prompt: "", tasks: ["only"] })).toEqual({ tasks: [bosun("only")], sessionId: null, limits: {} });
+  });
+
+  it("gives each task its agent, isolation and carrying of changes, the call's as defaults, and the call's caps", () => {
+    const call = planAgentCall({
+      tasks: ["plain", { prompt: " fix a ", agent: "codex" }, { prompt: "b", agent: "claude", isolation: "none", carry_changes: false }],
+      agent: "gemini",
+      isolation: "worktree",
+      carry_changes: true,
+      limits: { tokens: 5000, cost_usd: 0.5 },
+    });
+    expect(call).toEqual({
+      tasks: [
+        { prompt: "plain", agent: "gemini", isolation: "worktree", carryChanges: true },
+        { prompt: "fix a", agent: "codex", isolation: "worktree", carryChanges: true },
+        { prompt: "b", agent: "claude", isolation: "none", carryChanges: false },
+      ],
+      sessionId: null,
+      limits: { tokens: 5000, costUsd: 0.5 },
+    });
+    // An unknown kind is not the call's problem: only its task fails (when it starts).
+    expect(planAgentCall({ prompt: "x", agent: "nope" }).tasks[0]!.agent).toBe("nope");
   });
 
   it("rejects what the model must fix, with a message saying what", () => {
@@ -95,11 +118,13 @@ describe("planAgentCall", () => {
     expect(problem({ prompt: "a", tasks: ["b"] })).toBe("give either prompt (one task) or tasks (several), not both");
     expect(problem({ tasks: ["a"], session_id: "x" })).toBe("session_id continues one conversation: use it with prompt, not with tasks");
     expect(problem({ tasks: ["a", "", "c"] })).toBe("task 2 of 3 is empty; every task needs a complete prompt");
+    expect(problem({ tasks: ["a", { prompt: "  " }] })).toBe("task 2 of 2 is empty; every task needs a complete prompt");
+    expect(problem({ prompt: "a", agent: "claude", session_id: "s" })).toBe("session_id continues bosun's own sub-agents only; a claude task starts afresh");
   });
 });
 
 describe("subagentReport", () => {
-  const outcome = (task: number, status: SubagentOutcome["status"], text: string, sessionId: string | null = `s${task}`): SubagentOutcome => ({ task, status, sessionId, text, turns: 2, ms: 10 });
+  const outcome = (task: number, status: SubagentOutcome["status"], text: string, sessionId: string | null = `s${task}`): SubagentOutcome => ({ task, kind: "bosun", status, sessionId, text, turns: 2, ms: 10 });
 
   it("reports cancelled tasks, and leaves out the session id of a task that never started", () => {
     const report = subagentReport([outcome(1, "completed", "fine"), outcome(2, "cancelled", "cancelled before it started", null)], 2);

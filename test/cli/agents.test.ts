@@ -73,18 +73,18 @@ describe("bosun agents", () => {
     const plain = JSON.parse((await runCli(["agents", "--json"], t.env, t.home)).stdout);
     expect(plain.defaults).toEqual({
       a0: { binary: "a0", host: "" },
-      codex: { binary: "codex", model: "", bypass_sandbox: true },
-      claude: { binary: "claude", model: "", permission_mode: "bypassPermissions", allowed_tools: "Bash,Read,Edit", bare: false },
-      cursor: { binary: "agent", output_format: "text", force: true },
-      gemini: { binary: "gemini", model: "" },
-      grok: { binary: "grok", model: "", output_format: "json", always_approve: true, no_auto_update: true },
+      codex: { binary: "codex", model: "", bypass_sandbox: true, delegate: "read-only" },
+      claude: { binary: "claude", model: "", permission_mode: "bypassPermissions", allowed_tools: "Bash,Read,Edit", bare: false, delegate: "read-only" },
+      cursor: { binary: "agent", output_format: "text", force: true, delegate: "read-only" },
+      gemini: { binary: "gemini", model: "", delegate: "read-only" },
+      grok: { binary: "grok", model: "", output_format: "json", always_approve: true, no_auto_update: true, delegate: "read-only" },
       hermes: { binary: "hermes", model: "", provider: "", toolsets: "", yolo: true },
-      opencode: { binary: "opencode", model: "", agent: "", auto: true },
+      opencode: { binary: "opencode", model: "", agent: "", auto: true, delegate: "read-only" },
     });
     const codex = t.fake("my-codex");
     t.write(join(t.paths.config, "bosun.json"), JSON.stringify({ agents: { codex: { binary: codex, model: "gpt-5" }, claude: { bare: true }, a0: { host: "127.0.0.1:1" } } }));
     const configured = JSON.parse((await runCli(["agents", "--json"], t.env, t.home)).stdout);
-    expect(configured.defaults.codex).toEqual({ binary: codex, model: "gpt-5", bypass_sandbox: true });
+    expect(configured.defaults.codex).toEqual({ binary: codex, model: "gpt-5", bypass_sandbox: true, delegate: "read-only" });
     expect(configured.defaults.claude.bare).toBe(true);
     expect(configured.agents[IDS.indexOf("codex")]).toMatchObject({ binary: codex, installed: true });
     expect(configured.agents[0].auth.authPath).toBe("127.0.0.1:1");

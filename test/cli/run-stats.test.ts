@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatUsd, priceFor, statsLine, UsageTally } from "../../src/cli/run-stats.js";
+import { priceFor } from "../../src/llm/call-cost.js";
+import { formatDuration, formatUsd, statsLine, UsageTally } from "../../src/cli/run-stats.js";
 
 const tiered = [{ input: 3, output: 15 }, { input: 6, output: 22.5, aboveTokens: 200_000 }, { input: 5, output: 20, aboveTokens: 128_000 }];
 

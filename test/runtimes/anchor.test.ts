@@ -70,7 +70,7 @@ describe("Agent Zero's adapter suite, ported", () => {
   });
 
   it("Cursor defaults are headless automation", () => {
-    expect(cursor.headless.values).toEqual({ binary: "agent", output_format: "text", force: true });
+    expect(cursor.headless.values).toEqual({ binary: "agent", output_format: "text", force: true, delegate: "read-only" });
   });
 
   it("Cursor detects Agent Zero's API_KEY_CURSOR", async () => {

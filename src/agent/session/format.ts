@@ -57,6 +57,24 @@ export interface SubagentStartEvent {
   tasks: number;
   prompt: string;
   continued: boolean;
+  /** The user's agent CLI that ran it; absent for bosun's own sub-agents. */
+  kind?: string;
+}
+
+/** A sub-agent's git worktree and what changed there against the commit it started from. */
+export interface SubagentWorktree {
+  path: string;
+  branch: string;
+  /** The commit it started from, and its branch's commit at the end. */
+  base: string;
+  head: string;
+  /** Commits on its branch since `base`. */
+  commits: number;
+  /** Files changed against `base`: committed, uncommitted and new ones (repository-relative). */
+  changedFiles: string[];
+  diffStat: { files: number; insertions: number; deletions: number };
+  /** Whether it left uncommitted changes. */
+  dirty: boolean;
 }
 
 export interface SubagentEndEvent {
@@ -70,12 +88,18 @@ export interface SubagentEndEvent {
   turns: number;
   usage: TokenUsage;
   error?: string;
+  /** USD, when known (see the `subagent-end` event). */
+  costUsd?: number | null;
+  worktree?: SubagentWorktree;
 }
 
 export type RunEndReason = "final" | "turn-limit" | "aborted" | "error";
 export type ToolStatus = "ok" | "error" | "denied" | "vetoed" | "aborted";
-/** `completed`: a final answer; `failed`: an error, or no final answer; `cancelled`: the run was aborted. */
-export type SubagentStatus = "completed" | "failed" | "cancelled";
+/**
+ * `completed`: a final answer; `failed`: an error, or no final answer; `cancelled`: the run was
+ * aborted; `stopped`: a cap (turns, tokens, time, cost) ended it, its work kept.
+ */
+export type SubagentStatus = "completed" | "failed" | "cancelled" | "stopped";
 
 /** An event as a caller gives it: the time is added when it is written. */
 export type NewSessionEvent = SessionEvent extends infer E ? (E extends SessionEvent ? Omit<E, "at"> : never) : never;

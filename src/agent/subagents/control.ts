@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { CapReachedError } from "./limits.js";
 
 /** Why a sub-agent was stopped from outside its tree: who asked (the dashboard, …). */
 export class SubagentCancelledError extends Error {
@@ -13,6 +14,10 @@ export interface TrackedSubagent {
   readonly signal: AbortSignal;
   /** The cancel's reason when this sub-agent (or its whole tree) was cancelled from outside; null otherwise. */
   cancelled(): SubagentCancelledError | null;
+  /** Stops this sub-agent (and its sub-agents): a cap was reached. */
+  stop(reason: CapReachedError): void;
+  /** The cap that stopped it (its own, or the tree's through `stopAll`), or null. */
+  stoppedBy(): CapReachedError | null;
   /** It ended: forgotten, and no longer listening to its parent's signal. */
   done(): void;
 }
@@ -36,6 +41,13 @@ export class SubagentControl {
       cancelled: () => {
         const reason: unknown = controller.controller.signal.reason;
         return reason instanceof SubagentCancelledError ? reason : null;
+      },
+      stop: (reason) => {
+        if (!controller.controller.signal.aborted) controller.controller.abort(reason);
+      },
+      stoppedBy: () => {
+        const reason: unknown = controller.controller.signal.reason;
+        return reason instanceof CapReachedError ? reason : null;
       },
       done: () => {
         if (this.running.get(id) === controller.controller) this.running.delete(id);
@@ -68,8 +80,12 @@ export class SubagentControl {
 
   /** Stops every sub-agent of the tree and the tasks waiting to start; how many were running. */
   cancelAll(by: string): number {
+    return this.stopAll(new SubagentCancelledError(by));
+  }
+
+  /** Stops every sub-agent of the tree and the tasks waiting to start for `reason` (a tree-wide cap); how many were running. */
+  stopAll(reason: SubagentCancelledError | CapReachedError): number {
     const stopped = [...this.running.values()].filter((controller) => !controller.signal.aborted).length;
-    const reason = new SubagentCancelledError(by);
     for (const controller of this.running.values()) if (!controller.signal.aborted) controller.abort(reason);
     for (const batch of this.batches) if (!batch.signal.aborted) batch.abort(reason);
     return stopped;

@@ -12,6 +12,8 @@ export interface LiveSubagent {
   depth: number;
   task: number;
   tasks: number;
+  /** "bosun", or the user's agent CLI that runs it. */
+  kind: string;
   /** The task's first line, at most 200 characters (redacted, as the events are). */
   prompt: string;
   status: "running" | SubagentStatus;
@@ -48,6 +50,7 @@ export class LiveSubagentTree {
         depth: event.agent.depth,
         task: event.agent.task,
         tasks: event.agent.tasks,
+        kind: event.agent.kind ?? "bosun",
         prompt: firstLine(event.prompt),
         status: "running",
         turns: 0,

@@ -1,17 +1,23 @@
-import type { SubagentStatus } from "../session/format.js";
+import type { SubagentStatus, SubagentWorktree, TokenUsage } from "../session/format.js";
 import type { ToolResult } from "../tools/tool.js";
 
 /** How one task of an `agent` call ended. */
 export interface SubagentOutcome {
   /** 1-based position in the call. */
   task: number;
+  /** Who ran it: "bosun", or one of the user's agent CLIs (as the call named it). */
+  kind: string;
   status: SubagentStatus;
-  /** Null when the task never started (cancelled while it waited for its turn). */
+  /** Null when the task never started (cancelled while it waited for its turn), and for external agents (not continuable). */
   sessionId: string | null;
   /** The final answer, or why there is none. */
   text: string;
   turns: number;
   ms: number;
+  usage?: TokenUsage;
+  costUsd?: number | null;
+  /** Its worktree and what changed there, when it ran in one. */
+  worktree?: SubagentWorktree;
 }
 
 /**
@@ -26,6 +32,7 @@ export function subagentReport(outcomes: SubagentOutcome[], width: number): Tool
   const completed = count("completed");
   const failed = count("failed");
   const cancelled = count("cancelled");
+  const stopped = count("stopped");
   const isError = completed === 0;
   if (outcomes.length === 1) {
     const outcome = outcomes[0]!;
@@ -36,7 +43,7 @@ export function subagentReport(outcomes: SubagentOutcome[], width: number): Tool
       summary: outcome.status === "completed" ? `completed in ${turns(outcome.turns)}` : `${outcome.status}: ${firstLine(outcome.text)}`,
     };
   }
-  const counts = [`${completed} completed`, ...(failed ? [`${failed} failed`] : []), ...(cancelled ? [`${cancelled} cancelled`] : [])].join(", ");
+  const counts = [`${completed} completed`, ...(failed ? [`${failed} failed`] : []), ...(cancelled ? [`${cancelled} cancelled`] : []), ...(stopped ? [`${stopped} stopped by a cap`] : [])].join(", ");
   const how = width === 1 ? "one at a time" : `${width} at a time`;
   const header = isError
     ? `All ${outcomes.length} sub-agents ended without an answer (${how}): ${counts}.`
@@ -47,8 +54,23 @@ export function subagentReport(outcomes: SubagentOutcome[], width: number): Tool
 
 function element(outcome: SubagentOutcome, tasks: number | null): string {
   const task = tasks === null ? "" : ` task="${outcome.task}/${tasks}"`;
+  const kind = outcome.kind === "bosun" ? "" : ` agent="${outcome.kind}"`;
   const session = outcome.sessionId ? ` sessionID="${outcome.sessionId}"` : "";
-  return `<subagent${task}${session} state="${outcome.status}">\n${outcome.text}\n</subagent>`;
+  const worktree = outcome.worktree ? `\n${worktreeLines(outcome.worktree)}` : "";
+  return `<subagent${task}${kind}${session} state="${outcome.status}">\n${outcome.text}${worktree}\n</subagent>`;
+}
+
+/** Where an isolated task's work is: its branch and worktree, and what changed there. */
+export function worktreeLines(worktree: SubagentWorktree): string {
+  const { files, insertions, deletions } = worktree.diffStat;
+  if (files === 0 && worktree.commits === 0) return `Worktree: ${worktree.path} (branch ${worktree.branch}): nothing changed.`;
+  const commits = worktree.commits === 0 ? "no commits" : `${worktree.commits} commit${worktree.commits === 1 ? "" : "s"}`;
+  const state = worktree.dirty ? ", with uncommitted changes" : "";
+  const shown = worktree.changedFiles.slice(0, 20).join(", ") + (worktree.changedFiles.length > 20 ? `, and ${worktree.changedFiles.length - 20} more` : "");
+  return [
+    `Worktree: ${worktree.path} (branch ${worktree.branch}): ${files} file${files === 1 ? "" : "s"} changed, +${insertions} -${deletions}, ${commits}${state}.`,
+    `Changed: ${shown}`,
+  ].join("\n");
 }
 
 function turns(count: number): string {

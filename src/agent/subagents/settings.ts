@@ -1,4 +1,5 @@
 import type { SandboxNarrowing } from "../sandbox/sandbox.js";
+import type { Caps, SubagentLimits } from "./limits.js";
 
 /** The most tasks one `agent` call may fan out to. */
 export const MAX_SUBAGENT_TASKS = 16;
@@ -12,7 +13,9 @@ export const MAX_SUBAGENT_DEPTH = 5;
  *   `agent` tool off; 1, the default, lets the top-level agent delegate but not its sub-agents);
  * - `concurrency`: how many tasks of one `agent` call run at once, when they run in parallel;
  * - `treeConcurrency`: how many agents of the whole tree may run at once, across all levels;
- * - `sandbox`: network off and fewer writable folders for every sub-agent.
+ * - `sandbox`: network off and fewer writable folders for every sub-agent;
+ * - `confirmAbove`: a fan-out of more tasks asks the user first (default 8);
+ * - `limits`: caps on each sub-agent and on the tree (none by default).
  */
 export interface SubagentSettings {
   maxDepth: number;
@@ -20,10 +23,17 @@ export interface SubagentSettings {
   treeConcurrency: number;
   /** How sub-agents' sandbox is narrower than the top-level agent's (never wider). */
   sandbox?: SandboxNarrowing;
+  confirmAbove: number;
+  limits: SubagentLimits;
 }
 
-export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = { maxDepth: 1, concurrency: 4, treeConcurrency: 8 };
+/** `bosun.json` `subagents` as written: the tree's caps sit inside `limits`, next to the per-sub-agent ones. */
+export type SubagentSettingsInput = Partial<Omit<SubagentSettings, "limits">> & { limits?: Caps & { tree?: Caps } };
 
-export function subagentSettings(config: Partial<SubagentSettings> | undefined): SubagentSettings {
-  return { ...DEFAULT_SUBAGENT_SETTINGS, ...config };
+export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = { maxDepth: 1, concurrency: 4, treeConcurrency: 8, confirmAbove: 8, limits: { child: {}, tree: {} } };
+
+export function subagentSettings(config: SubagentSettingsInput | undefined): SubagentSettings {
+  const { limits, ...rest } = config ?? {};
+  const { tree, ...child } = limits ?? {};
+  return { ...DEFAULT_SUBAGENT_SETTINGS, ...rest, limits: { child, tree: tree ?? {} } };
 }

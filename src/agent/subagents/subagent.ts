@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { describeError } from "../../kernel/errors.js";
-import type { AgentUi, SubagentRef } from "../events.js";
+import { callCost } from "../../llm/call-cost.js";
+import type { ModelPrice } from "../../llm/model-target.js";
+import type { AgentEvent, AgentUi, SubagentRef } from "../events.js";
 import { AgentHooks, type AgentInfo, type SubagentCallInfo, type SubagentStartCall } from "../hooks.js";
 import { runAgent, type AgentOptions, type AgentRunResult } from "../loop.js";
 import { RetryBudget } from "../model/retry.js";
@@ -9,19 +11,37 @@ import { narrowSandbox } from "../sandbox/sandbox.js";
 import { MemorySessionStore, type Session } from "../session/store.js";
 import { subagentReport, type SubagentOutcome } from "./report.js";
 import { processSubagentSessions, type SubagentModel, type SubagentSessionCache, type SubagentSessionEntry } from "./sessions.js";
-import { MAX_SUBAGENT_TASKS, subagentSettings, type SubagentSettings } from "./settings.js";
+import { MAX_SUBAGENT_TASKS, subagentSettings, type SubagentSettings, type SubagentSettingsInput } from "./settings.js";
 import { TreeSlots, type TreeSlot } from "./slots.js";
 import { SubagentCancelledError, SubagentControl } from "./control.js";
-import { AGENT_TOOL_NAME, createAgentTool, SUBAGENT_EXCLUDED_TOOLS, type AgentCall } from "../tools/agent.js";
+import { AGENT_TOOL_NAME, createAgentTool, SUBAGENT_EXCLUDED_TOOLS, type AgentCall, type AgentTask } from "../tools/agent.js";
+import type { SubagentWorktree } from "../session/format.js";
+import { newSessionId } from "../session/store.js";
+import { watchCaps } from "./cap-watch.js";
+import { headlessLaunch } from "./external/commands.js";
+import type { ExternalAgents } from "./external/external-agents.js";
+import { inOwnPidNamespace, type ExternalCommand } from "./external/external-process.js";
+import { runExternal } from "./external/run-external.js";
+import { streamParser } from "./external/stream-parsers.js";
+import { DELEGATE_MODES, type DelegateMode } from "../../runtimes/kit/delegate-mode.js";
+import { isSubagentKind, SUBAGENT_KINDS, type ExternalKind } from "./kinds.js";
+import { CapMeter, CapReachedError, narrowCaps, TreeMeter, type Caps } from "./limits.js";
+import { closeWorkspace, openWorkspace, worktreeSandbox, type TaskWorkspace } from "./task-workspace.js";
 import { ToolError, type ToolContext, type ToolResult } from "../tools/tool.js";
 
 export interface SubagentSetup {
   /** `bosun.json` `subagents`; defaults for what is missing. */
-  settings?: Partial<SubagentSettings>;
+  settings?: SubagentSettingsInput;
   /** Where sub-agent sessions are kept for continuation: the process's by default. */
   sessions?: SubagentSessionCache;
   /** How the host stops sub-agents of this tree from outside it (the dashboard's Cancel); one of the tree's own when absent. */
   control?: SubagentControl;
+  /** The user's agent CLIs as sub-agent kinds; absent: only bosun's own sub-agents run. */
+  external?: ExternalAgents;
+  /** The top-level model's prices (the catalog's), for bosun sub-agents' cost and cost caps. */
+  prices?: ModelPrice[] | null;
+  /** bosun's data folder: task worktrees go in its `worktrees/`; absent: no task can have one. */
+  dataDir?: string;
 }
 
 /** What every agent of one tree shares. */
@@ -36,6 +56,11 @@ interface SubagentTree {
   /** The top-level agent's own system prompt, when it was given one (sub-agents get it too). */
   readonly systemPrompt: string | undefined;
   readonly control: SubagentControl;
+  readonly external: ExternalAgents | null;
+  readonly prices: ModelPrice[] | null;
+  readonly dataDir: string | null;
+  /** What the whole tree used, against `subagents.limits.tree`. */
+  readonly meter: TreeMeter;
   seq: number;
 }
 
@@ -47,10 +72,12 @@ interface TreeAgent {
 }
 
 interface SubagentTask {
-  prompt: string;
+  spec: AgentTask;
   task: number;
   tasks: number;
   sessionId: string | null;
+  /** The caps of each sub-agent of the call: `subagents.limits` narrowed by the call's. */
+  caps: Caps;
 }
 
 interface RunEnd {
@@ -58,6 +85,7 @@ interface RunEnd {
   text: string;
   turns: number;
   usage: TokenUsage;
+  costUsd?: number | null;
 }
 
 /**
@@ -80,6 +108,10 @@ export function withSubagents(options: AgentOptions, setup: SubagentSetup = {}):
     root: options.session,
     systemPrompt: options.systemPrompt,
     control: setup.control ?? new SubagentControl(),
+    external: setup.external ?? null,
+    prices: setup.prices ?? null,
+    dataDir: setup.dataDir ?? null,
+    meter: new TreeMeter(settings.limits.tree, options.now ? () => options.now!().getTime() : Date.now),
     seq: 0,
   };
   return equip({ ...options, retries: options.retries ?? new RetryBudget() }, tree, null);
@@ -107,7 +139,9 @@ async function runAgentCall(parent: TreeAgent, call: AgentCall, context: ToolCon
   const { settings } = parent.tree;
   const depth = parent.options.depth ?? 0;
   if (depth >= settings.maxDepth) throw new ToolError(`the sub-agent depth limit (${settings.maxDepth}) is reached here; do the task yourself`);
+  await confirmFanOut(parent, call, context);
   const width = Math.min(settings.concurrency, call.tasks.length);
+  const caps = narrowCaps(settings.limits.child, call.limits);
   // Up to 16 sub-agents (each with a model stream, a command, a wait for a place) listen to it at once.
   const batch = parent.tree.control.trackBatch(context.signal, MAX_SUBAGENT_TASKS * 6);
   const batchContext: ToolContext = { ...context, signal: batch.signal };
@@ -118,7 +152,7 @@ async function runAgentCall(parent: TreeAgent, call: AgentCall, context: ToolCon
     const worker = async () => {
       while (next < call.tasks.length) {
         const index = next++;
-        outcomes[index] = await runSubagent(parent, { prompt: call.tasks[index]!, task: index + 1, tasks: call.tasks.length, sessionId: call.sessionId }, batchContext);
+        outcomes[index] = await runSubagent(parent, { spec: call.tasks[index]!, task: index + 1, tasks: call.tasks.length, sessionId: call.sessionId, caps }, batchContext);
       }
     };
     await Promise.all(Array.from({ length: width }, worker));
@@ -130,9 +164,19 @@ async function runAgentCall(parent: TreeAgent, call: AgentCall, context: ToolCon
   }
 }
 
-/** Runs one task (or continues a session) and reports how it ended; only a bad `session_id` throws. */
+/**
+ * Runs one task (or continues a session) and reports how it ended; only a bad `session_id` throws.
+ * A task names its kind: bosun's own loop, or one of the user's agent CLIs (checked, installed and
+ * signed in, before it waits for a place: a kind that cannot run fails its task at once). It runs
+ * in the parent's folder or in a worktree of its own, held to its caps and the tree's.
+ */
 async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolContext): Promise<SubagentOutcome> {
   const { tree, options } = parent;
+  const kind = task.spec.agent;
+  const notRun = (text: string): SubagentOutcome => ({ task: task.task, kind, status: "failed", sessionId: null, text, turns: 0, ms: 0 });
+  if (!isSubagentKind(kind)) return notRun(`not run: there is no agent "${kind}"; use one of ${SUBAGENT_KINDS.join(", ")}`);
+  const external = kind === "bosun" ? null : await prepareExternal(parent, kind, task.spec.prompt, context);
+  if (typeof external === "string") return notRun(external);
   // A continuation is checked before waiting for a place: an unknown or running session fails at once.
   const continued = task.sessionId ? tree.sessions.checkout(task.sessionId) : null;
   let slot: TreeSlot;
@@ -140,19 +184,29 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     slot = await tree.slots.acquire(context.signal);
   } catch {
     if (continued) tree.sessions.finish(continued);
-    return { task: task.task, status: "cancelled", sessionId: continued?.session.id ?? null, text: "cancelled before it started", turns: 0, ms: 0 };
+    const reason: unknown = context.signal.reason;
+    if (reason instanceof CapReachedError) return notStarted(task, kind, continued?.session.id ?? null, reason);
+    return { task: task.task, kind, status: "cancelled", sessionId: continued?.session.id ?? null, text: "cancelled before it started", turns: 0, ms: 0 };
   }
-  let entry: SubagentSessionEntry;
+  const treeCap = tree.meter.check();
+  if (treeCap) {
+    slot.release();
+    if (continued) tree.sessions.finish(continued);
+    return notStarted(task, kind, continued?.session.id ?? null, treeCap);
+  }
+  let entry: SubagentSessionEntry | null = null;
   try {
-    entry = continued ?? tree.sessions.add(newSubagentSession(parent), modelOf(options));
+    if (!external) entry = continued ?? tree.sessions.add(newSubagentSession(parent), modelOf(options));
   } catch (error) {
     slot.release();
     throw error;
   }
+  const id = entry ? entry.session.id : newSessionId(options.now?.());
+  const run = entry ? entry.runs : 1;
   const depth = (options.depth ?? 0) + 1;
-  const ref: SubagentRef = { id: entry.session.id, seq: ++tree.seq, depth, task: task.task, tasks: task.tasks, ...(parent.self ? { parent: parent.self.id } : {}) };
+  const ref: SubagentRef = { id, seq: ++tree.seq, depth, task: task.task, tasks: task.tasks, ...(parent.self ? { parent: parent.self.id } : {}), ...(external ? { kind: external.kind } : {}) };
   const { redactor } = options;
-  const info: SubagentCallInfo = { id: ref.id, run: entry.runs, prompt: redactor.text(task.prompt), depth, task: task.task, tasks: task.tasks, continued: continued !== null };
+  const info: SubagentCallInfo = { id, run, prompt: redactor.text(task.spec.prompt), depth, task: task.task, tasks: task.tasks, continued: continued !== null };
   const parentInfo = agentInfo(options);
   const hooks = new AgentHooks(options.extensions ?? null, (message) => tree.ui.onEvent({ type: "notice", message: redactor.text(message) }));
   const started = Date.now();
@@ -163,25 +217,77 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     parent: options.session.id,
     ...(parent.self ? { parentRun: parent.self.run } : {}),
     callId: context.callId,
+    ...(external ? { kind: external.kind } : {}),
   });
   tree.ui.onEvent({ type: "subagent-start", agent: ref, prompt: info.prompt, continued: info.continued });
 
   let end: RunEnd;
+  let workspace: TaskWorkspace | null = null;
+  let worktree: SubagentWorktree | undefined;
   const tracked = tree.control.track(ref.id, context.signal);
+  const meter = new CapMeter(task.caps, tree.meter, options.now ? () => options.now!().getTime() : Date.now);
+  const onCap = (reason: CapReachedError) => {
+    if (reason.scope === "tree") tree.control.stopAll(reason);
+    else tracked.stop(reason);
+  };
+  const childUi = (event: AgentEvent) => tree.ui.onEvent({ type: "subagent-event", agent: ref, event });
   try {
     const start: SubagentStartCall = { ...info };
     await hooks.subagentStart(parentInfo, start);
     if (typeof start.veto === "string" && start.veto !== "") {
       end = { status: "failed", text: `not run: an extension refused it: ${start.veto}`, turns: 0, usage: {} };
     } else {
-      end = runEndOf(await runAgent(task.prompt, childOptions(parent, entry, ref, slot, tracked.signal)), tracked.cancelled());
+      workspace = await openWorkspace({
+        workdir: options.workdir,
+        isolation: task.spec.isolation,
+        worktreeByDefault: external !== null,
+        carryChanges: task.spec.carryChanges,
+        dataDir: tree.dataDir,
+        session: tree.root.id,
+        task: `${ref.seq}-${ref.id.slice(-6)}`,
+      });
+      if (workspace.note) tree.ui.onEvent({ type: "notice", message: `sub-agent #${ref.seq}: ${workspace.note}` });
+      if (external) {
+        const result = await runExternal({
+          name: external.kind,
+          command: contained({ file: external.binary, args: external.args, env: { ...tree.external!.env, ...external.env }, cwd: workspace.workdir }, options.sandbox?.bwrap ?? null),
+          parser: streamParser(external.kind),
+          signal: tracked.signal,
+          onEvent: childUi,
+          meter,
+          price: (model, usage) => tree.external!.price(external.kind, model, usage),
+          redact: (text) => redactor.text(text),
+        });
+        if (result.stoppedBy) onCap(result.stoppedBy);
+        end = result.status === "cancelled" ? { ...result, text: cancelledText(tracked.cancelled()) } : result;
+      } else {
+        const caps = watchCaps(meter, (input, output) => (tree.prices && tree.prices.length > 0 ? callCost(tree.prices, input, output) : null), onCap);
+        try {
+          const result = await runAgent(task.spec.prompt, childOptions(parent, entry!, ref, slot, tracked.signal, workspace, caps.onEvent));
+          end = { ...runEndOf(result, tracked.cancelled(), tracked.stoppedBy()), costUsd: bosunCost(tree.prices, meter) };
+        } finally {
+          caps.dispose();
+        }
+      }
     }
   } catch (error) {
-    end = tracked.signal.aborted ? { status: "cancelled", text: cancelledText(tracked.cancelled()), turns: 0, usage: {} } : { status: "failed", text: describeError(error), turns: 0, usage: {} };
+    const stoppedBy = tracked.stoppedBy();
+    end = stoppedBy
+      ? { status: "stopped", text: `${stoppedBy.message}; its work is kept`, turns: meter.used.turns, usage: {} }
+      : tracked.signal.aborted
+        ? { status: "cancelled", text: cancelledText(tracked.cancelled()), turns: 0, usage: {} }
+        : { status: "failed", text: describeError(error), turns: 0, usage: {} };
   } finally {
     tracked.done();
     slot.release();
-    tree.sessions.finish(entry);
+    if (entry) tree.sessions.finish(entry);
+  }
+  if (workspace) {
+    try {
+      worktree = await closeWorkspace(workspace);
+    } catch (error) {
+      tree.ui.onEvent({ type: "notice", message: `sub-agent #${ref.seq}: its worktree ${workspace.workdir} is kept, but reading what changed there failed: ${describeError(error)}` });
+    }
   }
   const ms = Date.now() - started;
   // The answer is model text, redacted like any tool output before an extension, the log or the parent sees it.
@@ -193,15 +299,90 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
   }
   const { text } = end;
   const failure = end.status === "completed" ? {} : { error: text };
-  tree.root.append({ type: "subagent", phase: "end", id: ref.id, run: info.run, status: end.status, ms, turns: end.turns, usage: end.usage, ...failure });
-  tree.ui.onEvent({ type: "subagent-end", agent: ref, status: end.status, ms, turns: end.turns, ...failure });
-  return { task: task.task, status: end.status, sessionId: ref.id, text, turns: end.turns, ms };
+  const extra = { ...(end.costUsd !== undefined ? { costUsd: end.costUsd } : {}), ...(worktree ? { worktree } : {}) };
+  tree.root.append({ type: "subagent", phase: "end", id: ref.id, run, status: end.status, ms, turns: end.turns, usage: end.usage, ...failure, ...extra });
+  tree.ui.onEvent({ type: "subagent-end", agent: ref, status: end.status, ms, turns: end.turns, usage: end.usage, ...failure, ...extra });
+  return { task: task.task, kind, status: end.status, sessionId: external ? null : ref.id, text, turns: end.turns, ms, usage: end.usage, ...extra };
+}
+
+/** An agent CLI's command, in a PID namespace of its own where the run has bubblewrap (else in its process group alone). */
+function contained(command: ExternalCommand, bwrap: string | null): ExternalCommand {
+  return bwrap ? inOwnPidNamespace(bwrap, command) : command;
+}
+
+/** A task the tree's cap kept from starting. */
+function notStarted(task: SubagentTask, kind: string, sessionId: string | null, cap: CapReachedError): SubagentOutcome {
+  return { task: task.task, kind, status: "stopped", sessionId, text: `not started: ${cap.message.replace(/^stopped: /, "")}`, turns: 0, ms: 0 };
+}
+
+/** An external kind ready to run this task (its command line), or the one line that says why it cannot. */
+async function prepareExternal(parent: TreeAgent, kind: ExternalKind, prompt: string, context: ToolContext): Promise<{ kind: ExternalKind; binary: string; args: string[]; env: Record<string, string> } | string> {
+  const { tree, options } = parent;
+  if (!tree.external) return `not run: ${kind} cannot run as a sub-agent here (this host runs bosun's own sub-agents only)`;
+  let prepared;
+  try {
+    prepared = await tree.external.prepare(kind, context.signal);
+  } catch (error) {
+    return `not run: ${describeError(error)}`;
+  }
+  if (!prepared.ok) return `not run: ${prepared.problem}`;
+  const allowed = typeof prepared.config.delegate === "string" && (DELEGATE_MODES as readonly string[]).includes(prepared.config.delegate) ? (prepared.config.delegate as DelegateMode) : "read-only";
+  // Its model calls are its own; commands it runs unasked would reach the network the sandbox keeps from the parent's.
+  if (allowed === "full" && options.sandbox && options.sandbox.mode !== "off" && options.sandbox.network === "off") {
+    return `not run: agents.${kind}.delegate is "full" (it runs commands without asking, with the network), and the sandbox keeps the network from commands here; use "edit", or turn the network on for commands (sandbox.network)`;
+  }
+  const mode = await parentAllows(parent, kind, allowed, context);
+  if (typeof mode !== "string") return mode.refused;
+  const launch = headlessLaunch(kind, prepared.config, mode, prompt, tree.external.env);
+  if (!launch.ok) return `not run: ${launch.problem}`;
+  return { kind, binary: prepared.binary, args: launch.args, env: launch.env };
+}
+
+/**
+ * The mode an external task runs in: the one the user allowed in `agents.<id>.delegate`, and
+ * never looser than the parent: editing or running commands without asking is asked of the user
+ * as the parent's own edits and commands would be (`permissions`, the approval mode); refused, the
+ * task does not run.
+ */
+async function parentAllows(parent: TreeAgent, kind: ExternalKind, allowed: DelegateMode, context: ToolContext): Promise<DelegateMode | { refused: string }> {
+  if (allowed === "read-only") return allowed;
+  const access = allowed === "edit" ? "edit" : "execute";
+  const what = allowed === "edit" ? `edits files without asking` : `edits files and runs commands without asking`;
+  const outcome = await parent.options.approval.check(
+    { tool: AGENT_TOOL_NAME, access, danger: null, description: `${kind} sub-agent that ${what} (agents.${kind}.delegate is "${allowed}")`, callId: context.callId },
+    context.signal,
+  );
+  if (outcome.allowed) return allowed;
+  return { refused: `not run: ${outcome.message}` };
+}
+
+/** A fan-out of more tasks than `subagents.confirmAbove` asks the user first, when someone can be asked. */
+async function confirmFanOut(parent: TreeAgent, call: AgentCall, context: ToolContext): Promise<void> {
+  const { confirmAbove } = parent.tree.settings;
+  if (call.tasks.length <= confirmAbove || !parent.options.approval.approver) return;
+  const outcome = await parent.options.approval.check(
+    {
+      tool: AGENT_TOOL_NAME,
+      access: "read",
+      danger: `starts ${call.tasks.length} sub-agents at once (subagents.confirmAbove is ${confirmAbove})`,
+      description: `fan out ${call.tasks.length} tasks`,
+      callId: context.callId,
+    },
+    context.signal,
+  );
+  if (!outcome.allowed) throw new ToolError(outcome.message);
+}
+
+/** A bosun sub-agent's cost from the catalog's prices (null when the catalog has none). */
+function bosunCost(prices: ModelPrice[] | null, meter: CapMeter): number | null {
+  return prices && prices.length > 0 ? Number(meter.used.costUsd.toFixed(10)) : null;
 }
 
 /** A sub-agent's answer is the text of its final reply; anything else is a failure it can be continued from. */
-function runEndOf(result: AgentRunResult, cancelled: SubagentCancelledError | null): RunEnd {
+function runEndOf(result: AgentRunResult, cancelled: SubagentCancelledError | null, stoppedBy: CapReachedError | null): RunEnd {
   const { turns, usage } = result;
   const text = result.text.trim();
+  if (result.reason === "aborted" && stoppedBy) return { status: "stopped", text: `${stoppedBy.message}; its work is kept`, turns, usage };
   if (result.reason === "aborted") return { status: "cancelled", text: cancelledText(cancelled), turns, usage };
   if (result.reason === "turn-limit") return { status: "failed", text: `it stopped at the turn limit (${turns} turns) without a final answer`, turns, usage };
   if (text === "") return { status: "failed", text: "it ended without a final answer", turns, usage };
@@ -214,9 +395,10 @@ function cancelledText(cancelled: SubagentCancelledError | null): string {
 }
 
 /** The options of a sub-agent run: inherited from its parent, one level deeper. */
-function childOptions(parent: TreeAgent, entry: SubagentSessionEntry, ref: SubagentRef, slot: TreeSlot, signal: AbortSignal): AgentOptions {
+function childOptions(parent: TreeAgent, entry: SubagentSessionEntry, ref: SubagentRef, slot: TreeSlot, signal: AbortSignal, workspace: TaskWorkspace, watch: (event: AgentEvent) => void): AgentOptions {
   const { options, tree } = parent;
   const ui = tree.ui;
+  const sandbox = options.sandbox ? (tree.settings.sandbox ? narrowSandbox(options.sandbox, tree.settings.sandbox) : options.sandbox) : undefined;
   return equip(
     {
       ...entry.model,
@@ -225,11 +407,16 @@ function childOptions(parent: TreeAgent, entry: SubagentSessionEntry, ref: Subag
       approval: options.approval.forSubAgent(`sub-agent #${ref.seq}`),
       redactor: options.redactor,
       extensions: options.extensions ?? null,
-      workdir: options.workdir,
+      workdir: workspace.workdir,
       env: options.env,
-      ...(options.sandbox ? { sandbox: tree.settings.sandbox ? narrowSandbox(options.sandbox, tree.settings.sandbox) : options.sandbox } : {}),
+      ...(sandbox ? { sandbox: workspace.worktree ? worktreeSandbox(sandbox, workspace.worktree.path, workspace.worktree.gitDir) : sandbox } : {}),
       ...(options.jobs ? { jobs: options.jobs } : {}),
-      ui: { onEvent: (event) => ui.onEvent({ type: "subagent-event", agent: ref, event }) },
+      ui: {
+        onEvent: (event) => {
+          watch(event);
+          ui.onEvent({ type: "subagent-event", agent: ref, event });
+        },
+      },
       signal,
       ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
       ...(options.retries ? { retries: options.retries } : {}),

@@ -68,12 +68,15 @@ function runLine(node: SubagentRunNode, style: TranscriptStyle): string {
   } else if (end.status === "completed") {
     mark = style("green", "✓");
     const tokens = (end.usage.inputTokens ?? 0) + (end.usage.outputTokens ?? 0) > 0 ? `, ${formatTokens(end.usage.inputTokens ?? 0)} in / ${formatTokens(end.usage.outputTokens ?? 0)} out tokens` : "";
-    outcome = `${end.turns} turn${end.turns === 1 ? "" : "s"}, ${seconds(end.ms)}${tokens}`;
+    const cost = typeof end.costUsd === "number" ? `, $${end.costUsd.toFixed(4)}` : "";
+    outcome = `${end.turns} turn${end.turns === 1 ? "" : "s"}, ${seconds(end.ms)}${tokens}${cost}`;
   } else {
     mark = end.status === "failed" ? style("red", "✗") : style("yellow", "⊘");
     outcome = `${end.status} after ${seconds(end.ms)}${end.error ? `: ${oneLine(end.error, 120)}` : ""}`;
   }
-  return `${mark} ${task}${start.id}${continued} · ${outcome} · ${oneLine(start.prompt, 80)}`;
+  const kind = start.kind ? `${start.kind} ` : "";
+  const branch = end?.worktree ? ` · branch ${end.worktree.branch} (${end.worktree.diffStat.files} file${end.worktree.diffStat.files === 1 ? "" : "s"} changed)` : "";
+  return `${mark} ${task}${kind}${start.id}${continued} · ${outcome}${branch} · ${oneLine(start.prompt, 80)}`;
 }
 
 function seconds(ms: number): string {

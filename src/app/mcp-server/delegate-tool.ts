@@ -72,8 +72,9 @@ function checkedCall(args: z.infer<typeof input>): { input: AgentToolInput; prom
   try {
     const plan = planAgentCall({ ...(args.prompt === undefined ? {} : { prompt: args.prompt }), ...(args.tasks ? { tasks: args.tasks } : {}), ...(args.session_id === undefined ? {} : { session_id: args.session_id }) });
     const single = args.tasks === undefined;
-    const input: AgentToolInput = single ? { prompt: plan.tasks[0]!, ...(plan.sessionId ? { session_id: plan.sessionId } : {}) } : { tasks: plan.tasks };
-    return { input, prompts: plan.tasks };
+    const prompts = plan.tasks.map((task) => task.prompt);
+    const input: AgentToolInput = single ? { prompt: prompts[0]!, ...(plan.sessionId ? { session_id: plan.sessionId } : {}) } : { tasks: prompts };
+    return { input, prompts };
   } catch (error) {
     if (error instanceof ToolError) throw new ToolInputError(`delegate: ${error.message}`);
     throw error;

@@ -67,10 +67,10 @@ export function LiveRun(props: { session: string; run: RunControlState | null; n
               {subagents.map((agent) => (
                 <tr id={`subagent-${agent.seq}`} data-status={agent.status}>
                   <th scope="row" class={`depth-${Math.min(agent.depth, 5)}`}>
-                    #{agent.seq} <span class="id">task {agent.task}/{agent.tasks}</span> {agent.prompt}
+                    #{agent.seq} <span class="id">{agent.kind === "bosun" ? "" : `${agent.kind} · `}task {agent.task}/{agent.tasks}</span> {agent.prompt}
                   </th>
                   <td>
-                    <State ok={agent.status === "running" || agent.status === "completed" ? true : agent.status === "cancelled" ? null : false} text={agent.status} />
+                    <State ok={agent.status === "running" || agent.status === "completed" ? true : agent.status === "cancelled" || agent.status === "stopped" ? null : false} text={agent.status} />
                     {agent.error ? <span class="id"> {agent.error}</span> : null}
                   </td>
                   <td>{agent.turns}</td>
