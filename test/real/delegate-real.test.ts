@@ -32,16 +32,16 @@ interface Delegation {
   env: Record<string, string | undefined>;
 }
 
-/** A temp home with the four CLIs set up against the server and allowed to edit, and a repository with one commit. */
-function delegation(extraConfig: Record<string, unknown> = {}): Delegation {
+/** A temp home with the four CLIs set up against the server and allowed to edit (unless `mode` says otherwise), and a repository with one commit. */
+function delegation(mode: "edit" | "default" = "edit"): Delegation {
   const t = makeTempHome();
   const cliEnv: Record<string, string | undefined> = {};
   const agents: Record<string, unknown> = {};
   for (const id of VENDOR_CLIS) {
     Object.assign(cliEnv, vendorCliSetup(id, llm, t.home).env);
-    agents[id] = { binary: realCli(id).bin, delegate: "edit" };
+    agents[id] = { binary: realCli(id).bin, ...(mode === "edit" ? { delegate: "edit" } : {}) };
   }
-  t.write(join(t.paths.config, "bosun.json"), JSON.stringify({ agents, subagents: { concurrency: 4 }, ...extraConfig }));
+  t.write(join(t.paths.config, "bosun.json"), JSON.stringify({ agents, subagents: { concurrency: 4 } }));
   const repo = join(t.root, "repo");
   t.write(join(repo, "notes.txt"), "some notes\n");
   git(repo, "init", "-q", "-b", "main");
@@ -89,9 +89,10 @@ function runJson(stdout: string): RunJson {
 describe("bosun delegating to the user's own agent CLIs", () => {
   it("claude, codex, gemini and opencode each edit a file in a worktree of their own; the parent reads every answer; unusable kinds fail alone", async () => {
     const { t, repo, env } = delegation();
-    const tasks = VENDOR_CLIS.map((id) => ({ prompt: `[${id}] write result.txt`, agent: id }));
+    // A prompt may start with a dash: it is never read as an option.
+    const tasks = VENDOR_CLIS.map((id) => ({ prompt: `-[${id}] write result.txt`, agent: id }));
     llm.onPrompt("split the work").reply().tool("agent", { tasks: [...tasks, { prompt: "[cursor] anything", agent: "cursor" }, { prompt: "[x] anything", agent: "hal" }] });
-    for (const id of VENDOR_CLIS) scriptCliEdit(id, `[${id}] write result.txt`, "result.txt", `${id}: result.txt is written`);
+    for (const id of VENDOR_CLIS) scriptCliEdit(id, `-[${id}] write result.txt`, "result.txt", `${id}: result.txt is written`);
     llm.onPrompt("split the work").reply().text("All four are done.");
 
     const run = await runBinAsync(["run", "--yes", "--json", "split the work"], env, { cwd: repo, timeoutMs: 150_000 });
@@ -123,6 +124,21 @@ describe("bosun delegating to the user's own agent CLIs", () => {
     expect(states).toEqual(["dirty", "dirty", "dirty", "dirty"]);
     expect(existsSync(join(t.paths.data, "worktrees"))).toBe(true);
   }, 180_000);
+
+  it("runs them read-only unless agents.<id>.delegate says otherwise: the CLI itself refuses the write, nothing changes", async () => {
+    const { repo, env } = delegation("default");
+    const kinds: VendorCliId[] = ["claude", "codex"];
+    llm.onPrompt("only look").reply().tool("agent", { tasks: kinds.map((id) => ({ prompt: `[${id}] try to write`, agent: id })) });
+    for (const id of kinds) scriptCliEdit(id, `[${id}] try to write`, "result.txt", `${id}: I could not write`);
+    llm.onPrompt("only look").reply().text("Nothing was written.");
+    const run = await runBinAsync(["run", "--yes", "--json", "only look"], env, { cwd: repo, timeoutMs: 90_000 });
+    expect(run.code, run.stderr).toBe(0);
+    for (const record of runJson(run.stdout).subagents) {
+      expect(record).toMatchObject({ status: "completed", worktree: { changedFiles: [] } });
+      expect(existsSync(join(record.worktree!.path, "result.txt"))).toBe(false);
+    }
+    expect(git(repo, "status", "--porcelain")).toBe("");
+  }, 120_000);
 
   it("stops a CLI that hangs at its time cap (its whole process tree), keeps its worktree, and reports the cap", async () => {
     const { repo, env } = delegation();

@@ -16,7 +16,7 @@ export type HeadlessLaunch = { ok: true; args: string[]; env: Record<string, str
  *   nothing that needs a permission runs: reads only), `acceptEdits`, or `bypassPermissions`;
  * - codex: `codex exec --json`, `--sandbox read-only` or `workspace-write`, or
  *   `--dangerously-bypass-approvals-and-sandbox`;
- * - gemini: `gemini -o stream-json`, `--approval-mode default` (headless: no tool that must ask
+ * - gemini: `gemini -o stream-json --prompt=…`, `--approval-mode default` (headless: no tool that must ask
  *   is offered), `auto_edit` or `yolo`;
  * - opencode: `opencode run --format json`, its `permission` config (`edit`, `bash`: deny or allow)
  *   through `OPENCODE_CONFIG_CONTENT`, merged with the one the user has;
@@ -37,7 +37,8 @@ export function headlessLaunch(kind: ExternalKind, config: HeadlessConfig, mode:
     }
     case "gemini": {
       const approval = mode === "read-only" ? "default" : mode === "edit" ? "auto_edit" : "yolo";
-      return ok(["-o", "stream-json", "--approval-mode", approval, ...(model ? ["--model", model] : []), "-p", prompt]);
+      // One word, so a prompt that starts with "-" is not read as an option.
+      return ok(["-o", "stream-json", "--approval-mode", approval, ...(model ? ["--model", model] : []), `--prompt=${prompt}`]);
     }
     case "opencode": {
       const permission = { edit: mode === "read-only" ? "deny" : "allow", bash: mode === "full" ? "allow" : "deny", webfetch: "allow" };
