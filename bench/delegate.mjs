@@ -202,7 +202,7 @@ async function benchParsing() {
     writeFileSync(file, [...stream.slice(0, EVENTS - ends.length), ...ends].join("\n") + "\n");
     const command = { file: "cat", args: [file], env: { PATH: process.env.PATH }, cwd: scratch };
     const parse = () =>
-      runExternal({ name: kind, command, parser: streamParser(kind), signal: new AbortController().signal, onEvent: () => {}, meter: new CapMeter({}, new TreeMeter({})), price: () => null, redact: (text) => text });
+      runExternal({ name: kind, command, parser: streamParser(kind), signal: new AbortController().signal, onEvent: () => {}, meter: new CapMeter({}, new TreeMeter({})), onCap: () => {}, price: () => null, redact: (text) => text });
     const count = () =>
       new Promise((resolve) => {
         const child = spawn("cat", [file], { stdio: ["ignore", "pipe", "ignore"] });

@@ -31,6 +31,7 @@ function options(file: string, caps: Caps = {}, extra: Partial<ExternalRunOption
     signal: new AbortController().signal,
     onEvent: (event) => events.push(event),
     meter: new CapMeter(caps, new TreeMeter({})),
+    onCap: () => {},
     price: () => null,
     redact: (text) => text.replaceAll("sk-secret", "[redacted]"),
     events,
@@ -103,7 +104,9 @@ describe("running an agent CLI headless", () => {
 
   it("stops a CLI at its tokens cap while it runs", async () => {
     const file = program("spender", `let n = 0; setInterval(() => { n++; ${"process.stdout.write(JSON.stringify({ type: 'assistant', message: { id: 'm' + n, content: [{ type: 'text', text: 'step ' + n }], usage: { input_tokens: 100, output_tokens: 50 } } }) + '\\n');"} }, 20);`);
-    const end = await runExternal(options(file, { tokens: 400 }));
+    const told: string[] = [];
+    const end = await runExternal(options(file, { tokens: 400 }, { onCap: (reason) => told.push(reason.message) }));
+    expect(told).toEqual(["stopped: tokens cap (400)"]);
     expect(end.status).toBe("stopped");
     expect(end.text).toMatch(/^stopped: tokens cap \(400\); its work is kept/);
     expect((end.usage.inputTokens ?? 0) + (end.usage.outputTokens ?? 0)).toBeGreaterThanOrEqual(400);

@@ -62,6 +62,24 @@ describe("the real CLIs' event streams, as bosun reads them", () => {
     expect(of(events, "result")[0]).toEqual({ type: "result", ok: true, text: "done: wrote result.txt" });
   });
 
+  it("cursor (not on npm, so its documented stream-json shape): tool calls started and completed, the result", () => {
+    // From Cursor's CLI documentation (output-format stream-json); the real CLI cannot be installed here.
+    const parser = streamParser("cursor");
+    const lines = [
+      { type: "system", subtype: "init", session_id: "c-1", model: "gpt-5" },
+      { type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "Reading it." }] }, session_id: "c-1" },
+      { type: "tool_call", subtype: "started", call_id: "t1", tool_call: { readToolCall: { args: { path: "notes.txt" } } } },
+      { type: "tool_call", subtype: "completed", call_id: "t1", tool_call: { readToolCall: { args: { path: "notes.txt" }, result: { success: { content: "n" } } } } },
+      { type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "It says n." }] }, session_id: "c-1" },
+      { type: "result", subtype: "success", is_error: false, result: "It says n.", session_id: "c-1" },
+    ];
+    const events = lines.flatMap((line) => parser.line(line));
+    expect(of(events, "turn")).toHaveLength(2);
+    expect(of(events, "tool-start")).toEqual([{ type: "tool-start", id: "t1", tool: "read", description: "notes.txt" }]);
+    expect(of(events, "tool-end")[0]).toMatchObject({ ok: true });
+    expect(of(events, "result")[0]).toEqual({ type: "result", ok: true, text: "It says n." });
+  });
+
   it("each CLI's failure (the model server refusing the key) as a failed result with the CLI's own words", () => {
     expect(of(parse("claude", "error"), "result")[0]).toMatchObject({ ok: false });
     expect(of(parse("codex", "error"), "result")[0]).toMatchObject({ ok: false, text: expect.stringContaining("401 Unauthorized") });

@@ -255,10 +255,10 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
           signal: tracked.signal,
           onEvent: childUi,
           meter,
+          onCap,
           price: (model, usage) => tree.external!.price(external.kind, model, usage),
           redact: (text) => redactor.text(text),
         });
-        if (result.stoppedBy) onCap(result.stoppedBy);
         end = result.status === "cancelled" ? { ...result, text: cancelledText(tracked.cancelled()) } : result;
       } else {
         const caps = watchCaps(meter, (input, output) => (tree.prices && tree.prices.length > 0 ? callCost(tree.prices, input, output) : null), onCap);

@@ -12,13 +12,3 @@ export function lockReasonPid(reason: string | null): number | null {
   const match = reason === null ? null : /^bosun: task running \(pid ([1-9]\d*)\)$/.exec(reason);
   return match ? Number(match[1]) : null;
 }
-
-/** Whether a process is alive: signal 0 checks without sending anything; EPERM means it exists but is someone else's. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}

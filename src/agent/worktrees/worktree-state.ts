@@ -1,6 +1,7 @@
 import { lstatOrUndefined } from "../../kernel/fs/stat.js";
 import { runGit } from "./git.js";
-import { isProcessAlive, lockReasonPid } from "./lock-reason.js";
+import { isProcessAlive } from "../../kernel/fs/file-lock.js";
+import { lockReasonPid } from "./lock-reason.js";
 import type { GitWorktree } from "./porcelain.js";
 import { readStatus } from "./status.js";
 

@@ -189,6 +189,7 @@ function parseHolder(text: string): LockHolder | null {
   return null;
 }
 
+/** Whether a process is alive: signal 0 checks without sending anything; EPERM means it exists but is someone else's. */
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

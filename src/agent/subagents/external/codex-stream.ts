@@ -1,4 +1,4 @@
-import { count, record, shortLine, text, type ExternalEvent, type StreamParser } from "./external-events.js";
+import { count, record, shortLine, text, TurnBoundary, type ExternalEvent, type StreamParser } from "./external-events.js";
 import { toolDescription } from "./tool-description.js";
 
 /** Codex's item types that are tool calls (each is the model's doing, and its result goes back to the model). */
@@ -12,29 +12,24 @@ const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call",
  * once, at the end of the run.
  */
 export function codexStreamParser(): StreamParser {
-  let needTurn = false;
+  const turns = new TurnBoundary(false);
   let answer = "";
   const started = new Set<string>();
   return {
     line(value) {
       const events: ExternalEvent[] = [];
-      const startTurn = () => {
-        if (!needTurn) return;
-        needTurn = false;
-        events.push({ type: "turn" });
-      };
       switch (value.type) {
         case "thread.started":
           events.push({ type: "session", id: text(value.thread_id) });
           break;
         case "turn.started":
-          needTurn = true;
+          turns.next();
           break;
         case "item.started":
         case "item.completed": {
           const item = record(value.item);
           const kind = text(item.type);
-          startTurn();
+          turns.output(events);
           if (TOOL_ITEMS.has(kind)) {
             const id = text(item.id);
             // A call that completes without a start line (a file change) still shows as one call.
@@ -45,7 +40,7 @@ export function codexStreamParser(): StreamParser {
             if (value.type === "item.completed") {
               started.delete(id);
               events.push({ type: "tool-end", id, tool: kind, ok: itemSucceeded(item), summary: itemSummary(kind, item) });
-              needTurn = true;
+              turns.next();
             }
           } else if (kind === "agent_message" && value.type === "item.completed") {
             answer = text(item.text);

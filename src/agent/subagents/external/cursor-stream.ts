@@ -1,4 +1,4 @@
-import { record, shortLine, text, type ExternalEvent, type StreamParser } from "./external-events.js";
+import { record, shortLine, text, TurnBoundary, type ExternalEvent, type StreamParser } from "./external-events.js";
 import { toolDescription } from "./tool-description.js";
 
 /**
@@ -8,16 +8,13 @@ import { toolDescription } from "./tool-description.js";
  * `<name>ToolCall` key), and the `result`. Cursor reports no tokens.
  */
 export function cursorStreamParser(): StreamParser {
-  let needTurn = true;
+  const turns = new TurnBoundary();
   let answer = "";
   return {
     line(value) {
       const events: ExternalEvent[] = [];
       const startTurn = () => {
-        if (!needTurn) return;
-        needTurn = false;
-        answer = "";
-        events.push({ type: "turn" });
+        if (turns.output(events)) answer = "";
       };
       if (value.type === "system" && value.subtype === "init") {
         events.push({ type: "session", id: text(value.session_id), ...(typeof value.model === "string" ? { model: value.model } : {}) });
@@ -42,7 +39,7 @@ export function cursorStreamParser(): StreamParser {
           const outcome = record(detail.result);
           const ok = !("error" in outcome) && !("failure" in outcome);
           events.push({ type: "tool-end", id, tool: name, ok, summary: shortLine(JSON.stringify(outcome.success ?? outcome.error ?? outcome.failure ?? {}), 200) });
-          needTurn = true;
+          turns.next();
         }
       } else if (value.type === "result") {
         const ok = value.is_error !== true && value.subtype === "success";

@@ -28,6 +28,27 @@ export interface StreamParser {
   finish?(): ExternalEvent[];
 }
 
+/**
+ * Where a stream that does not mark its model calls has them: a turn starts at the model's first
+ * output after the start, or after a tool result went back to it.
+ */
+export class TurnBoundary {
+  constructor(private pending = true) {}
+
+  /** The model wrote something: a turn event first when a new turn starts here (then true). */
+  output(events: ExternalEvent[]): boolean {
+    if (!this.pending) return false;
+    this.pending = false;
+    events.push({ type: "turn" });
+    return true;
+  }
+
+  /** A tool result went back to the model (or the run started over): its next output is a new turn. */
+  next(): void {
+    this.pending = true;
+  }
+}
+
 /** Text cut to one line of at most `max` characters, for tool descriptions and summaries. */
 export function shortLine(text: string, max = 160): string {
   const line = text.replace(/\s+/g, " ").trim();

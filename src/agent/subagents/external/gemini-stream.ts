@@ -1,4 +1,4 @@
-import { count, record, shortLine, text, type ExternalEvent, type StreamParser } from "./external-events.js";
+import { count, record, shortLine, text, TurnBoundary, type ExternalEvent, type StreamParser } from "./external-events.js";
 import { toolDescription } from "./tool-description.js";
 
 /**
@@ -9,17 +9,14 @@ import { toolDescription } from "./tool-description.js";
  * written after the last tool result; its usage comes once, in the result.
  */
 export function geminiStreamParser(): StreamParser {
-  let needTurn = true;
+  const turns = new TurnBoundary();
   let answer = "";
   const tools = new Map<string, string>();
   return {
     line(value) {
       const events: ExternalEvent[] = [];
       const startTurn = () => {
-        if (!needTurn) return;
-        needTurn = false;
-        answer = "";
-        events.push({ type: "turn" });
+        if (turns.output(events)) answer = "";
       };
       switch (value.type) {
         case "init":
@@ -45,7 +42,7 @@ export function geminiStreamParser(): StreamParser {
           const ok = value.status === "success";
           events.push({ type: "tool-end", id, tool: tools.get(id) ?? "tool", ok, summary: shortLine(ok ? text(value.output) : text(error.message) || text(value.output), 200) });
           tools.delete(id);
-          needTurn = true;
+          turns.next();
           break;
         }
         case "error":

@@ -15,6 +15,8 @@ export interface ExternalRunOptions {
   /** The sub-agent's events, as bosun's own sub-agents report theirs. */
   onEvent(event: AgentEvent): void;
   meter: CapMeter;
+  /** Told at once when a cap is reached (the tree's stops the other sub-agents too). */
+  onCap(reason: CapReachedError): void;
   /** The price of one model call from the catalog (USD), for CLIs that do not price their calls; null when unknown. */
   price(model: string | undefined, usage: { input: number; output: number }): number | null;
   /** Redacts what the CLI prints before anyone sees it. */
@@ -66,6 +68,7 @@ export async function runExternal(options: ExternalRunOptions): Promise<External
     if (!reached || stoppedBy) return;
     stoppedBy = reached;
     process?.stop();
+    options.onCap(reached);
   };
 
   const handle = (event: ExternalEvent) => {
