@@ -20,11 +20,12 @@ export function externalAgents(boot: Boot, source: ModelSource, cwd: string): Ex
     env: boot.agentEnv,
     async prepare(kind): Promise<PreparedKind> {
       // Detection is loaded only when a task names one of the user's agents.
-      const [{ reportRuntime, runtimeConfig }, { effectiveHeadless }, { machineDetectionContext }, { getRuntime }] = await Promise.all([
+      const [{ reportRuntime, runtimeConfig }, { effectiveHeadless }, { machineDetectionContext }, { getRuntime }, { agentFolders }] = await Promise.all([
         import("../runtimes/collect-status.js"),
         import("../runtimes/headless.js"),
         import("../runtimes/kit/machine.js"),
         import("../runtimes/registry.js"),
+        import("../runtimes/agent-folders.js"),
       ]);
       const ctx = machineDetectionContext(boot.agentEnv, boot.paths, cwd);
       const runtime = getRuntime(kind);
@@ -35,7 +36,7 @@ export function externalAgents(boot: Boot, source: ModelSource, cwd: string): Ex
         const why = report.auth.error ? `: ${report.auth.error}` : "";
         return { ok: false, problem: `${report.title} is not signed in${why} (${report.loginHint})` };
       }
-      return { ok: true, binary: report.binary, config: effectiveHeadless(runtime.headless, config) };
+      return { ok: true, binary: report.binary, config: effectiveHeadless(runtime.headless, config), writes: agentFolders(kind, ctx) };
     },
     price(kind, model, usage) {
       if (!model || !source.prices) return null;

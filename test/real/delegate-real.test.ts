@@ -33,7 +33,7 @@ interface Delegation {
 }
 
 /** A temp home with the four CLIs set up against the server and allowed to edit (unless `mode` says otherwise), and a repository with one commit. */
-function delegation(mode: "edit" | "default" = "edit"): Delegation {
+function delegation(mode: "edit" | "default" = "edit", extra: { agents?: Record<string, unknown>; sandbox?: unknown } = {}): Delegation {
   const t = makeTempHome();
   const cliEnv: Record<string, string | undefined> = {};
   const agents: Record<string, unknown> = {};
@@ -41,7 +41,8 @@ function delegation(mode: "edit" | "default" = "edit"): Delegation {
     Object.assign(cliEnv, vendorCliSetup(id, llm, t.home).env);
     agents[id] = { binary: realCli(id).bin, ...(mode === "edit" ? { delegate: "edit" } : {}) };
   }
-  t.write(join(t.paths.config, "bosun.json"), JSON.stringify({ agents, subagents: { concurrency: 4 } }));
+  Object.assign(agents, extra.agents);
+  t.write(join(t.paths.config, "bosun.json"), JSON.stringify({ agents, subagents: { concurrency: 4 }, ...(extra.sandbox ? { sandbox: extra.sandbox } : {}) }));
   const repo = join(t.root, "repo");
   t.write(join(repo, "notes.txt"), "some notes\n");
   git(repo, "init", "-q", "-b", "main");
@@ -138,6 +139,28 @@ describe("bosun delegating to the user's own agent CLIs", () => {
       expect(existsSync(join(record.worktree!.path, "result.txt"))).toBe(false);
     }
     expect(git(repo, "status", "--porcelain")).toBe("");
+  }, 120_000);
+
+  it("runs each CLI inside bosun's sandbox: even with its own checks off, it writes only its worktree and reads no other agent's login", async () => {
+    const { t, repo, env } = delegation("edit", { agents: { codex: { binary: realCli("codex").bin, delegate: "full" } }, sandbox: { mode: "required", network: "on" } });
+    const escape = join(repo, "escaped.txt");
+    const claudeLogin = t.write(join(t.home, ".claude", ".credentials.json"), JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat01-secret-token", scopes: ["user:inference"] } }));
+    llm.onPrompt("[codex] break out").reply().tool("exec_command", { cmd: `echo inside > inside.txt; echo out > ${escape}; cat ${claudeLogin} && echo LEAKED` }).usage({ input: 100, output: 10 });
+    llm.onPrompt("[codex] break out").reply().text("tried").usage({ input: 100, output: 10 });
+    llm.onPrompt("contain it").reply().tool("agent", { prompt: "[codex] break out", agent: "codex" });
+    llm.onPrompt("contain it").reply().text("done");
+    const run = await runBinAsync(["run", "--yes", "--json", "contain it"], env, { cwd: repo, timeoutMs: 90_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const [record] = runJson(run.stdout).subagents;
+    expect(record).toMatchObject({ kind: "codex", status: "completed", worktree: { changedFiles: ["inside.txt"] } });
+    expect(existsSync(escape)).toBe(false);
+    expect(git(repo, "status", "--porcelain")).toBe("");
+    // What the command printed went back to the model: not the other agent's login.
+    const request = llm.requests.filter((sent) => sent.prompt.includes("[codex] break out")).at(-1)!.text;
+    const output = request.slice(request.lastIndexOf("Process exited with code"));
+    expect(output).toMatch(/^Process exited with code 1\n[\s\S]*cat: .*\.credentials\.json: (No such file or directory|Permission denied)/);
+    expect(output).not.toContain("LEAKED");
+    expect(request).not.toContain("secret-token");
   }, 120_000);
 
   it("stops a CLI that hangs at its time cap (its whole process tree), keeps its worktree, and reports the cap", async () => {

@@ -20,7 +20,7 @@ import { newSessionId } from "../session/store.js";
 import { watchCaps } from "./cap-watch.js";
 import { headlessLaunch } from "./external/commands.js";
 import type { ExternalAgents } from "./external/external-agents.js";
-import { inOwnPidNamespace, type ExternalCommand } from "./external/external-process.js";
+import { sandboxedCli } from "./external/cli-sandbox.js";
 import { runExternal } from "./external/run-external.js";
 import { streamParser } from "./external/stream-parsers.js";
 import { DELEGATE_MODES, type DelegateMode } from "../../runtimes/kit/delegate-mode.js";
@@ -250,7 +250,10 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
       if (external) {
         const result = await runExternal({
           name: external.kind,
-          command: contained({ file: external.binary, args: external.args, env: { ...tree.external!.env, ...external.env }, cwd: workspace.workdir }, options.sandbox?.bwrap ?? null),
+          command: sandboxedCli({ file: external.binary, args: external.args, env: { ...tree.external!.env, ...external.env }, cwd: workspace.workdir }, options.sandbox, {
+            gitDir: workspace.worktree?.gitDir ?? null,
+            ...external.writes,
+          }),
           parser: streamParser(external.kind),
           signal: tracked.signal,
           onEvent: childUi,
@@ -305,18 +308,13 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
   return { task: task.task, kind, status: end.status, sessionId: external ? null : ref.id, text, turns: end.turns, ms, usage: end.usage, ...extra };
 }
 
-/** An agent CLI's command, in a PID namespace of its own where the run has bubblewrap (else in its process group alone). */
-function contained(command: ExternalCommand, bwrap: string | null): ExternalCommand {
-  return bwrap ? inOwnPidNamespace(bwrap, command) : command;
-}
-
 /** A task the tree's cap kept from starting. */
 function notStarted(task: SubagentTask, kind: string, sessionId: string | null, cap: CapReachedError): SubagentOutcome {
   return { task: task.task, kind, status: "stopped", sessionId, text: `not started: ${cap.message.replace(/^stopped: /, "")}`, turns: 0, ms: 0 };
 }
 
 /** An external kind ready to run this task (its command line), or the one line that says why it cannot. */
-async function prepareExternal(parent: TreeAgent, kind: ExternalKind, prompt: string, context: ToolContext): Promise<{ kind: ExternalKind; binary: string; args: string[]; env: Record<string, string> } | string> {
+async function prepareExternal(parent: TreeAgent, kind: ExternalKind, prompt: string, context: ToolContext): Promise<{ kind: ExternalKind; binary: string; args: string[]; env: Record<string, string>; writes: { folders: string[]; files: string[] } } | string> {
   const { tree, options } = parent;
   if (!tree.external) return `not run: ${kind} cannot run as a sub-agent here (this host runs bosun's own sub-agents only)`;
   let prepared;
@@ -335,7 +333,7 @@ async function prepareExternal(parent: TreeAgent, kind: ExternalKind, prompt: st
   if (typeof mode !== "string") return mode.refused;
   const launch = headlessLaunch(kind, prepared.config, mode, prompt, tree.external.env);
   if (!launch.ok) return `not run: ${launch.problem}`;
-  return { kind, binary: prepared.binary, args: launch.args, env: launch.env };
+  return { kind, binary: prepared.binary, args: launch.args, env: launch.env, writes: prepared.writes };
 }
 
 /**

@@ -1,8 +1,12 @@
 import type { ExternalKind } from "../kinds.js";
 import type { HeadlessConfig } from "./commands.js";
 
-/** A kind ready to run: its program and its `agents.<id>` settings; or why it cannot run. */
-export type PreparedKind = { ok: true; binary: string; config: HeadlessConfig } | { ok: false; problem: string };
+/**
+ * A kind ready to run: its program, its `agents.<id>` settings, and the folders (and single files)
+ * it writes as it runs (its config, sessions, caches), which a sandbox leaves writable; or why it
+ * cannot run.
+ */
+export type PreparedKind = { ok: true; binary: string; config: HeadlessConfig; writes: { folders: string[]; files: string[] } } | { ok: false; problem: string };
 
 /**
  * What a host gives an agent tree so that its tasks can run the user's own agent CLIs: whether a

@@ -8,16 +8,6 @@ export interface ExternalCommand {
   cwd: string;
 }
 
-/**
- * The command run in a PID namespace of its own with bubblewrap (the file system as it is, only
- * the process tree apart): when the CLI ends, or bosun does, every process it started ends with it,
- * also those that left its process group (Gemini's and OpenCode's shell commands start sessions of
- * their own, and Codex's and Gemini's real process outlives a killed launcher).
- */
-export function inOwnPidNamespace(bwrap: string, command: ExternalCommand): ExternalCommand {
-  return { ...command, file: bwrap, args: ["--dev-bind", "/", "/", "--proc", "/proc", "--unshare-pid", "--die-with-parent", "--", command.file, ...command.args] };
-}
-
 /** How the process ended: its exit code or signal, or why it could not start. */
 export interface ProcessEnd {
   code: number | null;
