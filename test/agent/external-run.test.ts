@@ -65,6 +65,21 @@ describe("running an agent CLI headless", () => {
     expect(run.events[1]).toEqual({ type: "text", delta: "working on [redacted]" });
   });
 
+  it("shows a CLI's tool call as its tool and what it works on, and its result", async () => {
+    const file = program(
+      "tool",
+      [
+        line({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "npm test" } }], usage: { input_tokens: 10, output_tokens: 2 } } }),
+        line({ type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t1", content: "3 failed", is_error: true }] } }),
+        line({ type: "result", subtype: "success", is_error: false, result: "tests fail", num_turns: 1 }),
+      ].join("\n"),
+    );
+    const run = options(file);
+    await runExternal(run);
+    expect(run.events.find((event) => event.type === "tool-start")).toEqual({ type: "tool-start", callId: "t1", tool: "Bash", description: "Bash: npm test" });
+    expect(run.events.find((event) => event.type === "tool-end")).toMatchObject({ callId: "t1", tool: "Bash", status: "error", summary: "3 failed" });
+  });
+
   it("fails with the first line quoted when the CLI prints nothing bosun can read", async () => {
     const end = await runExternal(options(program("garbage", `console.log("Welcome to the CLI!"); console.log("[not an object]"); console.log("42");`)));
     expect(end.status).toBe("failed");
