@@ -90,7 +90,7 @@ export async function runExternal(options: ExternalRunOptions): Promise<External
         return;
       case "tool-start":
         toolStarts.set(event.id, Date.now());
-        // As bosun's own calls read ("grep \"TODO\" in src"): the CLI's tool, then what it works on.
+        // As bosun's own calls read (a tool, then what it works on): "Bash: npm test".
         options.onEvent({ type: "tool-start", callId: event.id, tool: event.tool, description: redact(event.description === event.tool ? event.tool : `${event.tool}: ${event.description}`) });
         return;
       case "tool-end": {
