@@ -62,6 +62,13 @@ export interface AgentOptions {
   idleTimeoutMs?: number;
   /** The clock the default system prompt states the date from. */
   now?: () => Date;
+  /**
+   * Continue a run that was cut off (its worker died): the session already holds its prompt and
+   * the turns done so far, so the loop neither adds the prompt again nor counts those turns twice.
+   */
+  resume?: { turns: number; usage: { inputTokens: number; outputTokens: number } };
+  /** Called after each turn's tool results are in the session, before the next model call; the loop waits for it (a checkpoint). */
+  onTurnEnd?: (turns: number, usage: { inputTokens: number; outputTokens: number }) => Promise<void>;
 }
 
 export interface AgentRunResult {
@@ -108,7 +115,8 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
   const { session, signal, redactor } = options;
   const ui = redactingUi(options.ui, redactor);
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-  const tally: Tally = { turns: 0, usage: { inputTokens: 0, outputTokens: 0 }, lastText: "" };
+  const resume = options.resume;
+  const tally: Tally = { turns: resume?.turns ?? 0, usage: { ...(resume?.usage ?? { inputTokens: 0, outputTokens: 0 }) }, lastText: "" };
   const instructions = options.instructions?.files ?? [];
 
   const end = (reason: RunEndReason, error?: string): AgentRunResult => {
@@ -128,7 +136,7 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
   });
   try {
     const run = await openRun(options, ui);
-    session.append({ type: "message", message: { role: "user", content: prompt } });
+    if (!resume) session.append({ type: "message", message: { role: "user", content: prompt } });
     for (;;) {
       if (signal.aborted) return end("aborted");
       if (tally.turns >= maxTurns) {
@@ -139,6 +147,7 @@ export async function runAgent(prompt: string, options: AgentOptions): Promise<A
       const step = await modelTurn(run, tally);
       if (step.toolCalls.length === 0) return end("final");
       await toolTurn(run, step);
+      await options.onTurnEnd?.(tally.turns, { ...tally.usage });
     }
   } catch (error) {
     if (error instanceof AgentAbortedError || signal.aborted) {

@@ -88,6 +88,32 @@ export class ApprovalGate {
   }
 
   /**
+   * Asks the approver a question someone else's rules decided must be asked (a sub-agent on a
+   * worker), in its turn with this tree's other questions; "nobody" when nobody can be asked.
+   * A "session" answer is granted here too.
+   */
+  async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalReply> {
+    const approver = this.approver;
+    if (!approver) return "nobody";
+    return this.questions.take(signal, async () => {
+      const answer = await approver(this.questions.waiting > 0 ? { ...request, waiting: this.questions.waiting } : request, signal);
+      if (answer === "session") {
+        const decision = this.decide(request);
+        if (decision.action === "ask") {
+          this.grants.add(decision.grantKey);
+          this.onGrant?.(decision.grantKey);
+        }
+      }
+      return answer;
+    });
+  }
+
+  /** What the user granted for the session so far (their keys), for a sub-agent's gate elsewhere. */
+  grantKeys(): string[] {
+    return [...this.grants];
+  }
+
+  /**
    * The gate for a sub-agent: same mode, rules, approver, grants and question turns, except that
    * dangerous calls are never loosened below "ask" (a child cannot run what its parent would have
    * had to ask about). With `label`, the approver is told which sub-agent asks.

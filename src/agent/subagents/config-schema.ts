@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SUBAGENT_BACKENDS } from "./runner.js";
 import { MAX_SUBAGENT_DEPTH, MAX_SUBAGENT_TASKS } from "./settings.js";
 
 /** The most agents a tree may run at once (`treeConcurrency`). */
@@ -23,6 +24,12 @@ export const capsSchema = z
   })
   .strict();
 
+/** A store's address: written out, or the environment variable that holds it (`{"env": "BOSUN_REDIS_URL"}`), so a password stays out of the file. */
+const storeUrlSchema = z.union([
+  z.string().regex(/^(redis|rediss|postgres|postgresql):\/\/\S+$/, "use a redis://, rediss://, postgres:// or postgresql:// address"),
+  z.object({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "use the name of an environment variable") }).strict(),
+]);
+
 /**
  * `bosun.json` `subagents`: how deep sub-agents may nest and how many run at once (per `agent`
  * call and across the whole tree), caps on each sub-agent and on the tree, and from how many
@@ -46,7 +53,24 @@ export const subagentsConfigSchema = z
       })
       .strict()
       .optional(),
+    /** Where the top-level agent's tasks run: here ("local", the default), or on `bosun worker`s through a queue in Redis or PostgreSQL. */
+    backend: z.enum(SUBAGENT_BACKENDS as [string, ...string[]]).optional(),
+    /** The store of the queue (with `backend` "redis" or "postgres"). */
+    url: storeUrlSchema.optional(),
+    /** The queue's name (default "bosun"): workers started with `--queue NAME` take only its tasks. */
+    queue: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, "use up to 40 lowercase letters, digits, - and _").optional(),
+    /** "local": run the tasks here when the store cannot be reached (the default is to stop with the reason). */
+    fallback: z.literal("local").optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((value, context) => {
+    const store = value.backend === "redis" || value.backend === "postgres";
+    if (store && value.url === undefined) context.addIssue({ code: "custom", path: ["url"], message: `backend "${value.backend}" needs the store's address: "url": "${value.backend === "redis" ? "redis://127.0.0.1:6379" : "postgres://user@127.0.0.1:5432/bosun"}" or {"env": "NAME"}` });
+    if (store && typeof value.url === "string") {
+      const redis = /^rediss?:/.test(value.url);
+      if (redis !== (value.backend === "redis")) context.addIssue({ code: "custom", path: ["url"], message: `backend "${value.backend}" needs a ${value.backend === "redis" ? "redis:// (or rediss://)" : "postgres://"} address` });
+    }
+    if (!store && (value.url !== undefined || value.fallback !== undefined)) context.addIssue({ code: "custom", path: [value.url !== undefined ? "url" : "fallback"], message: 'is used only with "backend": "redis" or "postgres"' });
+  });
 
 export type SubagentsConfig = z.infer<typeof subagentsConfigSchema>;

@@ -28,12 +28,13 @@ export interface SubagentSettings {
 }
 
 /** `bosun.json` `subagents` as written: the tree's caps sit inside `limits`, next to the per-sub-agent ones. */
-export type SubagentSettingsInput = Partial<Omit<SubagentSettings, "limits">> & { limits?: Caps & { tree?: Caps } };
+export type SubagentSettingsInput = Partial<Omit<SubagentSettings, "limits">> & { limits?: Caps & { tree?: Caps } } & Partial<Record<"backend" | "url" | "queue" | "fallback", unknown>>;
 
 export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = { maxDepth: 1, concurrency: 4, treeConcurrency: 8, confirmAbove: 8, limits: { child: {}, tree: {} } };
 
 export function subagentSettings(config: SubagentSettingsInput | undefined): SubagentSettings {
-  const { limits, ...rest } = config ?? {};
+  // Where the tasks run is the host's to set up (see the runners), not the tree's.
+  const { limits, backend: _backend, url: _url, queue: _queue, fallback: _fallback, ...rest } = config ?? {};
   const { tree, ...child } = limits ?? {};
   return { ...DEFAULT_SUBAGENT_SETTINGS, ...rest, limits: { child, tree: tree ?? {} } };
 }

@@ -6,16 +6,14 @@ import type { AgentEvent, AgentUi, SubagentRef } from "../events.js";
 import { AgentHooks, type AgentInfo, type SubagentCallInfo, type SubagentStartCall } from "../hooks.js";
 import { runAgent, type AgentOptions, type AgentRunResult } from "../loop.js";
 import { RetryBudget } from "../model/retry.js";
-import type { SubagentStatus, TokenUsage } from "../session/format.js";
 import { narrowSandbox } from "../sandbox/sandbox.js";
 import { MemorySessionStore, type Session } from "../session/store.js";
 import { subagentReport, type SubagentOutcome } from "./report.js";
-import { processSubagentSessions, type SubagentModel, type SubagentSessionCache, type SubagentSessionEntry } from "./sessions.js";
+import { processSubagentSessions, SUBAGENT_SESSION_KEEP, UnknownSubagentSessionError, type SubagentModel, type SubagentSessionCache, type SubagentSessionEntry } from "./sessions.js";
 import { MAX_SUBAGENT_TASKS, subagentSettings, type SubagentSettings, type SubagentSettingsInput } from "./settings.js";
 import { TreeSlots, type TreeSlot } from "./slots.js";
-import { SubagentCancelledError, SubagentControl } from "./control.js";
+import { SubagentCancelledError, SubagentControl, type TrackedSubagent } from "./control.js";
 import { AGENT_TOOL_NAME, createAgentTool, SUBAGENT_EXCLUDED_TOOLS, type AgentCall, type AgentTask } from "../tools/agent.js";
-import type { SubagentWorktree } from "../session/format.js";
 import { newSessionId } from "../session/store.js";
 import { watchCaps } from "./cap-watch.js";
 import { headlessLaunch } from "./external/commands.js";
@@ -26,6 +24,8 @@ import { streamParser } from "./external/stream-parsers.js";
 import { DELEGATE_MODES, type DelegateMode } from "../../runtimes/kit/delegate-mode.js";
 import { isSubagentKind, SUBAGENT_KINDS, type ExternalKind } from "./kinds.js";
 import { CapMeter, CapReachedError, narrowCaps, TreeMeter, type Caps } from "./limits.js";
+import { taskKey, type ParentContext, type SubagentRunner, type TaskEnd, type TaskOrder } from "./runner.js";
+import type { ModelMessage } from "ai";
 import { closeWorkspace, openWorkspace, worktreeSandbox, type TaskWorkspace } from "./task-workspace.js";
 import { ToolError, type ToolContext, type ToolResult } from "../tools/tool.js";
 
@@ -42,6 +42,8 @@ export interface SubagentSetup {
   prices?: ModelPrice[] | null;
   /** bosun's data folder: task worktrees go in its `worktrees/`; absent: no task can have one. */
   dataDir?: string;
+  /** Where the top-level agent's tasks run when not in this process (`subagents.backend`): a queue of `bosun worker`s. */
+  runner?: SubagentRunner;
 }
 
 /** What every agent of one tree shares. */
@@ -53,12 +55,18 @@ interface SubagentTree {
   readonly ui: AgentUi;
   /** The top-level agent's session: it records every sub-agent run of the tree. */
   readonly root: Session;
+  /** The session task worktrees and keys are named after: the root's, or a worker task's parent's. */
+  readonly rootId: string;
   /** The top-level agent's own system prompt, when it was given one (sub-agents get it too). */
   readonly systemPrompt: string | undefined;
   readonly control: SubagentControl;
   readonly external: ExternalAgents | null;
   readonly prices: ModelPrice[] | null;
   readonly dataDir: string | null;
+  /** The top-level agent's runner when its tasks run on workers; null: all in this process. */
+  readonly runner: SubagentRunner | null;
+  /** The task keys of remote sub-agents by session id, to continue them (`session_id`). */
+  readonly remoteKeys: Map<string, string>;
   /** What the whole tree used, against `subagents.limits.tree`. */
   readonly meter: TreeMeter;
   seq: number;
@@ -80,14 +88,6 @@ interface SubagentTask {
   caps: Caps;
 }
 
-interface RunEnd {
-  status: SubagentStatus;
-  text: string;
-  turns: number;
-  usage: TokenUsage;
-  costUsd?: number | null;
-}
-
 /**
  * A top-level agent's options with the `agent` tool added (unless `maxDepth` is 0): the root of
  * an agent tree. Every sub-agent is a nested `runAgent` with a fresh in-memory session, one level
@@ -99,22 +99,35 @@ interface RunEnd {
  * `subagents.sandbox`, never widened), background jobs and the abort signal.
  */
 export function withSubagents(options: AgentOptions, setup: SubagentSetup = {}): AgentOptions {
+  return withSubagentsTree(options, setup).options;
+}
+
+/**
+ * The tree of a top-level agent (or of a worker's task, whose parent is elsewhere: `onEvent`
+ * then gets the task's own events unwrapped, and `rootId` names the parent's session) and its
+ * options with the `agent` tool.
+ */
+function withSubagentsTree(options: AgentOptions, setup: SubagentSetup, onEvent?: (event: AgentEvent) => void, rootId?: string): { options: AgentOptions; tree: SubagentTree } {
   const settings = subagentSettings(setup.settings);
+  const ui: AgentUi = onEvent ? { ...options.ui, onEvent: (event) => onEvent(event.type === "subagent-event" && event.agent.depth === (options.depth ?? 0) + 1 ? event.event : event) } : options.ui;
   const tree: SubagentTree = {
     settings,
     slots: new TreeSlots(settings.treeConcurrency),
     sessions: setup.sessions ?? processSubagentSessions(),
-    ui: options.ui,
+    ui,
     root: options.session,
+    rootId: rootId ?? options.session.id,
     systemPrompt: options.systemPrompt,
     control: setup.control ?? new SubagentControl(),
     external: setup.external ?? null,
     prices: setup.prices ?? null,
     dataDir: setup.dataDir ?? null,
+    runner: setup.runner ?? null,
+    remoteKeys: new Map(),
     meter: new TreeMeter(settings.limits.tree, options.now ? () => options.now!().getTime() : Date.now),
     seq: 0,
   };
-  return equip({ ...options, retries: options.retries ?? new RetryBudget() }, tree, null);
+  return { options: equip({ ...options, ui, retries: options.retries ?? new RetryBudget() }, tree, null), tree };
 }
 
 /** The options with an `agent` tool bound to this agent, or none at the depth limit. */
@@ -168,17 +181,22 @@ async function runAgentCall(parent: TreeAgent, call: AgentCall, context: ToolCon
  * Runs one task (or continues a session) and reports how it ended; only a bad `session_id` throws.
  * A task names its kind: bosun's own loop, or one of the user's agent CLIs (checked, installed and
  * signed in, before it waits for a place: a kind that cannot run fails its task at once). It runs
- * in the parent's folder or in a worktree of its own, held to its caps and the tree's.
+ * in the parent's folder or in a worktree of its own, held to its caps and the tree's; or, for
+ * the top-level agent with a runner (`subagents.backend`), on a worker, which checks the kind.
  */
 async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolContext): Promise<SubagentOutcome> {
   const { tree, options } = parent;
   const kind = task.spec.agent;
+  // The top-level agent's tasks go to the runner when there is one; its workers' own sub-agents run there.
+  const remote = parent.self === null ? tree.runner : null;
   const notRun = (text: string): SubagentOutcome => ({ task: task.task, kind, status: "failed", sessionId: null, text, turns: 0, ms: 0 });
   if (!isSubagentKind(kind)) return notRun(`not run: there is no agent "${kind}"; use one of ${SUBAGENT_KINDS.join(", ")}`);
-  const external = kind === "bosun" ? null : await prepareExternal(parent, kind, task.spec.prompt, context);
+  // A worker checks its own agent CLIs; here, those of this machine.
+  const external = kind === "bosun" || remote ? null : await prepareExternal(parent, kind, task.spec.prompt, context);
   if (typeof external === "string") return notRun(external);
   // A continuation is checked before waiting for a place: an unknown or running session fails at once.
-  const continued = task.sessionId ? tree.sessions.checkout(task.sessionId) : null;
+  const continuedKey = remote && task.sessionId ? remoteContinuation(tree, task.sessionId) : null;
+  const continued = task.sessionId && !remote ? tree.sessions.checkout(task.sessionId) : null;
   let slot: TreeSlot;
   try {
     slot = await tree.slots.acquire(context.signal);
@@ -196,7 +214,7 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
   }
   let entry: SubagentSessionEntry | null = null;
   try {
-    if (!external) entry = continued ?? tree.sessions.add(newSubagentSession(parent), modelOf(options));
+    if (!external && !remote) entry = continued ?? tree.sessions.add(newSubagentSession(parent), modelOf(options));
   } catch (error) {
     slot.release();
     throw error;
@@ -204,9 +222,17 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
   const id = entry ? entry.session.id : newSessionId(options.now?.());
   const run = entry ? entry.runs : 1;
   const depth = (options.depth ?? 0) + 1;
-  const ref: SubagentRef = { id, seq: ++tree.seq, depth, task: task.task, tasks: task.tasks, ...(parent.self ? { parent: parent.self.id } : {}), ...(external ? { kind: external.kind } : {}) };
+  const ref: SubagentRef = {
+    id,
+    seq: ++tree.seq,
+    depth,
+    task: task.task,
+    tasks: task.tasks,
+    ...(parent.self ? { parent: parent.self.id } : {}),
+    ...(external ? { kind: external.kind } : remote && kind !== "bosun" ? { kind } : {}),
+  };
   const { redactor } = options;
-  const info: SubagentCallInfo = { id, run, prompt: redactor.text(task.spec.prompt), depth, task: task.task, tasks: task.tasks, continued: continued !== null };
+  const info: SubagentCallInfo = { id, run, prompt: redactor.text(task.spec.prompt), depth, task: task.task, tasks: task.tasks, continued: continued !== null || continuedKey !== null };
   const parentInfo = agentInfo(options);
   const hooks = new AgentHooks(options.extensions ?? null, (message) => tree.ui.onEvent({ type: "notice", message: redactor.text(message) }));
   const started = Date.now();
@@ -217,13 +243,11 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     parent: options.session.id,
     ...(parent.self ? { parentRun: parent.self.run } : {}),
     callId: context.callId,
-    ...(external ? { kind: external.kind } : {}),
+    ...(ref.kind ? { kind: ref.kind } : {}),
   });
   tree.ui.onEvent({ type: "subagent-start", agent: ref, prompt: info.prompt, continued: info.continued });
 
-  let end: RunEnd;
-  let workspace: TaskWorkspace | null = null;
-  let worktree: SubagentWorktree | undefined;
+  let end: TaskEnd;
   const tracked = tree.control.track(ref.id, context.signal);
   const meter = new CapMeter(task.caps, tree.meter, options.now ? () => options.now!().getTime() : Date.now);
   const onCap = (reason: CapReachedError) => {
@@ -236,61 +260,19 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     await hooks.subagentStart(parentInfo, start);
     if (typeof start.veto === "string" && start.veto !== "") {
       end = { status: "failed", text: `not run: an extension refused it: ${start.veto}`, turns: 0, usage: {} };
+    } else if (remote) {
+      const key = taskKey(tree.rootId, context.callId, task.task);
+      tree.remoteKeys.set(ref.id, key);
+      end = await runRemote(parent, remote, { key, ref, spec: task.spec, caps: task.caps, continueFrom: continuedKey, parent: parentContext(parent, context) }, { tracked, meter, onCap, childUi });
     } else {
-      workspace = await openWorkspace({
-        workdir: options.workdir,
-        isolation: task.spec.isolation,
-        worktreeByDefault: external !== null,
-        carryChanges: task.spec.carryChanges,
-        dataDir: tree.dataDir,
-        session: tree.root.id,
-        task: `${ref.seq}-${ref.id.slice(-6)}`,
-      });
-      if (workspace.note) tree.ui.onEvent({ type: "notice", message: `sub-agent #${ref.seq}: ${workspace.note}` });
-      if (external) {
-        const result = await runExternal({
-          name: external.kind,
-          command: sandboxedCli({ file: external.binary, args: external.args, env: { ...tree.external!.env, ...external.env }, cwd: workspace.workdir }, options.sandbox, {
-            gitDir: workspace.worktree?.gitDir ?? null,
-            ...external.writes,
-          }),
-          parser: streamParser(external.kind),
-          signal: tracked.signal,
-          onEvent: childUi,
-          meter,
-          onCap,
-          price: (model, usage) => tree.external!.price(external.kind, model, usage),
-          redact: (text) => redactor.text(text),
-        });
-        end = result.status === "cancelled" ? { ...result, text: cancelledText(tracked.cancelled()) } : result;
-      } else {
-        const caps = watchCaps(meter, (input, output) => (tree.prices && tree.prices.length > 0 ? callCost(tree.prices, input, output) : null), onCap);
-        try {
-          const result = await runAgent(task.spec.prompt, childOptions(parent, entry!, ref, slot, tracked.signal, workspace, caps.onEvent));
-          end = { ...runEndOf(result, tracked.cancelled(), tracked.stoppedBy()), costUsd: bosunCost(tree.prices, meter) };
-        } finally {
-          caps.dispose();
-        }
-      }
+      end = await runBody(parent, { spec: task.spec, ref, entry, slot, external, tracked, meter, onCap, resume: null });
     }
   } catch (error) {
-    const stoppedBy = tracked.stoppedBy();
-    end = stoppedBy
-      ? { status: "stopped", text: `${stoppedBy.message}; its work is kept`, turns: meter.used.turns, usage: {} }
-      : tracked.signal.aborted
-        ? { status: "cancelled", text: cancelledText(tracked.cancelled()), turns: 0, usage: {} }
-        : { status: "failed", text: describeError(error), turns: 0, usage: {} };
+    end = failedEnd(error, tracked, meter);
   } finally {
     tracked.done();
     slot.release();
     if (entry) tree.sessions.finish(entry);
-  }
-  if (workspace) {
-    try {
-      worktree = await closeWorkspace(workspace);
-    } catch (error) {
-      tree.ui.onEvent({ type: "notice", message: `sub-agent #${ref.seq}: its worktree ${workspace.workdir} is kept, but reading what changed there failed: ${describeError(error)}` });
-    }
   }
   const ms = Date.now() - started;
   // The answer is model text, redacted like any tool output before an extension, the log or the parent sees it.
@@ -300,12 +282,219 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
   } catch (error) {
     end = { ...end, status: "failed", text: redactor.text(describeError(error)) };
   }
-  const { text } = end;
+  const { text, worktree } = end;
   const failure = end.status === "completed" ? {} : { error: text };
   const extra = { ...(end.costUsd !== undefined ? { costUsd: end.costUsd } : {}), ...(worktree ? { worktree } : {}) };
   tree.root.append({ type: "subagent", phase: "end", id: ref.id, run, status: end.status, ms, turns: end.turns, usage: end.usage, ...failure, ...extra });
   tree.ui.onEvent({ type: "subagent-end", agent: ref, status: end.status, ms, turns: end.turns, usage: end.usage, ...failure, ...extra });
-  return { task: task.task, kind, status: end.status, sessionId: external ? null : ref.id, text, turns: end.turns, ms, usage: end.usage, ...extra };
+  const continuable = !external && (!remote || kind === "bosun");
+  return { task: task.task, kind, status: end.status, sessionId: continuable ? ref.id : null, text, turns: end.turns, ms, usage: end.usage, ...extra };
+}
+
+/** How a task that threw ended: stopped by a cap, cancelled, or failed with the error's line. */
+function failedEnd(error: unknown, tracked: TrackedSubagent, meter: CapMeter): TaskEnd {
+  const stoppedBy = tracked.stoppedBy();
+  if (stoppedBy) return { status: "stopped", text: `${stoppedBy.message}; its work is kept`, turns: meter.used.turns, usage: {} };
+  if (tracked.signal.aborted) return { status: "cancelled", text: cancelledText(tracked.cancelled()), turns: 0, usage: {} };
+  return { status: "failed", text: describeError(error), turns: 0, usage: {} };
+}
+
+/** The key of the remote task a `session_id` names; a session this process did not start remotely is refused as unknown. */
+function remoteContinuation(tree: SubagentTree, sessionId: string): string {
+  const key = tree.remoteKeys.get(sessionId);
+  if (!key) throw new UnknownSubagentSessionError(sessionId, SUBAGENT_SESSION_KEEP);
+  return key;
+}
+
+/** What a task on a worker needs of its parent: the model's name, the approval rules, the folder, the sandbox. */
+function parentContext(parent: TreeAgent, context: ToolContext): ParentContext {
+  const { options, tree } = parent;
+  const gate = options.approval.forSubAgent();
+  const sandbox = options.sandbox ? (tree.settings.sandbox ? narrowSandbox(options.sandbox, tree.settings.sandbox) : options.sandbox) : null;
+  return {
+    session: tree.rootId,
+    callId: context.callId,
+    model: options.modelRef,
+    mode: gate.mode,
+    rules: gate.rules,
+    grants: gate.grantKeys(),
+    workdir: options.workdir,
+    sandbox: sandbox ? { mode: sandbox.mode, network: sandbox.network, writable: [...sandbox.writable] } : null,
+    maxTurns: options.maxTurns ?? null,
+    systemPrompt: tree.systemPrompt ?? null,
+    maxDepth: tree.settings.maxDepth,
+  };
+}
+
+/**
+ * A task on the runner: its events reach the parent's UI as a local sub-agent's do, and count
+ * against its caps and the tree's here (a cap reached cancels it on its worker); its questions
+ * are asked here, through the parent's approver, one at a time with the tree's others.
+ */
+async function runRemote(parent: TreeAgent, runner: SubagentRunner, order: TaskOrder, watch: { tracked: TrackedSubagent; meter: CapMeter; onCap: (reason: CapReachedError) => void; childUi: (event: AgentEvent) => void }): Promise<TaskEnd> {
+  const { tree, options } = parent;
+  const caps = watchCaps(watch.meter, (input, output) => (tree.prices && tree.prices.length > 0 ? callCost(tree.prices, input, output) : null), watch.onCap);
+  const gate = options.approval.forSubAgent(`sub-agent #${order.ref.seq}`);
+  try {
+    const end = await runner.run(order, {
+      signal: watch.tracked.signal,
+      onEvent: (event) => {
+        caps.onEvent(event);
+        watch.childUi(event);
+      },
+      ask: (request, signal) => gate.ask(request, signal),
+    });
+    const stoppedBy = watch.tracked.stoppedBy();
+    if (end.status === "cancelled" && stoppedBy) return { ...end, status: "stopped", text: `${stoppedBy.message}; its work is kept` };
+    if (end.status === "cancelled") return { ...end, text: cancelledText(watch.tracked.cancelled()) };
+    return end;
+  } finally {
+    caps.dispose();
+  }
+}
+
+/** One task's run in this process, as the parent's loop or a worker has it. */
+interface BodyRun {
+  spec: AgentTask;
+  ref: SubagentRef;
+  /** The session a bosun task runs in; null for an agent CLI's. */
+  entry: SubagentSessionEntry | null;
+  slot: TreeSlot;
+  external: PreparedExternal | null;
+  tracked: TrackedSubagent;
+  meter: CapMeter;
+  onCap: (reason: CapReachedError) => void;
+  /** A bosun task picked up again on a worker: where it stood, and where each turn's end is kept. */
+  resume: { turns: number; usage: { inputTokens: number; outputTokens: number } } | null;
+  onTurnEnd?: (session: Session, turns: number, usage: { inputTokens: number; outputTokens: number }) => Promise<void>;
+}
+
+/**
+ * Runs one task here: in its workspace (the folder, or a worktree of its own), as bosun's loop
+ * or the user's agent CLI, held to its caps; its worktree is read when it ends.
+ */
+async function runBody(parent: TreeAgent, body: BodyRun): Promise<TaskEnd> {
+  const { tree, options } = parent;
+  const { ref, tracked, meter, onCap, external } = body;
+  const childUi = (event: AgentEvent) => tree.ui.onEvent({ type: "subagent-event", agent: ref, event });
+  let end: TaskEnd;
+  let workspace: TaskWorkspace | null = null;
+  try {
+    workspace = await openWorkspace({
+      workdir: options.workdir,
+      isolation: body.spec.isolation,
+      worktreeByDefault: external !== null,
+      carryChanges: body.spec.carryChanges,
+      dataDir: tree.dataDir,
+      session: tree.rootId,
+      task: `${ref.seq}-${ref.id.slice(-6)}`,
+    });
+    if (workspace.note) tree.ui.onEvent({ type: "notice", message: `sub-agent #${ref.seq}: ${workspace.note}` });
+    if (external) {
+      const result = await runExternal({
+        name: external.kind,
+        command: sandboxedCli({ file: external.binary, args: external.args, env: { ...tree.external!.env, ...external.env }, cwd: workspace.workdir }, options.sandbox, {
+          gitDir: workspace.worktree?.gitDir ?? null,
+          ...external.writes,
+        }),
+        parser: streamParser(external.kind),
+        signal: tracked.signal,
+        onEvent: childUi,
+        meter,
+        onCap,
+        price: (model, usage) => tree.external!.price(external.kind, model, usage),
+        redact: (text) => options.redactor.text(text),
+      });
+      end = result.status === "cancelled" ? { ...result, text: cancelledText(tracked.cancelled()) } : result;
+    } else {
+      const caps = watchCaps(meter, (input, output) => (tree.prices && tree.prices.length > 0 ? callCost(tree.prices, input, output) : null), onCap);
+      const entry = body.entry!;
+      const checkpoint = body.onTurnEnd;
+      try {
+        const child = childOptions(parent, entry, ref, body.slot, tracked.signal, workspace, caps.onEvent);
+        const result = await runAgent(body.spec.prompt, {
+          ...child,
+          ...(body.resume ? { resume: body.resume } : {}),
+          ...(checkpoint ? { onTurnEnd: (turns, usage) => checkpoint(entry.session, turns, usage) } : {}),
+        });
+        end = { ...runEndOf(result, tracked.cancelled(), tracked.stoppedBy()), costUsd: bosunCost(tree.prices, meter) };
+      } finally {
+        caps.dispose();
+      }
+    }
+  } catch (error) {
+    end = failedEnd(error, tracked, meter);
+  }
+  if (workspace) {
+    try {
+      const worktree = await closeWorkspace(workspace);
+      if (worktree) end = { ...end, worktree };
+    } catch (error) {
+      tree.ui.onEvent({ type: "notice", message: `sub-agent #${ref.seq}: its worktree ${workspace.workdir} is kept, but reading what changed there failed: ${describeError(error)}` });
+    }
+  }
+  return end;
+}
+
+/** What a worker runs a task with: its own agent (model, tools, sandbox, an approver that asks the parent) and the task's state. */
+export interface WorkerTask {
+  order: TaskOrder;
+  signal: AbortSignal;
+  /** The task's events, as `TaskIo.onEvent` passes them on. */
+  onEvent(event: AgentEvent): void;
+  /** Where it stood when its last worker stopped (its checkpoint), or null for a fresh start. */
+  resume: { messages: ModelMessage[]; turns: number; usage: { inputTokens: number; outputTokens: number } } | null;
+  /** The conversation a continued task starts from (`continueFrom`'s last checkpoint). */
+  continued: ModelMessage[] | null;
+  /** Called at each turn's end with the conversation so far; the task waits for it (the checkpoint). */
+  checkpoint(messages: ModelMessage[], turns: number, usage: { inputTokens: number; outputTokens: number }): Promise<void>;
+}
+
+/**
+ * Runs one task of a remote parent here (on a worker): `options` is the worker's agent for it, at
+ * the task's parent level (its model, tools, approval gate, sandbox, folder), `setup` its agent
+ * CLIs and data folder. The task's caps hold here; the tree's are its parent's.
+ */
+export async function runWorkerTask(options: AgentOptions, setup: SubagentSetup, task: WorkerTask): Promise<TaskEnd> {
+  const { order } = task;
+  const { runner: _remoteOnly, ...local } = setup;
+  const root = withSubagentsTree(options, { ...local, settings: { ...setup.settings, maxDepth: order.parent.maxDepth } }, task.onEvent, order.parent.session);
+  const parent: TreeAgent = { options: root.options, tree: root.tree, self: null };
+  const { tree } = parent;
+  const kind = order.spec.agent;
+  if (!isSubagentKind(kind)) return { status: "failed", text: `not run: there is no agent "${kind}"; use one of ${SUBAGENT_KINDS.join(", ")}`, turns: 0, usage: {} };
+  const context = { callId: order.parent.callId, signal: task.signal };
+  const external = kind === "bosun" ? null : await prepareExternal(parent, kind, order.spec.prompt, context);
+  if (typeof external === "string") return { status: "failed", text: external, turns: 0, usage: {} };
+  const slot = await tree.slots.acquire(task.signal);
+  const tracked = tree.control.track(order.ref.id, task.signal);
+  const meter = new CapMeter(order.caps, tree.meter, options.now ? () => options.now!().getTime() : Date.now);
+  let entry: SubagentSessionEntry | null = null;
+  try {
+    if (!external) {
+      const session = newSubagentSession(parent);
+      for (const message of task.resume?.messages ?? task.continued ?? []) session.append({ type: "message", message });
+      entry = tree.sessions.add(session, modelOf(options));
+    }
+    return await runBody(parent, {
+      spec: order.spec,
+      ref: order.ref,
+      entry,
+      slot,
+      external,
+      tracked,
+      meter,
+      onCap: (reason) => tracked.stop(reason),
+      resume: task.resume ? { turns: task.resume.turns, usage: task.resume.usage } : null,
+      onTurnEnd: (session, turns, usage) => task.checkpoint(session.messages, turns, usage),
+    });
+  } catch (error) {
+    return failedEnd(error, tracked, meter);
+  } finally {
+    tracked.done();
+    slot.release();
+    if (entry) tree.sessions.finish(entry);
+  }
 }
 
 /** A task the tree's cap kept from starting. */
@@ -313,8 +502,20 @@ function notStarted(task: SubagentTask, kind: string, sessionId: string | null, 
   return { task: task.task, kind, status: "stopped", sessionId, text: `not started: ${cap.message.replace(/^stopped: /, "")}`, turns: 0, ms: 0 };
 }
 
+/** An agent CLI ready to run a task: its binary, command line, environment and the folders it writes. */
+interface PreparedExternal {
+  kind: ExternalKind;
+  binary: string;
+  args: string[];
+  env: Record<string, string>;
+  writes: { folders: string[]; files: string[] };
+}
+
+/** What checking a call needs of its tool call: its id (for approval) and its signal. */
+type CallContext = Pick<ToolContext, "callId" | "signal">;
+
 /** An external kind ready to run this task (its command line), or the one line that says why it cannot. */
-async function prepareExternal(parent: TreeAgent, kind: ExternalKind, prompt: string, context: ToolContext): Promise<{ kind: ExternalKind; binary: string; args: string[]; env: Record<string, string>; writes: { folders: string[]; files: string[] } } | string> {
+async function prepareExternal(parent: TreeAgent, kind: ExternalKind, prompt: string, context: CallContext): Promise<PreparedExternal | string> {
   const { tree, options } = parent;
   if (!tree.external) return `not run: ${kind} cannot run as a sub-agent here (this host runs bosun's own sub-agents only)`;
   let prepared;
@@ -342,7 +543,7 @@ async function prepareExternal(parent: TreeAgent, kind: ExternalKind, prompt: st
  * as the parent's own edits and commands would be (`permissions`, the approval mode); refused, the
  * task does not run.
  */
-async function parentAllows(parent: TreeAgent, kind: ExternalKind, allowed: DelegateMode, context: ToolContext): Promise<DelegateMode | { refused: string }> {
+async function parentAllows(parent: TreeAgent, kind: ExternalKind, allowed: DelegateMode, context: CallContext): Promise<DelegateMode | { refused: string }> {
   if (allowed === "read-only") return allowed;
   const access = allowed === "edit" ? "edit" : "execute";
   const what = allowed === "edit" ? `edits files without asking` : `edits files and runs commands without asking`;
@@ -377,7 +578,7 @@ function bosunCost(prices: ModelPrice[] | null, meter: CapMeter): number | null 
 }
 
 /** A sub-agent's answer is the text of its final reply; anything else is a failure it can be continued from. */
-function runEndOf(result: AgentRunResult, cancelled: SubagentCancelledError | null, stoppedBy: CapReachedError | null): RunEnd {
+function runEndOf(result: AgentRunResult, cancelled: SubagentCancelledError | null, stoppedBy: CapReachedError | null): TaskEnd {
   const { turns, usage } = result;
   const text = result.text.trim();
   if (result.reason === "aborted" && stoppedBy) return { status: "stopped", text: `${stoppedBy.message}; its work is kept`, turns, usage };
