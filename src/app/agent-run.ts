@@ -25,6 +25,7 @@ import { ToolRegistry } from "../agent/tools/tool-registry.js";
 import { BackgroundJobs } from "../agent/tools/background-jobs.js";
 import { builtinTools } from "../agent/tools/builtin.js";
 import { RunMcp } from "./run-mcp.js";
+import { openSubagentRunner, type OpenedRunner } from "./queue/open-runner.js";
 
 export interface AgentRunRequest {
   prompt: string;
@@ -115,13 +116,36 @@ interface RunSetup {
 }
 
 async function runWithServers(boot: Boot, source: ModelSource, request: AgentRunRequest, io: AgentRunIo, { resumed, spec, workdir, mcp }: RunSetup): Promise<AgentRunOutcome> {
-  const config = boot.config?.value ?? {};
   // Checked while the model is resolved; before anything is written, a sandbox that is required
   // and cannot be had stops the run here.
   const opening = openRunSandbox(boot, source.credentialEnvVars, workdir);
   opening.catch(() => undefined); // awaited below, unless resolving the model fails first
-  const target = await source.resolve(spec);
-  const { sandbox, notices } = await opening;
+  const runnerNotices: string[] = [];
+  // The queue of `subagents.backend`, checked as the run starts: a store that cannot be used stops it here.
+  const connecting = openSubagentRunner(boot, (message) => runnerNotices.push(message));
+  connecting.catch(() => undefined);
+  let target: ModelTarget;
+  let opened: Awaited<typeof connecting>;
+  try {
+    target = await source.resolve(spec);
+    opened = await connecting;
+  } catch (error) {
+    void connecting.then((runner) => runner?.close(), () => undefined);
+    throw error;
+  }
+  try {
+    return await runWithRunner(boot, source, request, io, { resumed, spec, workdir, mcp }, { target, opening, runner: opened, runnerNotices });
+  } finally {
+    await opened?.close();
+  }
+}
+
+/** The run once its model and its sub-agents' runner are known. */
+async function runWithRunner(boot: Boot, source: ModelSource, request: AgentRunRequest, io: AgentRunIo, { resumed, workdir, mcp }: RunSetup, ready: { target: ModelTarget; opening: ReturnType<typeof openRunSandbox>; runner: OpenedRunner | null; runnerNotices: string[] }): Promise<AgentRunOutcome> {
+  const config = boot.config?.value ?? {};
+  const { target } = ready;
+  const { sandbox, notices: sandboxNotices } = await ready.opening;
+  const notices = [...sandboxNotices, ...ready.runnerNotices];
 
   const redactor = await runRedactor(boot, source, target, mcp?.secrets() ?? []);
   // MCP servers seen before start once the first request is answered, out of its way.
@@ -183,6 +207,7 @@ async function runWithServers(boot: Boot, source: ModelSource, request: AgentRun
         external: externalAgents(boot, source, workdir),
         dataDir: boot.paths.data,
         prices: target.prices ?? null,
+        ...(ready.runner ? { runner: ready.runner.runner } : {}),
       },
     );
     const result = await (io.drive ?? runAgent)(request.prompt, options);

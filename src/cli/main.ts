@@ -66,6 +66,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   run: async () => (await import("./run.js")).registerRun,
   sessions: async () => (await import("./sessions.js")).registerSessions,
   worktrees: async () => (await import("./worktrees.js")).registerWorktrees,
+  worker: async () => (await import("./worker.js")).registerWorker,
+  queue: async () => (await import("./worker.js")).registerWorker,
   install: async () => (await import("./install.js")).registerInstall,
   uninstall: async () => (await import("./install.js")).registerInstall,
   pack: async () => (await import("./pack.js")).registerPack,

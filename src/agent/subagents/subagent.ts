@@ -476,7 +476,7 @@ export async function runWorkerTask(options: AgentOptions, setup: SubagentSetup,
       for (const message of task.resume?.messages ?? task.continued ?? []) session.append({ type: "message", message });
       entry = tree.sessions.add(session, modelOf(options));
     }
-    return await runBody(parent, {
+    const end = await runBody(parent, {
       spec: order.spec,
       ref: order.ref,
       entry,
@@ -488,6 +488,9 @@ export async function runWorkerTask(options: AgentOptions, setup: SubagentSetup,
       resume: task.resume ? { turns: task.resume.turns, usage: task.resume.usage } : null,
       onTurnEnd: (session, turns, usage) => task.checkpoint(session.messages, turns, usage),
     });
+    // The whole conversation is kept too: a later `session_id` continues it on whichever worker.
+    if (entry) await task.checkpoint(entry.session.messages, end.turns, { inputTokens: end.usage.inputTokens ?? 0, outputTokens: end.usage.outputTokens ?? 0 });
+    return end;
   } catch (error) {
     return failedEnd(error, tracked, meter);
   } finally {
