@@ -106,7 +106,9 @@ async function checkRedis(address: StoreAddress, options: RedisOptions): Promise
     if (error instanceof StoreError) throw error;
     throw new StoreError(storeProblem(address, lastError ?? error));
   } finally {
-    probe.disconnect();
+    // A connection that never opened (or already ended) has nothing to close: disconnect() would
+    // still wait out ioredis's 2 s disconnectTimeout for a "close" that never comes.
+    if (probe.status !== "end") probe.disconnect();
   }
 }
 
