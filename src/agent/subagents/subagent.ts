@@ -488,8 +488,9 @@ export async function runWorkerTask(options: AgentOptions, setup: SubagentSetup,
       resume: task.resume ? { turns: task.resume.turns, usage: task.resume.usage } : null,
       onTurnEnd: (session, turns, usage) => task.checkpoint(session.messages, turns, usage),
     });
-    // The whole conversation is kept too: a later `session_id` continues it on whichever worker.
-    if (entry) await task.checkpoint(entry.session.messages, end.turns, { inputTokens: end.usage.inputTokens ?? 0, outputTokens: end.usage.outputTokens ?? 0 });
+    // The whole conversation is kept too, for a later `session_id` on whichever worker; not that
+    // of a copy stopped half-way (handed back, or its lock lost): its last finished turn stays.
+    if (entry && !task.signal.aborted) await task.checkpoint(entry.session.messages, end.turns, { inputTokens: end.usage.inputTokens ?? 0, outputTokens: end.usage.outputTokens ?? 0 });
     return end;
   } catch (error) {
     return failedEnd(error, tracked, meter);

@@ -168,6 +168,9 @@ export class QueueRunner implements SubagentRunner {
       return;
     }
     const state = await job.getState().catch(() => "unknown");
+    // Read before it ended, the job has no result yet: read it again.
+    if ((state === "completed" || state === "failed") && job.finishedOn === undefined) job = (await this.queue.getJob(key).catch(() => undefined)) ?? job;
+    if (this.waiting.get(key) !== entry) return;
     if (state === "completed") {
       this.timed(entry, job.processedOn ?? null, job.finishedOn ?? null);
       entry.settle(readTaskEnd(key, job.returnvalue));
