@@ -4,13 +4,15 @@
 // `bosun worker`s through a queue in Redis or PostgreSQL. All real: `bosun run` and `bosun worker`
 // processes, Debian's redis-server, the machine's PostgreSQL; only the model is scripted (a server
 // on 127.0.0.1 speaking the OpenAI protocol).
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ReplyBuilder } from "../fixtures/llm-server.js";
 import { fleetHome, startBosun, startWorker, type FleetProcess } from "../fixtures/queue-fleet.js";
 import { startPostgres, startRedis, type RunningStore } from "../fixtures/stores.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+import { BOSUN_BIN } from "../fixtures/cli.js";
+import { KEYS, spawnInTerminal } from "../fixtures/pty.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 
 const llm = useLlmServer();
@@ -198,6 +200,41 @@ describe.each<Backend>(["local", "redis", "postgres"])("the fan-out on the %s ru
       expect(continued.text).toContain("which word was it?");
       const back = llm.requests.filter((request) => request.prompt.includes(`remember ${tag}`)).at(-1)!.text;
       expect(back).toContain("it was kiwi");
+    },
+    TEST_MS,
+  );
+
+  it(
+    "asks the parent's user a sub-agent's questions, and does what they answer",
+    async () => {
+      const tag = `${backend}-ask`;
+      llm.onPrompt(`tidy ${tag}`).reply().tool("agent", { tasks: [`make a file ${tag}`, `remove a folder ${tag}`] });
+      llm.onPrompt(`make a file ${tag}`).reply().barrier(`asks ${tag}`, 2).tool("bash", { command: `touch approved-${tag}.txt` });
+      llm.onPrompt(`make a file ${tag}`).reply().text("made it");
+      llm.onPrompt(`remove a folder ${tag}`).reply().barrier(`asks ${tag}`, 2).tool("bash", { command: `touch denied-${tag}.txt` });
+      llm.onPrompt(`remove a folder ${tag}`).reply().text("the user said no");
+      llm.onPrompt(`tidy ${tag}`).reply().text("Tidied.");
+      fleet.configure({});
+      const term = spawnInTerminal([process.execPath, BOSUN_BIN, "run", "--mode", "ask", `tidy ${tag}`], { env: fleet.env, cwd: fleet.t.home });
+      // One question at a time, whichever sub-agent asks first; each says which sub-agent asks.
+      const answers = new Map([
+        [`approved-${tag}`, "o"],
+        [`denied-${tag}`, "d"],
+      ]);
+      for (let i = 0; i < 2; i++) {
+        const asked = await term.waitFor("allow [o]nce, [a]lways for this session, or [d]eny? ", 30_000);
+        expect(asked).toMatch(/sub-agent #\d/);
+        const which = [...answers.keys()].find((name) => asked.includes(name))!;
+        expect(which, asked).toBeDefined();
+        term.type(answers.get(which)! + KEYS.enter);
+        answers.delete(which);
+      }
+      expect(await term.exit).toBe(0);
+      expect(existsSync(join(fleet.t.home, `approved-${tag}.txt`))).toBe(true);
+      expect(existsSync(join(fleet.t.home, `denied-${tag}.txt`))).toBe(false);
+      const back = llm.requests.filter((request) => request.prompt.includes(`tidy ${tag}`)).at(-1)!.text;
+      expect(back).toContain("made it");
+      expect(back).toContain("the user said no");
     },
     TEST_MS,
   );

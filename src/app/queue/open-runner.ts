@@ -21,7 +21,8 @@ export async function openSubagentRunner(boot: Boot, notice: (message: string) =
   const [{ openStore }, { QueueRunner }] = await Promise.all([import("./open-store.js"), import("./queue-runner.js")]);
   try {
     const store = await openStore(address);
-    const runner = await QueueRunner.open(store);
+    // Each task's time in the queue, for whoever wants to know what the queue costs (bench/distributed reads them).
+    const runner = await QueueRunner.open(store, (timings) => boot.log.info("sub-agent task ran on a worker", { ...timings }));
     return { runner, close: () => runner.close() };
   } catch (error) {
     if (address.fallback && error instanceof StoreError) {

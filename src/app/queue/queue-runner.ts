@@ -46,8 +46,6 @@ interface Waiting {
 export class QueueRunner implements SubagentRunner {
   readonly backend;
   readonly where: string;
-  /** Each finished task's queue timings, for `bench/distributed`. */
-  readonly timings: TaskTimings[] = [];
   private readonly waiting = new Map<string, Waiting>();
   private readonly poller: NodeJS.Timeout;
   private closed = false;
@@ -57,6 +55,7 @@ export class QueueRunner implements SubagentRunner {
     private readonly queue: StoreQueue,
     private readonly events: StoreEvents,
     private readonly relay: StoreRelay,
+    private readonly onTimings: (timings: TaskTimings) => void,
   ) {
     this.backend = store.address.backend;
     this.where = `${store.address.shown} (queue ${store.address.queue})`;
@@ -69,8 +68,11 @@ export class QueueRunner implements SubagentRunner {
     this.poller.unref();
   }
 
-  /** Connects to the store's queue, its events and relay; a store that cannot be used throws its one line. */
-  static async open(store: QueueStore): Promise<QueueRunner> {
+  /**
+   * Connects to the store's queue, its events and relay; a store that cannot be used throws its
+   * one line. `onTimings` hears each finished task's times in the queue (the run's log keeps them).
+   */
+  static async open(store: QueueStore, onTimings: (timings: TaskTimings) => void = () => undefined): Promise<QueueRunner> {
     const queue = store.queue(store.address.queue);
     const events = store.events(store.address.queue);
     const relay = store.relay(RELAY_NAME);
@@ -78,7 +80,7 @@ export class QueueRunner implements SubagentRunner {
     queue.on("error", () => undefined);
     try {
       await Promise.all([queue.waitUntilReady(), events.waitUntilReady(), relay.waitUntilReady()]);
-      const runner = new QueueRunner(store, queue, events, relay);
+      const runner = new QueueRunner(store, queue, events, relay, onTimings);
       await relay.subscribe<WorkerMessage>(parentTopic(relay.nodeId), (message) => runner.heard(message.data));
       return runner;
     } catch (error) {
@@ -181,7 +183,7 @@ export class QueueRunner implements SubagentRunner {
   }
 
   private timed(entry: Waiting, startedAt: number | null, finishedAt: number | null): void {
-    this.timings.push({ key: entry.order.key, queuedAt: entry.queuedAt, startedAt, finishedAt, seenAt: Date.now() });
+    this.onTimings({ key: entry.order.key, queuedAt: entry.queuedAt, startedAt, finishedAt, seenAt: Date.now() });
   }
 
   /**
