@@ -145,7 +145,7 @@ async function runWithRunner(boot: Boot, source: ModelSource, request: AgentRunR
   const config = boot.config?.value ?? {};
   const { target } = ready;
   const { sandbox, notices: sandboxNotices } = await ready.opening;
-  const notices = [...sandboxNotices, ...ready.runnerNotices];
+  const notices = sandboxNotices;
 
   const redactor = await runRedactor(boot, source, target, mcp?.secrets() ?? []);
   // MCP servers seen before start once the first request is answered, out of its way.
@@ -172,6 +172,10 @@ async function runWithRunner(boot: Boot, source: ModelSource, request: AgentRunR
     log.info("agent run started", { session: session.id, model: modelName, mode: request.mode, resumed: resumed !== null, workdir, instructions: instructions.files.map((f) => f.file) });
     for (const message of notices) {
       log.warn("sandbox", { session: session.id, message });
+      ui.onEvent({ type: "notice", message });
+    }
+    for (const message of ready.runnerNotices) {
+      log.info("sub-agents", { session: session.id, message });
       ui.onEvent({ type: "notice", message });
     }
     for (const { file, reason } of instructions.skipped) {

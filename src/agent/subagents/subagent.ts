@@ -263,7 +263,9 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     } else if (remote) {
       const key = taskKey(tree.rootId, context.callId, task.task);
       tree.remoteKeys.set(ref.id, key);
-      end = await runRemote(parent, remote, { key, ref, spec: task.spec, caps: task.caps, continueFrom: continuedKey, parent: parentContext(parent, context) }, { tracked, meter, onCap, childUi });
+      // A job is kept in the store and shown by its tools: it carries the prompt as the parent's redactor left it.
+      const spec = { ...task.spec, prompt: info.prompt };
+      end = await runRemote(parent, remote, { key, ref, spec, caps: task.caps, continueFrom: continuedKey, parent: parentContext(parent, context) }, { tracked, meter, onCap, childUi });
     } else {
       end = await runBody(parent, { spec: task.spec, ref, entry, slot, external, tracked, meter, onCap, resume: null });
     }
@@ -321,7 +323,7 @@ function parentContext(parent: TreeAgent, context: ToolContext): ParentContext {
     workdir: options.workdir,
     sandbox: sandbox ? { mode: sandbox.mode, network: sandbox.network, writable: [...sandbox.writable] } : null,
     maxTurns: options.maxTurns ?? null,
-    systemPrompt: tree.systemPrompt ?? null,
+    systemPrompt: tree.systemPrompt ? options.redactor.text(tree.systemPrompt) : null,
     maxDepth: tree.settings.maxDepth,
   };
 }

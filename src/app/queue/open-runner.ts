@@ -23,6 +23,7 @@ export async function openSubagentRunner(boot: Boot, notice: (message: string) =
     const store = await openStore(address);
     // Each task's time in the queue, for whoever wants to know what the queue costs (bench/distributed reads them).
     const runner = await QueueRunner.open(store, (timings) => boot.log.info("sub-agent task ran on a worker", { ...timings }));
+    notice(`sub-agents run on bosun workers: ${runner.where}`);
     return { runner, close: () => runner.close() };
   } catch (error) {
     if (address.fallback && error instanceof StoreError) {
