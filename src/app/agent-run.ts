@@ -187,10 +187,7 @@ async function runWithRunner(boot: Boot, source: ModelSource, request: AgentRunR
     const mcpTools = mcp ? await mcp.toolsFor({ ui, redactor, log, signal: io.signal }) : [];
     const options = withSubagents(
       {
-        model,
-        modelRef: { providerID: target.providerID, modelID: target.modelID },
-        limits: target.limits,
-        toolCalls: target.toolCall,
+        ...modelOptions(target, model),
         tools: new ToolRegistry([...builtinTools(), ...mcpTools]),
         session,
         approval,
@@ -225,6 +222,11 @@ async function runWithRunner(boot: Boot, source: ModelSource, request: AgentRunR
     await jobs.stopAll();
     session.close();
   }
+}
+
+/** The agent's options that come from its model: the language model, its name, its limits, whether it calls tools. */
+export function modelOptions(target: ModelTarget, model: AgentOptions["model"]): Pick<AgentOptions, "model" | "modelRef" | "limits" | "toolCalls"> {
+  return { model, modelRef: { providerID: target.providerID, modelID: target.modelID }, limits: target.limits, toolCalls: target.toolCall };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Redactor } from "../../kernel/redact/secrets.js";
 import { packageVersion } from "../../kernel/package-info.js";
 import { languageModelFor } from "../../llm/language-model.js";
 import type { ModelSource } from "../../llm/model-source.js";
-import { runRedactor } from "../agent-run.js";
+import { modelOptions, runRedactor } from "../agent-run.js";
 import { externalAgents } from "../external-agents.js";
 import { openRunSandbox } from "../run-sandbox.js";
 import type { Boot } from "../start.js";
@@ -56,10 +56,7 @@ export async function workerAgent(boot: Boot, source: ModelSource, order: TaskOr
   const session = store.create({ workdir, model: { providerID: target.providerID, modelID: target.modelID, name: target.name }, bosunVersion: packageVersion() });
   const instructions = loadInstructions({ workdir, configDir: boot.paths.config, home: boot.paths.home }, instructionLimits(target.limits.context));
   const options: AgentOptions = {
-    model,
-    modelRef: { providerID: target.providerID, modelID: target.modelID },
-    limits: target.limits,
-    toolCalls: target.toolCall,
+    ...modelOptions(target, model),
     tools: new ToolRegistry(builtinTools()),
     session,
     approval,
