@@ -4,7 +4,8 @@
 // SIGKILLed worker shown stalled before another worker takes it over; an idle worker that gets
 // SIGTERM exiting 0 at once and leaving the list; a busy one finishing its task first. Everything
 // is real (Redis and PostgreSQL servers, BullMQ, `bosun worker`, `bosun run` and `bosun queue`
-// processes on dist/) except the scripted model server.
+// processes on dist/) except the scripted model server. And a parent whose queue has no worker:
+// it says so while its task waits, and the task runs once one starts.
 import { describe, expect, it } from "vitest";
 import type { QueueStatus } from "../../src/app/queue/queue-status.js";
 import { runBinAsync } from "../fixtures/cli.js";
@@ -178,6 +179,22 @@ describe("bosun queue on Redis", () => {
     expect(llm.requests.at(-1)!.text).toContain("slow result 42");
     const status = await queueJson(fleet);
     expect(status).toMatchObject({ workers: [], running: [], counts: { completed: 1, failed: 0, active: 0 } });
+  }, 60_000);
+});
+
+describe("a parent whose queue has no worker", () => {
+  it("says so while its task waits, and the task runs once a worker starts", async () => {
+    const redis = await startRedis();
+    const { t, env } = fleetHome(redis, llm.openaiURL);
+    llm.onPrompt("delegate nobody").reply().tool("agent", { prompt: "a task for later" });
+    llm.onPrompt("a task for later").reply().text("done at last");
+    llm.onPrompt("delegate nobody").reply().text("Delegated.");
+    const parent = startBosun(["run", "-y", "delegate nobody"], env, t.home);
+    await parent.waitFor(/no bosun worker takes tasks from redis:\/\/127\.0\.0\.1:\d+ \(queue \S+\); the task waits in the queue \(start one: bosun worker\)/, 20_000);
+    await startWorker(env, t.home, 1);
+    expect(await exitWithin(parent, 20_000), parent.stderr()).toBe(0);
+    expect(parent.stdout()).toContain("Delegated.");
+    expect(llm.requests.filter((request) => request.prompt.includes("delegate nobody")).at(-1)!.text).toContain("done at last");
   }, 60_000);
 });
 

@@ -3,13 +3,16 @@ import { packageVersion } from "../../kernel/package-info.js";
 import { readTaskEnd, TASK_JOB_FORMAT, type TaskJob } from "./task-job.js";
 import { ANSWER_TOPIC, CANCEL_TOPIC, parentTopic, RELAY_NAME, type AnswerMessage, type CancelMessage, type WorkerMessage } from "./task-messages.js";
 import { StoreError, storeProblem, type QueueStore, type StoreEvents, type StoreQueue, type StoreRelay } from "./store.js";
-import { taskJobOptions } from "./job-options.js";
+import { BEAT_MS, taskJobOptions } from "./job-options.js";
 
 /** How often a waiting task's job is looked at in the store, besides the events that say it ended. */
 const POLL_MS = 1_000;
 
 /** How long a cancelled task's worker has to report it stopped before the parent reports it cancelled anyway. */
 export const CANCEL_WAIT_MS = 5_000;
+
+/** A task waiting this long in the queue makes the runner look for workers, and say so when there is none. */
+const NO_WORKER_MS = 5_000;
 
 /** How many times a task whose job the store lost (it restarted without its data) is queued again. */
 const REQUEUES = 2;
@@ -32,6 +35,8 @@ interface Waiting {
   worker: string | null;
   requeued: number;
   cancelling: boolean;
+  /** Whether it was told that no worker takes tasks (once per task). */
+  warned: boolean;
   queuedAt: number;
   settle(end: TaskEnd): void;
 }
@@ -99,6 +104,7 @@ export class QueueRunner implements SubagentRunner {
         worker: null,
         requeued: 0,
         cancelling: false,
+        warned: false,
         queuedAt: Date.now(),
         settle: (end) => {
           if (this.waiting.get(order.key) !== entry) return;
@@ -173,6 +179,12 @@ export class QueueRunner implements SubagentRunner {
     // Read before it ended, the job has no result yet: read it again.
     if ((state === "completed" || state === "failed") && job.finishedOn === undefined) job = (await this.queue.getJob(key).catch(() => undefined)) ?? job;
     if (this.waiting.get(key) !== entry) return;
+    if (state === "waiting" && !entry.warned && Date.now() - entry.queuedAt > NO_WORKER_MS) {
+      entry.warned = true;
+      const workers = await this.store.workers(3 * BEAT_MS).catch(() => null);
+      if (workers && workers.length === 0) entry.io.onEvent({ type: "notice", message: `no bosun worker takes tasks from ${this.where}; the task waits in the queue (start one: bosun worker)` });
+      return;
+    }
     if (state === "completed") {
       this.timed(entry, job.processedOn ?? null, job.finishedOn ?? null);
       entry.settle(readTaskEnd(key, job.returnvalue));
