@@ -219,7 +219,8 @@ async function runSubagent(parent: TreeAgent, task: SubagentTask, context: ToolC
     slot.release();
     throw error;
   }
-  const id = entry ? entry.session.id : newSessionId(options.now?.());
+  // A continued remote sub-agent keeps its id, as a local one does (its key now names the latest task).
+  const id = entry ? entry.session.id : continuedKey ? task.sessionId! : newSessionId(options.now?.());
   const run = entry ? entry.runs : 1;
   const depth = (options.depth ?? 0) + 1;
   const ref: SubagentRef = {
