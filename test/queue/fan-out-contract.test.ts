@@ -224,7 +224,9 @@ describe.each<Backend>(["local", "redis", "postgres"])("the fan-out on the %s ru
       for (let i = 0; i < 2; i++) {
         const asked = await term.waitFor("allow [o]nce, [a]lways for this session, or [d]eny? ", 30_000);
         expect(asked).toMatch(/sub-agent #\d/);
-        const which = [...answers.keys()].find((name) => asked.includes(name))!;
+        // The screen may show the other sub-agent's command too (its line in the live tree): the
+        // question is the one named last, just above the prompt.
+        const which = [...answers.keys()].filter((name) => asked.includes(name)).sort((a, b) => asked.lastIndexOf(b) - asked.lastIndexOf(a))[0]!;
         expect(which, asked).toBeDefined();
         term.type(answers.get(which)! + KEYS.enter);
         answers.delete(which);
