@@ -1,6 +1,6 @@
 import type { SubagentRunner, TaskEnd, TaskIo, TaskOrder } from "../../agent/subagents/runner.js";
 import { packageVersion } from "../../kernel/package-info.js";
-import { readTaskEnd, TASK_JOB_FORMAT, type TaskJob } from "./task-job.js";
+import { readTaskEnd, TASK_JOB_FORMAT, taskEndIn, type TaskJob } from "./task-job.js";
 import { ANSWER_TOPIC, CANCEL_TOPIC, parentTopic, RELAY_NAME, type AnswerMessage, type CancelMessage, type WorkerMessage } from "./task-messages.js";
 import { StoreError, storeProblem, type QueueStore, type StoreEvents, type StoreQueue, type StoreRelay } from "./store.js";
 import { BEAT_MS, taskJobOptions } from "./job-options.js";
@@ -64,7 +64,7 @@ export class QueueRunner implements SubagentRunner {
   ) {
     this.backend = store.address.backend;
     this.where = `${store.address.shown} (queue ${store.address.queue})`;
-    events.on("completed", ({ jobId }) => void this.look(jobId));
+    events.on("completed", ({ jobId, returnvalue }) => this.completed(jobId, returnvalue));
     events.on("failed", ({ jobId }) => void this.look(jobId));
     events.on("error", () => undefined);
     this.poller = setInterval(() => {
@@ -154,6 +154,24 @@ export class QueueRunner implements SubagentRunner {
     void answer();
   }
 
+  /**
+   * A task's job completed: the event carries the task's end (a job completes only from the
+   * pickup that holds its lock, so a stale copy's end never comes here), which settles the task
+   * at once; its times in the queue are read after. An event without an end bosun can read is
+   * looked into.
+   */
+  private completed(key: string, value: unknown): void {
+    const entry = this.waiting.get(key);
+    const end = entry ? taskEndIn(value) : null;
+    if (!entry || !end) return void this.look(key);
+    entry.settle(end);
+    const seenAt = Date.now();
+    void this.queue.getJob(key).then(
+      (job) => this.timed(entry, job?.processedOn ?? null, job?.finishedOn ?? null, seenAt),
+      () => undefined,
+    );
+  }
+
   /** Looks at a task's job: ended, it settles the task; gone from the store, it is queued again (or fails saying so). */
   private async look(key: string): Promise<void> {
     const entry = this.waiting.get(key);
@@ -186,16 +204,16 @@ export class QueueRunner implements SubagentRunner {
       return;
     }
     if (state === "completed") {
-      this.timed(entry, job.processedOn ?? null, job.finishedOn ?? null);
+      this.timed(entry, job.processedOn ?? null, job.finishedOn ?? null, Date.now());
       entry.settle(readTaskEnd(key, job.returnvalue));
     } else if (state === "failed") {
-      this.timed(entry, job.processedOn ?? null, job.finishedOn ?? null);
+      this.timed(entry, job.processedOn ?? null, job.finishedOn ?? null, Date.now());
       entry.settle({ status: entry.cancelling ? "cancelled" : "failed", text: job.failedReason || "its worker failed it without a reason", turns: 0, usage: {} });
     }
   }
 
-  private timed(entry: Waiting, startedAt: number | null, finishedAt: number | null): void {
-    this.onTimings({ key: entry.order.key, queuedAt: entry.queuedAt, startedAt, finishedAt, seenAt: Date.now() });
+  private timed(entry: Waiting, startedAt: number | null, finishedAt: number | null, seenAt: number): void {
+    this.onTimings({ key: entry.order.key, queuedAt: entry.queuedAt, startedAt, finishedAt, seenAt });
   }
 
   /**

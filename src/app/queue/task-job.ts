@@ -79,15 +79,19 @@ const endSchema = z.object({
 
 /** A finished job's return value as the parent reads it; a garbled one is a failed task saying so. */
 export function readTaskEnd(jobId: string, value: unknown): TaskEnd {
+  return taskEndIn(value) ?? { status: "failed", text: `job ${jobId} ended with a result bosun cannot read`, turns: 0, usage: {} };
+}
+
+/** The task's end in a job's return value (an object, or its JSON), or null when there is none bosun can read. */
+export function taskEndIn(value: unknown): TaskEnd | null {
   let data = value;
   if (typeof value === "string") {
     try {
       data = JSON.parse(value);
     } catch {
-      data = null;
+      return null;
     }
   }
   const parsed = endSchema.safeParse(data);
-  if (!parsed.success) return { status: "failed", text: `job ${jobId} ended with a result bosun cannot read`, turns: 0, usage: {} };
-  return parsed.data as TaskEnd;
+  return parsed.success ? (parsed.data as TaskEnd) : null;
 }
