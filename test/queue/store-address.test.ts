@@ -11,7 +11,7 @@ import { UserError } from "../../src/kernel/errors.js";
 import { workerTimings } from "../../src/app/queue/job-options.js";
 import { atLeast, MIN_REDIS_VERSION } from "../../src/app/queue/redis-store.js";
 import { DEFAULT_QUEUE, storeAddress, StoreAddressError, type QueueSettings } from "../../src/app/queue/store-address.js";
-import { readTaskEnd, readTaskJob, TASK_JOB_FORMAT, TaskJobError } from "../../src/app/queue/task-job.js";
+import { readTaskEnd, readTaskJob, TASK_JOB_FORMAT, taskEndIn, TaskJobError } from "../../src/app/queue/task-job.js";
 
 /** What `storeAddress` threw (failing the test when it did not throw). */
 function addressError(settings: QueueSettings | undefined, env: Record<string, string | undefined> = {}, queue?: string): Error {
@@ -203,6 +203,12 @@ describe("readTaskEnd", () => {
     for (const value of [null, undefined, 42, "\"done\"", { ...end, status: "exploded" }, { ...end, turns: -1 }, { status: "completed" }]) {
       expect(readTaskEnd("k7", value)).toEqual({ status: "failed", text: "job k7 ended with a result bosun cannot read", turns: 0, usage: {} });
     }
+  });
+
+  it("finds the end in a completed event's result (taskEndIn), or none: the parent then reads the job itself", () => {
+    expect(taskEndIn(end)).toEqual(end);
+    expect(taskEndIn(JSON.stringify(end))).toEqual(end);
+    for (const value of [undefined, null, "{not json", { ...end, status: "exploded" }]) expect(taskEndIn(value)).toBeNull();
   });
 });
 
