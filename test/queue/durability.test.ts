@@ -5,7 +5,8 @@
 // back as it shuts down, and the store itself restarting mid-run. All real: `bosun run` and
 // `bosun worker` processes, Debian's redis-server, the machine's PostgreSQL; only the model is
 // scripted (a server on 127.0.0.1 speaking the OpenAI protocol).
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fleetHome, startBosun, startWorker, type FleetProcess } from "../fixtures/queue-fleet.js";
@@ -82,6 +83,48 @@ describe.each<"redis" | "postgres">(["redis", "postgres"])("sub-agent tasks on %
       expect(childRequests(task)).toBe(4);
       expect(second.stderr()).toMatch(/picked up again \(pickup 2\); it goes on after turn 2/);
       expect(parent.stderr()).toMatch(/picked up again by worker/);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "a task in a worktree of its own, its worker killed: another starts it over in a new worktree, and the first stays as it was left",
+    async () => {
+      const store = await start();
+      const { t, env } = fleetHome(store, llm.openaiURL);
+      const repo = join(t.home, "repo");
+      mkdirSync(repo);
+      writeFileSync(join(repo, "notes.txt"), "notes\n");
+      const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, env: { ...env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" }, encoding: "utf8" });
+      git("init", "-q", "-b", "main");
+      git("add", ".");
+      git("commit", "-q", "-m", "first");
+      const tag = `${backend}-worktree`;
+      const task = `edit in a worktree ${tag}`;
+      llm.onPrompt(`delegate ${tag}`).reply().tool("agent", { tasks: [{ prompt: task, isolation: "worktree" }] });
+      llm.onPrompt(task).reply().tool("bash", { command: "echo first pickup > made.txt" });
+      // The first worker dies while it waits for its second reply; the next one starts over.
+      llm.onPrompt(task).reply().text("…").hang();
+      llm.onPrompt(task).reply().tool("bash", { command: "echo second pickup > made.txt" });
+      llm.onPrompt(task).reply().text("made it again");
+      llm.onPrompt(`delegate ${tag}`).reply().text("Delegated.");
+      const first = await startWorker(env, repo, 2);
+      const parent = startBosun(["run", "--json", "-y", `delegate ${tag}`], env, repo);
+      await waitUntil(() => childRequests(task) === 2, "the second turn of the task on the first worker");
+      const second = await startWorker(env, repo, 2);
+      first.child.kill("SIGKILL");
+      expect(await withTimeout(parent, 30_000), parent.stderr()).toBe(0);
+      const child = (JSON.parse(parent.stdout()) as JsonRun & { subagents: { worktree?: { path: string } }[] }).subagents[0]!;
+      expect(child).toMatchObject({ status: "completed", turns: 2 });
+      expect(second.stderr()).toMatch(/picked up again \(pickup 2\); it starts over in a new worktree/);
+      expect(parent.stderr()).toMatch(/picked up again by worker \S+ \(pickup 2\); it starts over/);
+      // All four replies were asked for: the first turn again, in the new worktree.
+      expect(childRequests(task)).toBe(4);
+      expect(child.worktree!.path).toMatch(/-p2$/);
+      expect(readFileSync(join(child.worktree!.path, "made.txt"), "utf8")).toBe("second pickup\n");
+      const firstPath = child.worktree!.path.replace(/-p2$/, "");
+      expect(readFileSync(join(firstPath, "made.txt"), "utf8")).toBe("first pickup\n");
+      expect(existsSync(join(repo, "made.txt"))).toBe(false);
     },
     TEST_MS,
   );

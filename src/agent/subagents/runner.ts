@@ -84,6 +84,16 @@ export interface SubagentRunner {
   run(order: TaskOrder, io: TaskIo): Promise<TaskEnd>;
 }
 
+/**
+ * Whether a task picked up again (its worker died, froze or handed it back) goes on after its last
+ * finished turn: only bosun's own agent working in the parent's folder. One in a worktree of its
+ * own starts over in a new worktree (what it changed is in the last pickup's, kept on whichever
+ * machine ran it), and an agent CLI cannot be resumed inside the CLI.
+ */
+export function resumesWhenPickedUpAgain(spec: AgentTask): boolean {
+  return spec.agent === "bosun" && spec.isolation !== "worktree";
+}
+
 /** A task key: letters, digits, `-` and `_` only (BullMQ refuses `:` in job ids). */
 export function taskKey(session: string, callId: string, task: number): string {
   const clean = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, "-");

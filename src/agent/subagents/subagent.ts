@@ -370,6 +370,11 @@ interface BodyRun {
   /** A bosun task picked up again on a worker: where it stood, and where each turn's end is kept. */
   resume: { turns: number; usage: { inputTokens: number; outputTokens: number } } | null;
   onTurnEnd?: (session: Session, turns: number, usage: { inputTokens: number; outputTokens: number }) => Promise<void>;
+  /**
+   * On a worker, which pickup of its task this is: from the second on, a worktree is a new one
+   * (`<task>-p2`), the last pickup's being kept as it left it, on whichever machine ran it.
+   */
+  pickup?: number;
 }
 
 /**
@@ -390,7 +395,7 @@ async function runBody(parent: TreeAgent, body: BodyRun): Promise<TaskEnd> {
       carryChanges: body.spec.carryChanges,
       dataDir: tree.dataDir,
       session: tree.rootId,
-      task: `${ref.seq}-${ref.id.slice(-6)}`,
+      task: `${ref.seq}-${ref.id.slice(-6)}${body.pickup && body.pickup > 1 ? `-p${body.pickup}` : ""}`,
     });
     if (workspace.note) tree.ui.onEvent({ type: "notice", message: `sub-agent #${ref.seq}: ${workspace.note}` });
     if (external) {
@@ -447,6 +452,8 @@ export interface WorkerTask {
   onEvent(event: AgentEvent): void;
   /** Where it stood when its last worker stopped (its checkpoint), or null for a fresh start. */
   resume: { messages: ModelMessage[]; turns: number; usage: { inputTokens: number; outputTokens: number } } | null;
+  /** Which pickup of the task this is (1 for the first; see `BodyRun.pickup`). */
+  pickup: number;
   /** The conversation a continued task starts from (`continueFrom`'s last checkpoint). */
   continued: ModelMessage[] | null;
   /** Called at each turn's end with the conversation so far; the task waits for it (the checkpoint). */
@@ -490,6 +497,7 @@ export async function runWorkerTask(options: AgentOptions, setup: SubagentSetup,
       onCap: (reason) => tracked.stop(reason),
       resume: task.resume ? { turns: task.resume.turns, usage: task.resume.usage } : null,
       onTurnEnd: (session, turns, usage) => task.checkpoint(session.messages, turns, usage),
+      pickup: task.pickup,
     });
     // The whole conversation is kept too, for a later `session_id` on whichever worker; not that
     // of a copy stopped half-way (handed back, or its lock lost): its last finished turn stays.

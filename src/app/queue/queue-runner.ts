@@ -1,4 +1,4 @@
-import type { SubagentRunner, TaskEnd, TaskIo, TaskOrder } from "../../agent/subagents/runner.js";
+import { resumesWhenPickedUpAgain, type SubagentRunner, type TaskEnd, type TaskIo, type TaskOrder } from "../../agent/subagents/runner.js";
 import { packageVersion } from "../../kernel/package-info.js";
 import { readTaskEnd, TASK_JOB_FORMAT, taskEndIn, type TaskJob } from "./task-job.js";
 import { ANSWER_TOPIC, CANCEL_TOPIC, parentTopic, RELAY_NAME, type AnswerMessage, type CancelMessage, type WorkerMessage } from "./task-messages.js";
@@ -141,7 +141,8 @@ export class QueueRunner implements SubagentRunner {
         const again = entry.attempt > 0;
         entry.attempt = message.attempt;
         entry.worker = message.worker;
-        if (again) entry.io.onEvent({ type: "notice", message: `picked up again by worker ${message.worker} (pickup ${message.attempt}); it goes on from its last finished turn` });
+        const how = resumesWhenPickedUpAgain(entry.order.spec) ? "it goes on from its last finished turn" : "it starts over";
+        if (again) entry.io.onEvent({ type: "notice", message: `picked up again by worker ${message.worker} (pickup ${message.attempt}); ${how}` });
       }
       entry.io.onEvent(message.event);
       return;

@@ -5,7 +5,7 @@ import { UnrecoverableError, WaitingError, type Job } from "bullmq";
 import type { ApprovalReply, ApprovalRequest, Approver } from "../../agent/approval/approval.js";
 import type { AgentEvent } from "../../agent/events.js";
 import { runWorkerTask } from "../../agent/subagents/subagent.js";
-import type { TaskEnd } from "../../agent/subagents/runner.js";
+import { resumesWhenPickedUpAgain, type TaskEnd } from "../../agent/subagents/runner.js";
 import { describeError } from "../../kernel/errors.js";
 import { packageVersion } from "../../kernel/package-info.js";
 import type { ModelSource } from "../../llm/model-source.js";
@@ -210,9 +210,15 @@ async function runTask(state: WorkerState, job: Job, task: TaskJob, signal: Abor
   const { order } = task;
   const key = order.key;
   const attempt = job.attemptsStarted;
-  const checkpoint = await readCheckpoint(state.store, key);
-  if (checkpoint && checkpoint.attempt > attempt) throw new Error(`task ${key} was picked up again after this copy started (pickup ${checkpoint.attempt})`);
-  say(checkpoint ? `picked up again (pickup ${attempt}); it goes on after turn ${checkpoint.data.turns}` : attempt > 1 ? `picked up again (pickup ${attempt}); no turn had finished, it starts over` : "started");
+  const stored = await readCheckpoint(state.store, key);
+  if (stored && stored.attempt > attempt) throw new Error(`task ${key} was picked up again after this copy started (pickup ${stored.attempt})`);
+  const checkpoint = resumesWhenPickedUpAgain(order.spec) ? stored : null;
+  const over = resumesWhenPickedUpAgain(order.spec)
+    ? "no turn had finished, it starts over"
+    : order.spec.agent === "bosun"
+      ? "it starts over in a new worktree (what it changed is in its last one)"
+      : "it starts over (an agent CLI cannot go on from a turn)";
+  say(checkpoint ? `picked up again (pickup ${attempt}); it goes on after turn ${checkpoint.data.turns}` : attempt === 1 ? "started" : `picked up again (pickup ${attempt}); ${over}`);
   const continued = order.continueFrom ? await readCheckpoint(state.store, order.continueFrom) : null;
   if (order.continueFrom && !continued) return { status: "failed", text: `its conversation (task ${order.continueFrom}) is no longer in the store; start a new task`, turns: 0, usage: {} };
   const topic = parentTopic(task.parentNode);
@@ -229,6 +235,7 @@ async function runTask(state: WorkerState, job: Job, task: TaskJob, signal: Abor
       signal,
       onEvent: (event) => events.add(redact(event)),
       resume: checkpoint ? checkpoint.data : null,
+      pickup: attempt,
       continued: continued?.data.messages ?? null,
       checkpoint: async (messages, turns, usage) => {
         const body = JSON.stringify({ turns, usage, messages } satisfies Checkpoint);
