@@ -223,6 +223,36 @@ describe.each<"redis" | "postgres">(["redis", "postgres"])("sub-agent tasks on %
   );
 
   it(
+    "a parent run killed mid-task: its worker stops the task once the parent has been gone a lease; a live parent's slow task runs on",
+    async () => {
+      const store = await start();
+      const { t, env } = fleetHome(store, llm.openaiURL);
+      // A short lease (1 s): the parent is seen gone within a few seconds, and a task that runs
+      // for several leases shows a live parent's task is left alone.
+      const short = { ...env, BOSUN_RELAY_LEASE_MS: "1000" };
+      const tag = `${backend}-orphan`;
+      const slow = `slow but wanted ${tag}`;
+      const orphan = `nobody waits for this ${tag}`;
+      llm.onPrompt(`wait for it ${tag}`).reply().tool("agent", { prompt: slow });
+      llm.onPrompt(slow).reply().latency(5_000).text("the slow answer");
+      llm.onPrompt(`wait for it ${tag}`).reply().text("Got it.");
+      llm.onPrompt(`delegate ${tag}`).reply().tool("agent", { prompt: orphan });
+      llm.onPrompt(orphan).reply().text("working").hang();
+      const worker = await startWorker(short, t.home, 2);
+      const kept = startBosun(["run", "--json", "-y", `wait for it ${tag}`], short, t.home);
+      expect(await withTimeout(kept, 30_000), kept.stderr()).toBe(0);
+      expect((JSON.parse(kept.stdout()) as JsonRun).subagents[0]!.status).toBe("completed");
+      expect(worker.stderr()).not.toMatch(/parent run is gone/);
+      const parent = startBosun(["run", "-y", `delegate ${tag}`], short, t.home);
+      await waitUntil(() => childRequests(orphan) === 1, "the orphan task's first model call");
+      parent.child.kill("SIGKILL");
+      await worker.waitFor(/: stopped after [^\n]*: its parent run is gone, nobody would read its answer/, 15_000);
+      await waitUntil(async () => (await queueCounts(short, t.home)).active === 0, "the orphan task's job ended");
+    },
+    TEST_MS,
+  );
+
+  it(
     "the store restarting mid-run: the run completes (or fails with one line); it never hangs",
     async () => {
       const store = await start();

@@ -3,12 +3,12 @@
 // what the user sees, queue names checked), `readTaskJob` / `readTaskEnd` (a job's data and a
 // finished job's result as a worker and a parent read them: a newer bosun's job, a garbled one,
 // an id that disagrees with its task, a result that is not JSON), `atLeast` (the Redis version
-// check) and `workerTimings` (BOSUN_WORKER_LOCK_MS / BOSUN_WORKER_STALLED_MS). Everything here
-// is the real code called directly; nothing is faked.
+// check), `workerTimings` (BOSUN_WORKER_LOCK_MS / BOSUN_WORKER_STALLED_MS) and `relayLeaseMs`.
+// Everything here is the real code called directly; nothing is faked.
 import { describe, expect, it } from "vitest";
 import type { TaskOrder } from "../../src/agent/subagents/runner.js";
 import { UserError } from "../../src/kernel/errors.js";
-import { workerTimings } from "../../src/app/queue/job-options.js";
+import { relayLeaseMs, workerTimings } from "../../src/app/queue/job-options.js";
 import { atLeast, MIN_REDIS_VERSION } from "../../src/app/queue/redis-store.js";
 import { DEFAULT_QUEUE, storeAddress, StoreAddressError, type QueueSettings } from "../../src/app/queue/store-address.js";
 import { readTaskEnd, readTaskJob, TASK_JOB_FORMAT, taskEndIn, TaskJobError } from "../../src/app/queue/task-job.js";
@@ -262,6 +262,17 @@ describe("workerTimings", () => {
       }
       expect(thrown, JSON.stringify(env)).toBeInstanceOf(UserError);
       expect((thrown as Error).message).toBe(line);
+    }
+  });
+});
+
+describe("relayLeaseMs", () => {
+  it("is BullMQ's 30 s by default, shorter from BOSUN_RELAY_LEASE_MS, one line naming it when wrong", () => {
+    expect(relayLeaseMs({})).toBe(30_000);
+    expect(relayLeaseMs({ BOSUN_RELAY_LEASE_MS: "" })).toBe(30_000);
+    expect(relayLeaseMs({ BOSUN_RELAY_LEASE_MS: "1000" })).toBe(1_000);
+    for (const value of ["0", "499", "1.5", "later"]) {
+      expect(() => relayLeaseMs({ BOSUN_RELAY_LEASE_MS: value })).toThrow(new UserError(`BOSUN_RELAY_LEASE_MS=${JSON.stringify(value)}: use a whole number of milliseconds, 500 or more`));
     }
   });
 });

@@ -33,15 +33,27 @@ export interface WorkerTimings {
  * `BOSUN_WORKER_STALLED_MS` shorten them (tests, a fleet that wants a dead worker's task back sooner).
  */
 export function workerTimings(env: Env): WorkerTimings {
-  const read = (name: string, fallback: number, min: number) => {
-    const value = env[name];
-    if (value === undefined || value === "") return fallback;
-    const ms = Number(value);
-    if (!Number.isInteger(ms) || ms < min) throw new UserError(`${name}=${JSON.stringify(value)}: use a whole number of milliseconds, ${min} or more`);
-    return ms;
-  };
-  const lockMs = read("BOSUN_WORKER_LOCK_MS", 30_000, 500);
-  return { lockMs, stalledMs: read("BOSUN_WORKER_STALLED_MS", Math.min(15_000, lockMs), 250), maxStalled: 3 };
+  const lockMs = readMs(env, "BOSUN_WORKER_LOCK_MS", 30_000, 500);
+  return { lockMs, stalledMs: readMs(env, "BOSUN_WORKER_STALLED_MS", Math.min(15_000, lockMs), 250), maxStalled: 3 };
+}
+
+/**
+ * How long a bosun process (a parent run, a worker) stays listed in the store's relay without
+ * telling it it is alive (it does so every third of that): BullMQ's 30 s. A worker stops a task
+ * whose parent has not been listed for that long again (the parent was killed, or lost the store):
+ * nobody would read its answer. `BOSUN_RELAY_LEASE_MS` shortens it (tests).
+ */
+export function relayLeaseMs(env: Env): number {
+  return readMs(env, "BOSUN_RELAY_LEASE_MS", 30_000, 500);
+}
+
+/** A duration in ms from the environment variable `name`: `fallback` when unset; one line naming it when it is not a whole number of at least `min`. */
+function readMs(env: Env, name: string, fallback: number, min: number): number {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < min) throw new UserError(`${name}=${JSON.stringify(value)}: use a whole number of milliseconds, ${min} or more`);
+  return ms;
 }
 
 /** BullMQ's worker options for these timings. */

@@ -1,5 +1,6 @@
 import type { SubagentRunner } from "../../agent/subagents/runner.js";
 import type { Boot } from "../start.js";
+import { relayLeaseMs } from "./job-options.js";
 import { storeAddress } from "./store-address.js";
 import { StoreError } from "./store.js";
 
@@ -18,11 +19,12 @@ export interface OpenedRunner {
 export async function openSubagentRunner(boot: Boot, notice: (message: string) => void): Promise<OpenedRunner | null> {
   const address = storeAddress(boot.config?.value.subagents, boot.env);
   if (!address) return null;
+  const leaseMs = relayLeaseMs(boot.env);
   const [{ openStore }, { QueueRunner }] = await Promise.all([import("./open-store.js"), import("./queue-runner.js")]);
   try {
     const store = await openStore(address);
     // Each task's time in the queue, for whoever wants to know what the queue costs (bench/distributed reads them).
-    const runner = await QueueRunner.open(store, (timings) => boot.log.info("sub-agent task ran on a worker", { ...timings }));
+    const runner = await QueueRunner.open(store, leaseMs, (timings) => boot.log.info("sub-agent task ran on a worker", { ...timings }));
     notice(`sub-agents run on bosun workers: ${runner.where}`);
     return { runner, close: () => runner.close() };
   } catch (error) {

@@ -45,7 +45,7 @@ export async function openPostgresStore(address: StoreAddress): Promise<QueueSto
     queue: (name) => new Queue(name, { connection }, createPostgresBackend) as unknown as StoreQueue,
     worker: (name, processor: Processor, workerOptions: Omit<WorkerOptions, "connection">) => new Worker(name, processor, { ...(workerOptions as WorkerOptions<never>), connection }, createPostgresBackend) as unknown as StoreWorker,
     events: (name) => new QueueEvents(name, { connection }, createPostgresBackend) as unknown as StoreEvents,
-    relay: (name) => new Relay({ connection, namespace: `${queueName}-${name}`, backend: createPostgresRelayBackend }) as unknown as StoreRelay,
+    relay: (name, leaseMs) => new Relay({ connection, namespace: `${queueName}-${name}`, leaseDuration: leaseMs, backend: createPostgresRelayBackend }) as unknown as StoreRelay,
     async saveCheckpoint(key, checkpoint) {
       const result = await pool.query(
         `INSERT INTO bosun_checkpoints (queue, key, attempt, body, expires_at) VALUES ($1, $2, $3, $4, now() + $5 * interval '1 millisecond')

@@ -10,7 +10,7 @@ import { describeError } from "../../kernel/errors.js";
 import { packageVersion } from "../../kernel/package-info.js";
 import type { ModelSource } from "../../llm/model-source.js";
 import type { Boot } from "../start.js";
-import { BEAT_MS, workerOptions, workerTimings } from "./job-options.js";
+import { BEAT_MS, relayLeaseMs, workerOptions, workerTimings } from "./job-options.js";
 import { storeAddress, StoreAddressError } from "./store-address.js";
 import { openStore } from "./open-store.js";
 import { type QueueStore, type StoreRelay, type StoreWorker, type WorkerBeat } from "./store.js";
@@ -45,7 +45,7 @@ export interface WorkerIo {
 }
 
 /** Why a running task's copy stops before its end. */
-type StopWhy = "cancel" | "lost-lock" | "hand-back";
+type StopWhy = "cancel" | "lost-lock" | "hand-back" | "parent-gone";
 
 /** A task's checkpoint as kept in the store. */
 interface Checkpoint {
@@ -68,6 +68,10 @@ interface WorkerState {
   cancelled: Map<string, number>;
   /** Questions waiting for the parent's answer, by `<key>/<question id>`. */
   answers: Map<string, (reply: ApprovalReply) => void>;
+  /** The parent of each running task: its relay node, and since when it has not been listed alive. */
+  parents: Map<string, { node: string; missingSince: number | null }>;
+  /** Whether a look at the parents is under way (a slow store must not pile them up). */
+  watching: boolean;
 }
 
 /**
@@ -82,10 +86,23 @@ export async function runQueueWorker(boot: Boot, source: ModelSource, request: W
   const address = storeAddress(boot.config?.value.subagents, boot.env, request.queue);
   if (!address) throw new StoreAddressError('bosun worker takes tasks from a queue: set subagents.backend to "redis" or "postgres" and subagents.url in bosun.json');
   const timings = workerTimings(boot.env);
+  const leaseMs = relayLeaseMs(boot.env);
   const store = await openStore(address);
-  const relay = store.relay(RELAY_NAME);
+  const relay = store.relay(RELAY_NAME, leaseMs);
   relay.on("error", () => undefined);
-  const state: WorkerState = { id: `${hostname()}-${process.pid}-${randomBytes(2).toString("hex")}`, boot, source, store, relay, io, running: new Map(), cancelled: new Map(), answers: new Map() };
+  const state: WorkerState = {
+    id: `${hostname()}-${process.pid}-${randomBytes(2).toString("hex")}`,
+    boot,
+    source,
+    store,
+    relay,
+    io,
+    running: new Map(),
+    cancelled: new Map(),
+    answers: new Map(),
+    parents: new Map(),
+    watching: false,
+  };
   try {
     await relay.waitUntilReady();
     await relay.subscribe<CancelMessage>(CANCEL_TOPIC, ({ data }) => {
@@ -123,7 +140,10 @@ export async function runQueueWorker(boot: Boot, source: ModelSource, request: W
   });
   await worker.waitUntilReady();
   await beat();
-  const beats = setInterval(() => void beat(), BEAT_MS);
+  const beats = setInterval(() => {
+    void beat();
+    void watchParents(state, leaseMs);
+  }, BEAT_MS);
   io.ready?.({ id: state.id, where: `${address.shown} (queue ${address.queue})`, version: store.version });
   try {
     await new Promise<void>((resolve) => {
@@ -144,6 +164,29 @@ export async function runQueueWorker(boot: Boot, source: ModelSource, request: W
     await store.leave(state.id).catch(() => undefined);
     await relay.close().catch(() => undefined);
     await store.close();
+  }
+}
+
+/**
+ * Stops the running tasks whose parent run is gone: not listed alive in the relay (its lease ran
+ * out: it was killed, or lost the store) for a whole lease more. A parent that only missed a
+ * heartbeat comes back within that; one that is gone would never read the answers.
+ */
+async function watchParents(state: WorkerState, leaseMs: number): Promise<void> {
+  if (state.parents.size === 0 || state.watching) return;
+  state.watching = true;
+  try {
+    const nodes = await state.relay.getNodes().catch(() => null);
+    if (!nodes) return; // the store is away for now: the task's lock decides what happens to it
+    const now = Date.now();
+    const alive = new Set(nodes.filter((node) => node.leaseUntil >= now).map((node) => node.id));
+    for (const [key, parent] of state.parents) {
+      if (alive.has(parent.node)) parent.missingSince = null;
+      else if (parent.missingSince === null) parent.missingSince = now;
+      else if (now - parent.missingSince >= leaseMs) state.running.get(key)?.("parent-gone", "its parent run is gone (the store has not heard from it); nobody would read its answer");
+    }
+  } finally {
+    state.watching = false;
   }
 }
 
@@ -169,6 +212,7 @@ async function processJob(state: WorkerState, job: Job, token: string | undefine
   // BullMQ aborts it when the job is cancelled here, which bosun does only for a lost lock.
   signal?.addEventListener("abort", () => stop("lost-lock", "this worker lost the task's lock"), { once: true });
   state.running.set(key, stop);
+  state.parents.set(key, { node: task.parentNode, missingSince: null });
   void beat();
   let agent: WorkerAgent | null = null;
   const began = Date.now();
@@ -180,7 +224,14 @@ async function processJob(state: WorkerState, job: Job, token: string | undefine
       state.io.say(`${label}: this worker lost its lock (another worker runs it now); its copy stopped after ${took}`);
       throw new Error(`worker ${state.id} lost the lock of task ${key}; its copy stopped (another worker runs the task)`);
     }
-    state.io.say(why === "hand-back" ? `${label}: handed back to the queue after ${took}` : `${label}: ${end.status} in ${took} (${end.turns} turn${end.turns === 1 ? "" : "s"})`);
+    const turns = `${end.turns} turn${end.turns === 1 ? "" : "s"}`;
+    state.io.say(
+      why === "hand-back"
+        ? `${label}: handed back to the queue after ${took}`
+        : why === "parent-gone"
+          ? `${label}: stopped after ${took} (${turns}): its parent run is gone, nobody would read its answer`
+          : `${label}: ${end.status} in ${took} (${turns})`,
+    );
     if (why === "hand-back" && token) {
       await job.moveToWait(token);
       throw new WaitingError();
@@ -195,6 +246,7 @@ async function processJob(state: WorkerState, job: Job, token: string | undefine
     throw error;
   } finally {
     state.running.delete(key);
+    state.parents.delete(key);
     await (agent as WorkerAgent | null)?.close();
     void beat();
   }

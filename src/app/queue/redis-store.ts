@@ -36,7 +36,7 @@ export async function openRedisStore(address: StoreAddress): Promise<QueueStore>
     queue: (name) => new Queue(name, { connection: bull, prefix: PREFIX }),
     worker: (name, processor: Processor, workerOptions: Omit<WorkerOptions, "connection">) => new Worker(name, processor, { ...workerOptions, connection: bull, prefix: PREFIX }),
     events: (name) => new QueueEvents(name, { connection: bull, prefix: PREFIX }),
-    relay: (name) => new Relay({ connection: bull, prefix: PREFIX, namespace: `${address.queue}-${name}` }),
+    relay: (name, leaseMs) => new Relay({ connection: bull, prefix: PREFIX, namespace: `${address.queue}-${name}`, leaseDuration: leaseMs }),
     async saveCheckpoint(id, checkpoint) {
       const kept = await client.eval(SAVE_CHECKPOINT, 1, key("checkpoint", id), String(checkpoint.attempt), checkpoint.body, String(CHECKPOINT_TTL_MS));
       return kept === 1;

@@ -50,7 +50,8 @@ export interface QueueStore {
   queue(name: string): StoreQueue;
   worker(name: string, processor: Processor, options: Omit<WorkerOptions, "connection">): StoreWorker;
   events(name: string): StoreEvents;
-  relay(name: string): StoreRelay;
+  /** The relay `name` of this queue; this process stays listed there `leaseMs` without a heartbeat. */
+  relay(name: string, leaseMs: number): StoreRelay;
   /** Keeps a checkpoint unless a later pickup of the task already wrote one: false then (this copy is stale). */
   saveCheckpoint(key: string, checkpoint: StoredCheckpoint): Promise<boolean>;
   loadCheckpoint(key: string): Promise<StoredCheckpoint | null>;
