@@ -21,7 +21,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { dist, median, root, timed } from "./scripted-agent.mjs";
+import { dist, homeEnv, median, root, timed } from "./scripted-agent.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LATENCY_MS = 200;
@@ -69,12 +69,7 @@ async function benchFanOut() {
   git(repo, "commit", "-q", "-m", "first");
   const env = {
     ...realCliEnv({ home, env: cliEnv }),
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_STATE_HOME: join(home, ".local", "state"),
+    ...homeEnv(home),
     AGENT_ZERO_HOST: "http://127.0.0.1:1",
     BOSUN_DEV_MODEL: JSON.stringify({ provider: "bench", model: "parent", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 200_000, output: 4_000 }),
   };

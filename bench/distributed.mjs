@@ -29,7 +29,7 @@ import { createServer } from "node:net";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { median, root, timed } from "./scripted-agent.mjs";
+import { homeEnv, median, root, timed } from "./scripted-agent.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
@@ -126,12 +126,7 @@ function home(name, subagents, extraEnv = {}, tasks = TASKS) {
   writeFileSync(join(work, "notes.txt"), Array.from({ length: 40 }, (_, i) => `note ${i}: the queue costs little`).join("\n") + "\n");
   writeFileSync(join(work, "todo.txt"), "nothing left\n");
   const env = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, ".config"),
-    XDG_DATA_HOME: join(dir, ".local", "share"),
-    XDG_CACHE_HOME: join(dir, ".cache"),
-    XDG_STATE_HOME: join(dir, ".local", "state"),
+    ...homeEnv(dir),
     NO_COLOR: "1",
     AGENT_ZERO_HOST: "http://127.0.0.1:1",
     BOSUN_DEV_MODEL: JSON.stringify({ provider: "bench", model: "scripted", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 200_000, output: 4_000 }),

@@ -28,6 +28,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./median.mjs";
+import { homeEnv } from "./scripted-agent.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CALLS = 300;
@@ -50,12 +51,7 @@ const records = (name) => join(work, `${name}-events.jsonl`);
 async function home(name, mcp) {
   const dir = join(work, name);
   const env = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, ".config"),
-    XDG_DATA_HOME: join(dir, ".local", "share"),
-    XDG_CACHE_HOME: join(dir, ".cache"),
-    XDG_STATE_HOME: join(dir, ".local", "state"),
+    ...homeEnv(dir),
     BOSUN_DEV_MODEL: JSON.stringify({ provider: "bench", model: "scripted", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 200_000, output: 4_000 }),
   };
   mkdirSync(join(dir, ".config", "bosun"), { recursive: true, mode: 0o700 });

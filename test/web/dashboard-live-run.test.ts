@@ -5,58 +5,32 @@
 // dangerous call denied there, one sub-agent cancelled from the page while the others go on, and
 // the transcript growing without a reload. The same through the API: its refusals (no run, a
 // question answered already, a bad answer) and Stop.
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { BOSUN_BIN } from "../fixtures/cli.js";
 import { reachesLive, signInWith, useBrowser, watchedPage } from "../fixtures/browser.js";
+import { BOSUN_BIN } from "../fixtures/cli.js";
 import { serveDashboard, signIn, type ServedDashboard } from "../fixtures/dashboard.js";
 import { useLlmServer } from "../fixtures/use-llm-server.js";
 import { KEYS, spawnInTerminal } from "../fixtures/pty.js";
 import { makeTempHome, type TempHome } from "../fixtures/temp-home.js";
+import { startBosun, type FleetProcess } from "../fixtures/queue-fleet.js";
 import { seriousAxeViolations } from "../fixtures/axe.js";
 
 const browser = useBrowser();
 const llm = useLlmServer();
 const TEST_MS = 90_000;
 
-/** A `bosun run` without a terminal: its stdout, stderr and exit. */
-interface Run {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  exited: Promise<number | string>;
-  /** The session id it printed. */
-  session(): Promise<string>;
-}
+/** A `bosun run` without a terminal: its stdout, stderr and exit, and the session id it printed. */
+type Run = FleetProcess & { session(): Promise<string> };
 
 /** The scripted model, as `bosun run` is told of it. */
 const runEnv = (t: TempHome) => ({ ...t.env, NO_COLOR: "1", BOSUN_DEV_MODEL: JSON.stringify({ provider: "scripted", model: "m1", npm: "@ai-sdk/openai-compatible", baseURL: llm.openaiURL, context: 50_000, output: 2_000 }) });
 
 function startRun(t: TempHome, args: string[]): Run {
-  const env = runEnv(t);
-  const child = spawn(process.execPath, [BOSUN_BIN, "run", ...args], { cwd: t.home, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | string>((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal ?? -1)));
-  return {
-    child,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited,
-    session: async () => {
-      for (let i = 0; i < 200; i++) {
-        const found = /bosun: session (\S+)/.exec(stderr);
-        if (found) return found[1]!;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error(`bosun run printed no session; stderr: ${stderr}`);
-    },
-  };
+  const run = startBosun(["run", ...args], runEnv(t), t.home);
+  return { ...run, session: async () => (await run.waitFor(/bosun: session (\S+)/, 10_000))[1]! };
 }
 
 /** A promise the test resolves: when a scripted reply may come. */
