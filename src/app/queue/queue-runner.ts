@@ -75,7 +75,8 @@ export class QueueRunner implements SubagentRunner {
 
   /**
    * Connects to the store's queue, its events and relay (listed there `leaseMs` without a
-   * heartbeat: see `relayLeaseMs`); a store that cannot be used throws its one line. `onTimings` hears each finished task's times in the queue (the run's log keeps them).
+   * heartbeat: see `relayLeaseMs`); a store that cannot be used throws its one line. `onTimings`
+   * hears each finished task's times in the queue (the run's log keeps them).
    */
   static async open(store: QueueStore, leaseMs: number, onTimings: (timings: TaskTimings) => void = () => undefined): Promise<QueueRunner> {
     const queue = store.queue(store.address.queue);
