@@ -21,7 +21,8 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { dist, homeEnv, median, root, timed } from "./scripted-agent.mjs";
+import { homeEnv } from "./home-env.mjs";
+import { dist, median, root, timed } from "./scripted-agent.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LATENCY_MS = 200;

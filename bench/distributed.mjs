@@ -29,7 +29,8 @@ import { createServer } from "node:net";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { homeEnv, median, root, timed } from "./scripted-agent.mjs";
+import { homeEnv } from "./home-env.mjs";
+import { median, root, timed } from "./scripted-agent.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);

@@ -28,7 +28,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./median.mjs";
-import { homeEnv } from "./scripted-agent.mjs";
+import { homeEnv } from "./home-env.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CALLS = 300;

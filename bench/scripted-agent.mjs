@@ -1,7 +1,7 @@
 // What the agent benchmarks (bench:loop, bench:subagents, bench:sandbox) share: a scratch folder
 // (in the system temp folder, or under `base`) with a working folder holding notes.txt, the
 // scripted LLM server from the tests on 127.0.0.1, a model target on it built by bosun's own
-// provider code, and the median/timing/home helpers. Not a benchmark itself.
+// provider code, and the median/timing helpers. Not a benchmark itself.
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,18 +33,6 @@ export async function startScriptedAgentBench(name, note, { base = tmpdir() } = 
     toolCall: true,
   };
   return { scratch, workdir, llm, target, model: await languageModelFor(target) };
-}
-
-/** The environment of a bosun process whose home is `home` (its XDG folders inside it), with this PATH. */
-export function homeEnv(home) {
-  return {
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_DATA_HOME: join(home, ".local", "share"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_STATE_HOME: join(home, ".local", "state"),
-  };
 }
 
 export function median(values) {

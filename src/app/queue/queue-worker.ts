@@ -264,8 +264,9 @@ async function runTask(state: WorkerState, job: Job, task: TaskJob, signal: Abor
   const attempt = job.attemptsStarted;
   const stored = await readCheckpoint(state.store, key);
   if (stored && stored.attempt > attempt) throw new Error(`task ${key} was picked up again after this copy started (pickup ${stored.attempt})`);
-  const checkpoint = resumesWhenPickedUpAgain(order.spec) ? stored : null;
-  const over = resumesWhenPickedUpAgain(order.spec)
+  const resumes = resumesWhenPickedUpAgain(order.spec);
+  const checkpoint = resumes ? stored : null;
+  const over = resumes
     ? "no turn had finished, it starts over"
     : order.spec.agent === "bosun"
       ? "it starts over in a new worktree (what it changed is in its last one)"
